@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** ISO calendar date, yyyy-mm-dd. */
+export const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
+
+/** A ticker as routes and exports use it: upper case letters, digits, dot and dash, 1 to 10 characters. */
+export const TickerSchema = z.string().regex(/^[A-Z0-9.-]{1,10}$/, 'expected 1 to 10 characters of A-Z, 0-9, "." or "-"');
+
+const score = z.number().min(-100).max(100);
+
+/** One ticker on one report date, with the field names of spec section 3. */
+export const SignalRecordSchema = z.object({
+  ticker: TickerSchema,
+  companyName: z.string(),
+  cScore: score,
+  yesterdayCScore: score,
+  reportDate: IsoDateSchema,
+  isTopTicker: z.boolean(),
+  deltaScore: score,
+  accuracyScore: z.number(),
+  marketScore: score,
+  relevanceScore: z.number(),
+  avgCScoreL7D: score,
+  avgCScoreL14D: score,
+  countL7DWithSignal: z.number().int().min(0).max(7),
+  countL14DWithSignal: z.number().int().min(0).max(14),
+  /** 'new' marks a ticker that qualified on this report and not on the one before. */
+  _signalChangeType: z.enum(['new']).optional(),
+  /** From the universe file when the ticker is in it. */
+  sector: z.string().optional(),
+  subIndustry: z.string().optional(),
+});
+export type SignalRecord = z.infer<typeof SignalRecordSchema>;
+
+/** A company of the universe file (data/universe/sp500-constituents.csv). */
+export const UniverseCompanySchema = z.object({
+  ticker: TickerSchema,
+  name: z.string(),
+  sector: z.string(),
+  subIndustry: z.string(),
+  headquarters: z.string(),
+  founded: z.string(),
+});
+export type UniverseCompany = z.infer<typeof UniverseCompanySchema>;
+
+/**
+ * Every report date and every ticker's C-Score on it: what the lists, trends and similar tickers derive from.
+ * `scores[ticker][i]` is the C-Score on `dates[i]`, or null when the ticker was not in that report.
+ */
+export const SignalHistorySchema = z.object({
+  /** Report dates, ascending, without duplicates. */
+  dates: z.array(IsoDateSchema),
+  /** Full records of the latest report date. */
+  latest: z.array(SignalRecordSchema),
+  scores: z.record(z.string(), z.array(score.nullable())),
+});
+export type SignalHistory = z.infer<typeof SignalHistorySchema>;
