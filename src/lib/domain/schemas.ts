@@ -55,3 +55,38 @@ export const SignalHistorySchema = z.object({
   scores: z.record(z.string(), z.array(score.nullable())),
 });
 export type SignalHistory = z.infer<typeof SignalHistorySchema>;
+
+/** A sheet of an archived export file (spec section 3 "Archive file"). */
+export const ArchiveSheetSchema = z.object({
+  id: z.number().int().min(0),
+  sheetName: z.string(),
+  rowCount: z.number().int().min(0),
+  isActive: z.boolean(),
+});
+
+/** An accepted export file as the archive keeps it. */
+export const ArchivedFileSchema = z.object({
+  /** First 16 hex digits of the file's SHA-256: stable, and safe in a URL and a file name. */
+  id: z.string().regex(/^[0-9a-f]{16}$/),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The name the file had at its source. */
+  fileName: z.string(),
+  kind: z.enum(['csv', 'xlsx']),
+  bytes: z.number().int().min(0),
+  archivedAt: z.string(),
+  reportDates: z.array(IsoDateSchema),
+  rowCount: z.number().int().min(0),
+  sheets: z.array(ArchiveSheetSchema),
+});
+export type ArchivedFile = z.infer<typeof ArchivedFileSchema>;
+
+/** What the daily job hands to the static build: everything a page may show about the day's signals. */
+export const SiteDataSchema = z.object({
+  builtAt: z.string(),
+  /** The latest report date, D. */
+  reportDate: IsoDateSchema,
+  history: SignalHistorySchema,
+  files: z.array(ArchivedFileSchema),
+  universe: z.array(UniverseCompanySchema),
+});
+export type SiteData = z.infer<typeof SiteDataSchema>;

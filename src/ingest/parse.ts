@@ -1,0 +1,133 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import readExcelFile from 'read-excel-file/node';
+import {
+  ExportError,
+  normalizeExport,
+  signalSheetIndex,
+  type CellProblem,
+  type ExportTable,
+} from '../lib/domain/export';
+import type { SignalRecord } from '../lib/domain/schemas';
+
+/** The two kinds of export file we accept. */
+export type ExportKind = 'csv' | 'xlsx';
+
+/** A sheet of an accepted file, as the archive lists it. */
+export interface SheetInfo {
+  id: number;
+  sheetName: string;
+  rowCount: number;
+  /** True for the sheet the signal rows were read from. */
+  isActive: boolean;
+}
+
+/** An accepted export file: its signal rows and what was read as 0. */
+export interface ParsedExport {
+  kind: ExportKind;
+  sheets: SheetInfo[];
+  records: SignalRecord[];
+  warnings: CellProblem[];
+}
+
+/** A refused file: what the operator must fix, with file, row and column. */
+export class RefusedFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: CellProblem,
+  ) {
+    const where = [problem.row !== undefined ? `row ${problem.row}` : '', problem.column ? `column "${problem.column}"` : '']
+      .filter(Boolean)
+      .join(', ');
+    super(`${file}${where ? ` (${where})` : ''}: ${problem.message}`);
+    this.name = 'RefusedFileError';
+  }
+}
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0];
+
+function startsWith(bytes: Uint8Array, magic: number[]): boolean {
+  return magic.every((byte, i) => bytes[i] === byte);
+}
+
+/** Tells CSV from XLSX by the file's bytes and name; throws for anything else. */
+export function detectKind(name: string, bytes: Uint8Array): ExportKind {
+  const lower = name.toLowerCase();
+  if (bytes.length === 0) {
+    throw new ExportError({ message: 'The file is empty (0 bytes): export the day\'s signals again.' });
+  }
+  if (startsWith(bytes, ZIP_MAGIC)) {
+    if (lower.endsWith('.csv')) {
+      throw new ExportError({ message: 'The file is an Excel workbook (XLSX) but is named .csv: rename it to .xlsx.' });
+    }
+    return 'xlsx';
+  }
+  if (startsWith(bytes, OLE_MAGIC)) {
+    throw new ExportError({ message: 'The file is an old Excel .xls workbook: save it as .xlsx or .csv.' });
+  }
+  if (lower.endsWith('.xlsx')) {
+    throw new ExportError({ message: 'The file is named .xlsx but is not an Excel workbook: export it again as .xlsx or .csv.' });
+  }
+  if (!lower.endsWith('.csv') && !lower.endsWith('.txt')) {
+    throw new ExportError({ message: 'Only .csv and .xlsx exports are accepted.' });
+  }
+  const sample = bytes.subarray(0, 65536);
+  if (sample.includes(0)) {
+    throw new ExportError({ message: 'The file is binary, not CSV text: export it as CSV (UTF-8) or XLSX.' });
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ExportError({ message: 'The file is not UTF-8 text: export it as "CSV UTF-8" or XLSX.' });
+  }
+  return 'csv';
+}
+
+function csvTable(bytes: Uint8Array): ExportTable {
+  try {
+    const rows: string[][] = parseCsv(Buffer.from(bytes), {
+      bom: true,
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    });
+    return { sheet: null, rows };
+  } catch (error) {
+    const err = error as { lines?: number; message: string };
+    throw new ExportError({ row: err.lines, message: `The CSV cannot be read: ${err.message}.` });
+  }
+}
+
+async function xlsxTables(bytes: Uint8Array): Promise<ExportTable[]> {
+  try {
+    const sheets = await readExcelFile(Buffer.from(bytes));
+    return sheets.map(({ sheet, data }) => ({ sheet, rows: data as ExportTable['rows'] }));
+  } catch (error) {
+    throw new ExportError({ message: `The workbook cannot be read: ${(error as Error).message}. Save it again as .xlsx.` });
+  }
+}
+
+/**
+ * Reads one export file (CSV, or XLSX with every sheet) into signal records.
+ * Throws RefusedFileError naming file, row and column when the file must not be published.
+ */
+export async function parseExport(name: string, bytes: Uint8Array): Promise<ParsedExport> {
+  try {
+    const kind = detectKind(name, bytes);
+    const tables = kind === 'csv' ? [csvTable(bytes)] : await xlsxTables(bytes);
+    const active = signalSheetIndex(tables.map((t) => t.sheet ?? ''));
+    const table = tables[active];
+    if (!table) throw new ExportError({ message: 'The workbook has no sheets.' });
+    const { records, warnings } = normalizeExport(table);
+    const sheets = tables.map((t, id) => ({
+      id,
+      sheetName: t.sheet ?? 'Signals',
+      rowCount: Math.max(0, t.rows.length - 1),
+      isActive: id === active,
+    }));
+    return { kind, sheets, records, warnings };
+  } catch (error) {
+    if (error instanceof ExportError) throw new RefusedFileError(name, error.problem);
+    throw error;
+  }
+}

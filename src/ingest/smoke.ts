@@ -1,0 +1,45 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+/** Routes every build must contain, as files under the client folder. */
+export const FIXED_ROUTES = ['index.html', '404.html'];
+
+// Text a broken template leaves behind; script and style bodies are skipped because code legitimately says 'undefined'.
+const BROKEN_TEXT = /\bNaN\b|\bundefined\b|\[object Object\]/;
+const CODE_BLOCKS = /<script\b[^>]*>[\s\S]*?<\/script>|<style\b[^>]*>[\s\S]*?<\/style>/gi;
+
+/** Finds the first text of a broken template in an HTML page, with a little context, or null. */
+export function findBrokenText(html: string): string | null {
+  const visible = html.replace(CODE_BLOCKS, '');
+  const match = BROKEN_TEXT.exec(visible);
+  if (!match) return null;
+  return visible.slice(Math.max(0, match.index - 40), match.index + 40).replace(/\s+/g, ' ');
+}
+
+async function htmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
+}
+
+/** Checks a fresh build before it is published; returns the problems found (none means it may go live). */
+export async function smokeCheck(clientDir: string, tickers: string[]): Promise<{ problems: string[]; pages: number }> {
+  const files = await htmlFiles(clientDir);
+  const present = new Set(files.map((file) => relative(clientDir, file).split('\\').join('/')));
+  const problems: string[] = [];
+  for (const route of FIXED_ROUTES) {
+    if (!present.has(route)) problems.push(`missing page ${route}`);
+  }
+  for (const ticker of tickers) {
+    if (!present.has(`signal/${ticker}/index.html`)) problems.push(`missing page signal/${ticker}/index.html`);
+  }
+  const batch = 64;
+  for (let i = 0; i < files.length; i += batch) {
+    const chunk = files.slice(i, i + batch);
+    const texts = await Promise.all(chunk.map((file) => readFile(file, 'utf8')));
+    texts.forEach((html, j) => {
+      const broken = findBrokenText(html);
+      if (broken) problems.push(`${relative(clientDir, chunk[j]!)} shows "${broken}"`);
+    });
+  }
+  return { problems, pages: files.length };
+}

@@ -1,0 +1,270 @@
+import { SignalRecordSchema, type SignalRecord } from './schemas';
+
+/** A cell as a parser hands it over: CSV gives strings, XLSX gives strings, numbers, booleans and dates. */
+export type Cell = string | number | boolean | Date | null | undefined;
+
+/** One sheet of an export: a header row followed by data rows. */
+export interface ExportTable {
+  /** Sheet name for XLSX, or null for CSV. */
+  sheet: string | null;
+  rows: Cell[][];
+}
+
+/** Where a problem sits: 1-based row as a spreadsheet shows it (the header is row 1) and the column label. */
+export interface CellProblem {
+  row?: number;
+  column?: string;
+  message: string;
+}
+
+/** A problem that refuses the whole file. */
+export class ExportError extends Error {
+  constructor(readonly problem: CellProblem) {
+    super(problem.message);
+    this.name = 'ExportError';
+  }
+}
+
+type NumericField =
+  | 'cScore'
+  | 'yesterdayCScore'
+  | 'deltaScore'
+  | 'accuracyScore'
+  | 'marketScore'
+  | 'relevanceScore'
+  | 'avgCScoreL7D'
+  | 'avgCScoreL14D'
+  | 'countL7DWithSignal'
+  | 'countL14DWithSignal';
+type Field = NumericField | 'ticker' | 'companyName' | 'reportDate' | 'isTopTicker';
+
+/** Reduces a label to its letters and digits in lower case, so 'Avg. C-Score L7D' and 'avgCScoreL7D' meet. */
+export function labelKey(label: string): string {
+  return label.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+// Every accepted label, both styles and the spec's short aliases, keyed by labelKey.
+const FIELD_BY_LABEL: ReadonlyMap<string, Field> = new Map(
+  (
+    [
+      ['ticker', ['Ticker', 'ticker', 'Symbol']],
+      ['companyName', ['Company Name', 'companyName', 'Company', 'Name']],
+      ['reportDate', ['Report Date', 'reportDate', 'Date']],
+      ['cScore', ['C-Score', 'cScore']],
+      ['yesterdayCScore', ['Yesterday C-Score', 'yesterdayCScore']],
+      ['deltaScore', ['Delta Score', 'deltaScore', 'delta']],
+      ['accuracyScore', ['Accuracy Score', 'accuracyScore', 'accuracy']],
+      ['marketScore', ['Market Score', 'marketScore', 'market']],
+      ['relevanceScore', ['Relevance Score', 'relevanceScore', 'relevance']],
+      ['avgCScoreL7D', ['Avg. C-Score L7D', 'avgCScoreL7D']],
+      ['avgCScoreL14D', ['Avg. C-Score L14D', 'avgCScoreL14D']],
+      ['countL7DWithSignal', ['Count L7D with Signal', 'countL7DWithSignal', 'countL7D']],
+      ['countL14DWithSignal', ['Count L14D with Signal', 'countL14DWithSignal', 'countL14D']],
+      ['isTopTicker', ['Top Ticker?', 'isTopTicker', 'topTicker']],
+    ] as const
+  ).flatMap(([field, labels]) => labels.map((label) => [labelKey(label), field] as const)),
+);
+
+const NUMERIC_RANGES: Record<NumericField, { min: number; max: number; integer?: boolean }> = {
+  cScore: { min: -100, max: 100 },
+  yesterdayCScore: { min: -100, max: 100 },
+  deltaScore: { min: -100, max: 100 },
+  marketScore: { min: -100, max: 100 },
+  avgCScoreL7D: { min: -100, max: 100 },
+  avgCScoreL14D: { min: -100, max: 100 },
+  accuracyScore: { min: -Infinity, max: Infinity },
+  relevanceScore: { min: -Infinity, max: Infinity },
+  countL7DWithSignal: { min: 0, max: 7, integer: true },
+  countL14DWithSignal: { min: 0, max: 14, integer: true },
+};
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'y']);
+
+/** True for the spreadsheet's ways of saying yes: TRUE, true, 1, yes. */
+export function parseBoolean(cell: Cell): boolean {
+  if (typeof cell === 'boolean') return cell;
+  if (typeof cell === 'number') return cell === 1;
+  if (typeof cell === 'string') return TRUE_WORDS.has(cell.trim().toLowerCase());
+  return false;
+}
+
+/** Reads a number from a cell: numbers as they are, strings like ' 12.5 ' or '1,234.5'; null when blank or unreadable. */
+export function parseNumber(cell: Cell): number | null {
+  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
+  if (typeof cell !== 'string') return null;
+  const text = cell.trim().replace(/,/g, '');
+  if (text === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+function isoFromParts(year: number, month: number, day: number): string | null {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+// Excel counts days from 1899-12-30; accept serials between 1954 and 2119 so a stray count is not taken for a date.
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/**
+ * Reads a report date as a spreadsheet program writes it: ISO 2026-03-02, US 3/2/2026, the yy-mm-dd of spec
+ * section 5, a real date cell or an Excel serial day number. Returns yyyy-mm-dd, or null when unreadable.
+ */
+export function parseReportDate(cell: Cell): string | null {
+  if (cell instanceof Date) {
+    return Number.isNaN(cell.getTime()) ? null : cell.toISOString().slice(0, 10);
+  }
+  if (typeof cell === 'number') {
+    if (!Number.isInteger(cell) || cell < 20000 || cell > 80000) return null;
+    return new Date(EXCEL_EPOCH_MS + cell * 86_400_000).toISOString().slice(0, 10);
+  }
+  if (typeof cell !== 'string') return null;
+  const text = cell.trim();
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(text);
+  if (m) return isoFromParts(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})$/.exec(text);
+  if (m) {
+    const year = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+    return isoFromParts(year, Number(m[1]), Number(m[2]));
+  }
+  m = /^(\d{2})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  if (m) return isoFromParts(2000 + Number(m[1]), Number(m[2]), Number(m[3]));
+  return null;
+}
+
+function cellText(cell: Cell): string {
+  if (cell === null || cell === undefined) return '';
+  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
+  return String(cell).trim();
+}
+
+function isBlankRow(row: Cell[]): boolean {
+  return row.every((cell) => cellText(cell) === '');
+}
+
+/** The result of reading one export table. */
+export interface NormalizedExport {
+  records: SignalRecord[];
+  /** Cells that were blank or unreadable and became 0, and labels that were not recognised. */
+  warnings: CellProblem[];
+}
+
+/**
+ * Turns one export table into signal records (spec section 3, DESIGN.md "The export"), or throws an
+ * ExportError naming the row and column when the table must be refused.
+ */
+export function normalizeExport(table: ExportTable): NormalizedExport {
+  const [header, ...body] = table.rows;
+  if (!header || isBlankRow(header)) {
+    throw new ExportError({ message: 'The file is empty: it needs a header row (Ticker, C-Score, Report Date, ...) and one row per ticker.' });
+  }
+  const labels = header.map(cellText);
+  const columns = new Map<Field, number>();
+  const warnings: CellProblem[] = [];
+  labels.forEach((label, index) => {
+    if (label === '') return;
+    const field = FIELD_BY_LABEL.get(labelKey(label));
+    if (!field) {
+      warnings.push({ row: 1, column: label, message: `Column "${label}" is not a known field and was ignored.` });
+    } else if (columns.has(field)) {
+      throw new ExportError({ row: 1, column: label, message: `Column "${label}" repeats column "${labels[columns.get(field)!]}": keep one of them.` });
+    } else {
+      columns.set(field, index);
+    }
+  });
+  for (const [field, wanted] of [
+    ['ticker', 'Ticker'],
+    ['cScore', 'C-Score'],
+    ['reportDate', 'Report Date'],
+  ] as const) {
+    if (!columns.has(field)) {
+      throw new ExportError({ row: 1, column: wanted, message: `There is no "${wanted}" column: add it to the header row (found: ${labels.filter(Boolean).join(', ') || 'nothing'}).` });
+    }
+  }
+
+  const records: SignalRecord[] = [];
+  const firstRowOf = new Map<string, number>();
+  const width = labels.length;
+  body.forEach((cells, index) => {
+    const row = index + 2;
+    if (isBlankRow(cells)) return;
+    // A short row, or a filled cell past the header's last column, means the row is shifted.
+    const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
+    if (cells.length < width || extra !== -1) {
+      throw new ExportError({
+        row,
+        column: cells.length < width ? labels[cells.length] : `column ${extra + 1} (no header)`,
+        message: `Row ${row} has ${cells.length} cells but the header has ${width}: the row is ragged; fix its separators or quotes.`,
+      });
+    }
+    const at = (field: Field): Cell => {
+      const i = columns.get(field);
+      return i === undefined ? undefined : cells[i];
+    };
+    const label = (field: Field): string => labels[columns.get(field) ?? -1] ?? field;
+
+    const ticker = cellText(at('ticker')).toUpperCase();
+    if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
+    if (!/^[A-Z0-9.-]{1,10}$/.test(ticker)) {
+      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${ticker}" is not 1 to 10 characters of A-Z, 0-9, "." or "-".` });
+    }
+    const reportDateCell = at('reportDate');
+    if (cellText(reportDateCell) === '') {
+      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}) has no report date.` });
+    }
+    const reportDate = parseReportDate(reportDateCell);
+    if (!reportDate) {
+      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${cellText(reportDateCell)}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
+    }
+    const key = `${reportDate} ${ticker}`;
+    const seen = firstRowOf.get(key);
+    if (seen !== undefined) {
+      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker ${ticker} appears twice for ${reportDate} (first at row ${seen}); keep one row per ticker.` });
+    }
+    firstRowOf.set(key, row);
+
+    const numbers = {} as Record<NumericField, number>;
+    for (const field of Object.keys(NUMERIC_RANGES) as NumericField[]) {
+      const raw = at(field);
+      const value = parseNumber(raw);
+      const range = NUMERIC_RANGES[field];
+      if (value === null) {
+        if (columns.has(field)) {
+          const text = cellText(raw);
+          warnings.push({
+            row,
+            column: label(field),
+            message: text === '' ? `blank, read as 0` : `"${text}" is not a number, read as 0`,
+          });
+        }
+        numbers[field] = 0;
+        continue;
+      }
+      if (value < range.min || value > range.max || (range.integer && !Number.isInteger(value))) {
+        const span = range.integer ? `a whole number from ${range.min} to ${range.max}` : `from ${range.min} to ${range.max}`;
+        throw new ExportError({ row, column: label(field), message: `Row ${row} (${ticker}): ${label(field)} is ${value}; it must be ${span}.` });
+      }
+      numbers[field] = value;
+    }
+
+    const record = SignalRecordSchema.parse({
+      ticker,
+      companyName: cellText(at('companyName')),
+      reportDate,
+      isTopTicker: parseBoolean(at('isTopTicker')),
+      ...numbers,
+    });
+    records.push(record);
+  });
+  if (records.length === 0) {
+    throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });
+  }
+  return { records, warnings };
+}
+
+/** Picks the sheet that holds the signal rows: the one named like "Signals", else the first (README "The export"). */
+export function signalSheetIndex(sheetNames: string[]): number {
+  const index = sheetNames.findIndex((name) => /signal/i.test(name));
+  return index === -1 ? 0 : index;
+}
