@@ -1,0 +1,162 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import writeExcelFile from 'write-excel-file/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
+const DAY1 = [
+  HEADER,
+  'AAPL,Apple Inc.,2026-11-18,70.00,60.00,12.5,80,30,40,66,60,3,5,TRUE',
+  'MSFT,Microsoft,2026-11-18,-40.00,-45.00,1,70,-3,40,-42,-40,0,0,FALSE',
+  'BRK.B,"Berkshire Hathaway, Inc.",2026-11-18,10.00,12.00,0,50,0,50,11,10,0,0,FALSE',
+].join('\n');
+const CAMEL_DAY2 = [
+  'ticker,companyName,reportDate,cScore,yesterdayCScore,delta,accuracy,market,relevance,avgCScoreL7D,avgCScoreL14D,countL7DWithSignal,countL14DWithSignal,isTopTicker',
+  'aapl,Apple Inc.,11/19/2026," 72.5 ",70,1,2,3,4,68,61,4,6,true',
+  'MSFT,Microsoft,11/19/2026,-66,-40,1,2,3,4,-50,-45,1,1,false',
+  'BRK.B,"Berkshire Hathaway, Inc.",11/19/2026,5,10,1,2,3,4,9,9,0,0,false',
+].join('\n');
+
+async function day3Workbook(): Promise<Buffer> {
+  const header = HEADER.split(',');
+  const row = (ticker: string, name: string, score: number) => [
+    ticker, name, { value: new Date(Date.UTC(2026, 10, 20)), format: 'yyyy-mm-dd' }, score, 1, 2, 3, 4, 5, 6, 7, 0, 0, false,
+  ];
+  return writeExcelFile([
+    { sheet: 'Summary', data: [['Sector', 'Tickers'], ['All', 3]] },
+    {
+      sheet: 'Signals',
+      data: [header, row('AAPL', 'Apple Inc.', 80), row('MSFT', 'Microsoft', -90), row('BRK.B', 'Berkshire Hathaway, Inc.', 0)],
+    },
+  ]).toBuffer();
+}
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runDaily(env: Record<string, string>, args: string[] = []): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TSX, 'scripts/daily.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A digest of every file's path and bytes under a folder: equal digests mean byte-for-byte the same tree. */
+async function treeDigest(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  for (const file of files) hash.update(file.slice(dir.length)).update(await readFile(file));
+  return `${files.length}:${hash.digest('hex')}`;
+}
+
+let work: string;
+let env: Record<string, string>;
+let source: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'daily-'));
+  source = join(work, 'source');
+  await mkdir(source);
+  await writeFile(join(source, 'signals-2026-11-18.csv'), `\uFEFF${DAY1}\n`);
+  await writeFile(join(source, 'signals-2026-11-19.csv'), CAMEL_DAY2);
+  await writeFile(join(source, 'signals-2026-11-20.xlsx'), await day3Workbook());
+  await writeFile(join(source, 'README.txt.bak'), 'not an export');
+  env = {
+    SIGNALS_SOURCE: source,
+    ARCHIVE_DIR: join(work, 'archive'),
+    DIST_DIR: join(work, 'dist'),
+  };
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('npm run daily', () => {
+  it('publishes CSV (both label styles) and a two-sheet XLSX, and prints the summary', async () => {
+    const result = await runDaily(env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/files:\s+3 pulled, 3 new, 0 already archived, 1 ignored \(README\.txt\.bak\)/);
+    expect(result.stdout).toMatch(/rows:\s+9/);
+    expect(result.stdout).toMatch(/tickers:\s+3 on 2026-11-20/);
+    expect(result.stdout).toMatch(/report dates: 3 \(2026-11-18 to 2026-11-20\)/);
+    expect(result.stdout).toMatch(/warnings:\s+0/);
+    expect(result.stdout).toMatch(/seconds:\s+\d+\.\d/);
+
+    const site = JSON.parse(await readFile(join(work, 'dist/data/site.json'), 'utf8'));
+    expect(site.reportDate).toBe('2026-11-20');
+    expect(site.history.dates).toEqual(['2026-11-18', '2026-11-19', '2026-11-20']);
+    expect(site.history.scores.AAPL).toEqual([70, 72.5, 80]);
+    expect(site.history.scores.MSFT).toEqual([-40, -66, -90]);
+    const xlsx = site.files.find((f: { kind: string }) => f.kind === 'xlsx');
+    expect(xlsx.sheets).toEqual([
+      { id: 0, sheetName: 'Summary', rowCount: 1, isActive: false },
+      { id: 1, sheetName: 'Signals', rowCount: 3, isActive: true },
+    ]);
+    const page = await readFile(join(work, 'dist/client/signal/BRK.B/index.html'), 'utf8');
+    expect(page).toContain('Berkshire Hathaway, Inc.');
+    const home = await readFile(join(work, 'dist/client/index.html'), 'utf8');
+    expect(home).toContain('href="/signal/MSFT"');
+    const archived = await readdir(join(work, 'archive/files'));
+    expect(archived).toHaveLength(3);
+  });
+
+  it('is a no-op for files already archived (by content hash)', async () => {
+    const before = await treeDigest(join(work, 'archive'));
+    const dist = await treeDigest(join(work, 'dist'));
+    const result = await runDaily(env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/files:\s+3 pulled, 0 new, 3 already archived/);
+    expect(result.stdout).toContain('up to date');
+    expect(await treeDigest(join(work, 'archive'))).toBe(before);
+    expect(await treeDigest(join(work, 'dist'))).toBe(dist);
+  });
+
+  const AAPL_DAY4 = 'AAPL,Apple Inc.,2026-11-23,70.00,80.00,12.5,80,30,40,66,60,3,5,TRUE';
+  const MSFT_DAY4 = 'MSFT,Microsoft,2026-11-23,-40.00,-90.00,12.5,80,30,40,66,60,3,5,FALSE';
+  it.each<[string, string | Buffer, RegExp]>([
+    ['a duplicate ticker', [HEADER, AAPL_DAY4, MSFT_DAY4, AAPL_DAY4].join('\n'), /bad\.csv \(row 4, column "Ticker"\): .*AAPL appears twice/],
+    ['a C-Score of 150', [HEADER, AAPL_DAY4.replace('70.00', '150')].join('\n'), /bad\.csv \(row 2, column "C-Score"\): .*C-Score is 150; it must be from -100 to 100/],
+    ['a ragged row', [HEADER, AAPL_DAY4, 'MSFT,Microsoft,2026-11-23,-40.00'].join('\n'), /bad\.csv \(row 3, column "Yesterday C-Score"\): .*ragged/],
+    ['an empty file', '', /bad\.csv: The file is empty/],
+    ['a binary file named .csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]), /bad\.csv: The file is binary/],
+    ['no C-Score column', [HEADER.replace('C-Score,Yesterday', 'Score,Yesterday'), AAPL_DAY4].join('\n'), /bad\.csv \(row 1, column "C-Score"\): There is no "C-Score" column/],
+  ])('refuses %s: exit 1, names file, row and column, and changes neither dist/ nor the archive', async (_name, content, message) => {
+    const badSource = join(work, `bad-${createHash('md5').update(_name).digest('hex').slice(0, 6)}`);
+    await cp(source, badSource, { recursive: true });
+    await writeFile(join(badSource, 'bad.csv'), content);
+    const dist = await treeDigest(join(work, 'dist'));
+    const archive = await treeDigest(join(work, 'archive'));
+    const result = await runDaily({ ...env, SIGNALS_SOURCE: badSource });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('nothing was archived or published');
+    expect(await treeDigest(join(work, 'dist'))).toBe(dist);
+    expect(await treeDigest(join(work, 'archive'))).toBe(archive);
+  });
+
+  it('publishes a new day and keeps the earlier ones', async () => {
+    const next = join(work, 'next');
+    await mkdir(next);
+    await writeFile(join(next, 'signals-2026-11-23.csv'), [HEADER, AAPL_DAY4, MSFT_DAY4].join('\n'));
+    const result = await runDaily({ ...env, SIGNALS_SOURCE: next });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/report dates: 4 \(2026-11-18 to 2026-11-23\)/);
+    expect(result.stdout).toMatch(/tickers:\s+2 on 2026-11-23/);
+    const build = JSON.parse(await readFile(join(work, 'dist/build.json'), 'utf8'));
+    expect(build).toMatchObject({ reportDate: '2026-11-23', tickers: 2, reportDates: 4, files: 4 });
+    await expect(readFile(join(work, 'dist/client/signal/BRK.B/index.html'))).rejects.toThrow();
+  });
+});
