@@ -1,0 +1,153 @@
+/**
+ * How numbers and dates read on screen (spec sections 2 and 5). Every figure shown in two places goes through
+ * one of these functions. Dates are calendar dates formatted in UTC, so a report date 'yyyy-mm-dd' reads as
+ * that day whatever the machine's or the visitor's time zone.
+ */
+/** Shown for a missing number. */
+export const MISSING_NUMBER = '—';
+
+/** Shown for a missing date or market cap. */
+export const NOT_AVAILABLE = 'N/A';
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const twoDecimalsGrouped = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const priceFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const longDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const monthDay = new Intl.DateTimeFormat('en-US', { month: 'numeric', day: 'numeric', timeZone: 'UTC' });
+
+/** True for a finite number; null, undefined and NaN are missing. */
+function isPresent(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** `value.toFixed(digits)` without a minus sign on a value that rounds to zero. */
+function fixed(value: number, digits: number): string {
+  const text = value.toFixed(digits);
+  // -0.001 would otherwise read '-0.00', a sign the eye takes for a bearish value.
+  return Number(text) === 0 ? text.replace('-', '') : text;
+}
+
+/** `fixed` with a '+' in front of a positive value. */
+function signedFixed(value: number, digits: number): string {
+  const text = fixed(value, digits);
+  return Number(text) > 0 ? `+${text}` : text;
+}
+
+/** True for an ISO 'yyyy-mm-dd' that names a real calendar date (no 2025-02-30). */
+export function isCalendarDate(iso: string): boolean {
+  return parseCalendarDate(iso) !== null;
+}
+
+/** UTC midnight of an ISO 'yyyy-mm-dd', or null when it is not a real calendar date. */
+function parseCalendarDate(iso: string): Date | null {
+  const match = ISO_DATE.exec(iso);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC rolls 2025-02-30 over to March 2; a real calendar date survives the round trip.
+  const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return sameDay ? date : null;
+}
+
+/** A date-only string as that calendar date, any other string or Date as the instant it names; null when invalid. */
+function toDate(value: string | Date | null | undefined): Date | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const text = value.trim();
+  if (ISO_DATE.test(text)) return parseCalendarDate(text);
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** C-Score with 2 decimals; exactly 100 and -100 show none; missing shows '—'. */
+export function formatScore(score: number | null | undefined): string {
+  if (!isPresent(score)) return MISSING_NUMBER;
+  if (score === 100 || score === -100) return String(score);
+  return fixed(score, 2);
+}
+
+/** Yesterday's C-Score with 1 decimal, for 'vs {x} yesterday'; missing shows '—'. */
+export function formatYesterdayScore(score: number | null | undefined): string {
+  return isPresent(score) ? fixed(score, 1) : MISSING_NUMBER;
+}
+
+/** Signed C-Score with 1 decimal ('+72.4', '-68.0', '0.0'), for similar tickers; missing shows '—'. */
+export function formatSignedScore(score: number | null | undefined): string {
+  return isPresent(score) ? signedFixed(score, 1) : MISSING_NUMBER;
+}
+
+/** Where a C-Score sits on a -100..+100 bar, in percent from the left: (score + 100) / 2, clamped 0..100. */
+export function scoreBarPosition(score: number | null | undefined): number {
+  if (!isPresent(score)) return 50;
+  return Math.min(100, Math.max(0, (score + 100) / 2));
+}
+
+/** The filled part of a bar centred on 0: which side, where it starts and how wide it is, in percent of the bar. */
+export interface ScoreBarFill {
+  side: 'positive' | 'negative' | 'none';
+  startPercent: number;
+  widthPercent: number;
+}
+
+/** Fill of the centred C-Score bar: |score| / 2 percent wide, at most 50, growing right from the centre when positive, left when negative. */
+export function scoreBarFill(score: number | null | undefined): ScoreBarFill {
+  if (!isPresent(score) || score === 0) return { side: 'none', startPercent: 50, widthPercent: 0 };
+  const widthPercent = Math.min(50, Math.abs(score) / 2);
+  return score > 0
+    ? { side: 'positive', startPercent: 50, widthPercent }
+    : { side: 'negative', startPercent: 50 - widthPercent, widthPercent };
+}
+
+/** Market cap as '$x.xxB' at or above 1e9, else '$x.xxM'; missing, zero or not a number shows 'N/A'. */
+export function formatMarketCap(marketCap: number | null | undefined): string {
+  if (!isPresent(marketCap) || marketCap === 0) return NOT_AVAILABLE;
+  return marketCap >= 1e9
+    ? `$${twoDecimalsGrouped.format(marketCap / 1e9)}B`
+    : `$${twoDecimalsGrouped.format(marketCap / 1e6)}M`;
+}
+
+/** Price in US dollars with 2 decimals ('$1,234.50'); missing shows '—'. */
+export function formatPrice(price: number | null | undefined): string {
+  return isPresent(price) ? priceFormat.format(price) : MISSING_NUMBER;
+}
+
+/** Signed price change with 2 decimals ('+1.23', '-0.45', '0.00'); missing shows '—'. */
+export function formatChange(change: number | null | undefined): string {
+  return isPresent(change) ? signedFixed(change, 2) : MISSING_NUMBER;
+}
+
+/** Signed percent with 2 decimals from a value already in percent (1.234 reads '+1.23%'); missing shows '—'. */
+export function formatPercent(percent: number | null | undefined): string {
+  return isPresent(percent) ? `${signedFixed(percent, 2)}%` : MISSING_NUMBER;
+}
+
+/** Dividend yield given as a fraction, shown as a percent with 2 decimals (0.0123 reads '1.23%'); missing shows '—'. */
+export function formatDividendYield(fraction: number | null | undefined): string {
+  return isPresent(fraction) ? `${fixed(fraction * 100, 2)}%` : MISSING_NUMBER;
+}
+
+/** Share volume with en-US grouping and no decimals ('1,234,567'); missing shows '—'. */
+export function formatVolume(volume: number | null | undefined): string {
+  return isPresent(volume) ? integerFormat.format(volume) : MISSING_NUMBER;
+}
+
+/** Date as short month, day, year ('Jan 5, 2025'); missing or invalid shows 'N/A'. */
+export function formatDate(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? longDate.format(date) : NOT_AVAILABLE;
+}
+
+/** Date as short month and day ('Jan 5'), for the modal's earnings badge; missing or invalid shows 'N/A'. */
+export function formatShortDate(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? shortDate.format(date) : NOT_AVAILABLE;
+}
+
+/** Date as month/day ('1/5'), for chart axis labels; missing or invalid shows 'N/A'. */
+export function formatMonthDay(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? monthDay.format(date) : NOT_AVAILABLE;
+}

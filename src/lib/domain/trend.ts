@@ -1,0 +1,253 @@
+/**
+ * The C-Score trend: the response the build writes for /api/c-score-trend/{ticker}, its validation on the client
+ * (spec section 5 "Trend data"), and the points the chart draws (section 5 "Chart dates", section 2 ordering).
+ */
+import { formatDate, formatMonthDay, isCalendarDate } from './format';
+import type { SignalHistory } from './schemas';
+import { signalDirection, type SignalDirection } from './signal';
+
+/** One point of a trend response, as the API sends it. */
+export interface TrendPoint {
+  date: string;
+  cScore: number | string;
+  isCurrentDay?: boolean;
+  isYesterday?: boolean;
+  is7DayAvg?: boolean;
+  is14DayAvg?: boolean;
+}
+
+/** Answer of GET /api/c-score-trend/{ticker}. */
+export interface TrendResponse {
+  ticker: string;
+  reportDate: string;
+  trend: TrendPoint[];
+}
+
+/** What a chart point stands for. */
+export type TrendPointType = 'current' | 'previous' | '7d-avg' | '14d-avg' | 'historical';
+
+/** A point ready to draw: ISO date, numeric C-Score, its kind and its labels. */
+export interface ChartPoint {
+  date: string;
+  cScore: number;
+  type: TrendPointType;
+  /** X-axis label: month/day, or '7D Avg' / '14D Avg'. */
+  axisLabel: string;
+  /** The date as short month, day, year ('Nov 20, 2026'). */
+  dateLabel: string;
+}
+
+/** Chart points in drawing order, and what had to be repaired on the way. */
+export interface ChartData {
+  points: ChartPoint[];
+  warnings: string[];
+}
+
+/** Y-axis range of the trend chart. */
+export const TREND_Y_DOMAIN = [-110, 110] as const;
+
+/** Y-axis ticks of the trend chart. */
+export const TREND_Y_TICKS = [-100, -65, 0, 65, 100] as const;
+
+/** Horizontal reference lines: 0 solid, +65 dashed green, -65 dashed red. */
+export const TREND_REFERENCE_LINES = [
+  { value: 0, dashed: false, tone: 'neutral' },
+  { value: 65, dashed: true, tone: 'bullish' },
+  { value: -65, dashed: true, tone: 'bearish' },
+] as const satisfies readonly { value: number; dashed: boolean; tone: SignalDirection }[];
+
+/** Chart height in px on the card, in the small view and in the modal. */
+export const TREND_CHART_HEIGHTS = { card: 180, small: 200, modal: 225 } as const;
+
+/** Line width and dot radius in px. */
+export const TREND_LINE = { width: 2, dotRadius: 6 } as const;
+
+/** Duration of the chart's draw animation in ms. */
+export const TREND_ANIMATION_MS = 750;
+
+/** Tooltip label of each kind of point. */
+export const TREND_TOOLTIP_LABELS: Readonly<Record<TrendPointType, string>> = {
+  current: 'Current day',
+  previous: 'Previous day',
+  '7d-avg': '7D avg.',
+  '14d-avg': '14D avg.',
+  historical: 'C-Score',
+};
+
+/** Tooltip heading of the average points; other points use their date. */
+export const TREND_AVERAGE_HEADINGS = { '7d-avg': '7-Day Average', '14d-avg': '14-Day Average' } as const;
+
+/** X-axis label of the average points. */
+export const TREND_AVERAGE_AXIS_LABELS = { '7d-avg': '7D Avg', '14d-avg': '14D Avg' } as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function byDate(a: { date: string }, b: { date: string }): number {
+  return a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
+}
+
+/** First report date of the window of the last `size` reports, or the earliest when there are fewer. */
+function windowStart(dates: readonly string[], size: number, fallback: string): string {
+  return dates[Math.max(0, dates.length - size)] ?? fallback;
+}
+
+/** Trend response for a ticker of the latest report: its scores on every report date and its 7- and 14-day averages; null when the ticker is not in the latest report. */
+export function buildTrend(history: SignalHistory, ticker: string): TrendResponse | null {
+  const wanted = ticker.trim().toUpperCase();
+  const record = history.latest.find((r) => r.ticker.toUpperCase() === wanted);
+  if (!record) return null;
+
+  const scores = history.scores[record.ticker] ?? [];
+  const historical: TrendPoint[] = [];
+  history.dates.forEach((date, i) => {
+    const score = scores[i];
+    if (typeof score === 'number') historical.push({ date, cScore: score });
+  });
+  // The record itself is the score of the latest report, even when the history table lacks the row.
+  if (!historical.some((p) => p.date === record.reportDate)) {
+    historical.push({ date: record.reportDate, cScore: record.cScore });
+    historical.sort(byDate);
+  }
+  const current = historical.at(-1);
+  if (current) current.isCurrentDay = true;
+  const previous = historical.at(-2);
+  if (previous) previous.isYesterday = true;
+
+  const averages: TrendPoint[] = [
+    { date: windowStart(history.dates, 14, record.reportDate), cScore: record.avgCScoreL14D, is14DayAvg: true },
+    { date: windowStart(history.dates, 7, record.reportDate), cScore: record.avgCScoreL7D, is7DayAvg: true },
+  ];
+  // Stable sort: an average point precedes the historical point of the same date.
+  const trend = [...averages, ...historical].sort(byDate);
+  return { ticker: record.ticker, reportDate: record.reportDate, trend };
+}
+
+/** The number in a trend point's cScore, or null when it is not numeric (a number or a numeric string). */
+function numericScore(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value.trim());
+    return Number.isFinite(parsed) ? parsed : null;
+  }
+  return null;
+}
+
+/** The known fields of a raw point; a missing date becomes '' so the chart can place it first. */
+function toTrendPoint(raw: Record<string, unknown>): TrendPoint {
+  const point: TrendPoint = {
+    date: typeof raw.date === 'string' ? raw.date : '',
+    cScore: raw.cScore as number | string,
+  };
+  if (raw.isCurrentDay === true) point.isCurrentDay = true;
+  if (raw.isYesterday === true) point.isYesterday = true;
+  if (raw.is7DayAvg === true) point.is7DayAvg = true;
+  if (raw.is14DayAvg === true) point.is14DayAvg = true;
+  return point;
+}
+
+/** Points of a trend response with a numeric, non-zero C-Score, by date ascending; throws when there are none. */
+export function validateTrend(ticker: string, response: unknown): TrendPoint[] {
+  const trend: unknown[] = isObject(response) && Array.isArray(response.trend) ? response.trend : [];
+  if (trend.length === 0) throw new Error(`No historical C-Score data available for ${ticker}`);
+  const valid = trend.filter(isObject).filter((raw) => {
+    const score = numericScore(raw.cScore);
+    return score !== null && score !== 0;
+  });
+  if (valid.length === 0) throw new Error(`No valid C-Score values available for ${ticker}`);
+  return valid.map(toTrendPoint).sort(byDate);
+}
+
+/** ISO date of a chart point: 'yy-mm-dd' gains '20', a leading '19' becomes '20'; null when still not a calendar date. */
+function normalizeChartDate(raw: string): string | null {
+  let date = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? raw.slice(0, 10) : raw;
+  if (/^\d{2}-\d{2}-\d{2}$/.test(date)) date = `20${date}`;
+  else if (/^19\d{2}-\d{2}-\d{2}$/.test(date)) date = `20${date.slice(2)}`;
+  return isCalendarDate(date) ? date : null;
+}
+
+/** The C-Score a chart point draws: a string is parsed as a float, anything missing or unparsable is 0. */
+function chartScore(value: unknown): number {
+  const parsed = typeof value === 'string' ? Number.parseFloat(value) : value;
+  return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : 0;
+}
+
+/** Kind of a raw point from its flags; the first flag set wins, in the order current, previous, 7d-avg, 14d-avg. */
+function pointType(raw: Record<string, unknown>): TrendPointType {
+  if (raw.isCurrentDay === true) return 'current';
+  if (raw.isYesterday === true) return 'previous';
+  if (raw.is7DayAvg === true) return '7d-avg';
+  if (raw.is14DayAvg === true) return '14d-avg';
+  return 'historical';
+}
+
+/** X-axis label of a chart point: '7D Avg', '14D Avg' or month/day. */
+export function trendAxisLabel(type: TrendPointType, date: string): string {
+  if (type === '7d-avg' || type === '14d-avg') return TREND_AVERAGE_AXIS_LABELS[type];
+  return formatMonthDay(date);
+}
+
+/** Tooltip of a chart point: the heading (date, or '7-Day Average' / '14-Day Average') and the label of the value. */
+export function trendTooltip(point: ChartPoint): { heading: string; label: string } {
+  const heading =
+    point.type === '7d-avg' || point.type === '14d-avg' ? TREND_AVERAGE_HEADINGS[point.type] : point.dateLabel;
+  return { heading, label: TREND_TOOLTIP_LABELS[point.type] };
+}
+
+/**
+ * Chart points in drawing order: the 14-day average, the 7-day average, historical points by date (a point that
+ * came without a date first), the current day last. The order is not by date, so plot by index, not by time.
+ * A missing or invalid date is replaced with the UTC calendar date of `today` and reported in `warnings`.
+ */
+export function toChartPoints(points: unknown, today: Date = new Date()): ChartData {
+  const warnings: string[] = [];
+  if (!Array.isArray(points) || points.length === 0) return { points: [], warnings };
+  const todayIso = today.toISOString().slice(0, 10);
+
+  const prepared = points.flatMap((raw: unknown, index) => {
+    if (!isObject(raw)) {
+      warnings.push(`Trend point ${index + 1} is not an object and was skipped.`);
+      return [];
+    }
+    const rawDate = typeof raw.date === 'string' ? raw.date.trim() : '';
+    // No "+1 day" shift as the spec's source app does: that undid its own UTC-parse-then-local-display bug,
+    // and we format calendar dates in UTC, so the label already equals the report date.
+    let date = normalizeChartDate(rawDate);
+    if (date === null) {
+      warnings.push(
+        rawDate === ''
+          ? `Trend point ${index + 1} has no date; shown on today's date ${todayIso}.`
+          : `Trend point ${index + 1} has an invalid date "${rawDate}"; shown on today's date ${todayIso}.`,
+      );
+      date = todayIso;
+    }
+    const type = pointType(raw);
+    const point: ChartPoint = {
+      date,
+      cScore: chartScore(raw.cScore),
+      type,
+      axisLabel: trendAxisLabel(type, date),
+      dateLabel: formatDate(date),
+    };
+    return [{ lacksDate: rawDate === '', point }];
+  });
+
+  prepared.sort((a, b) => Number(!a.lacksDate) - Number(!b.lacksDate) || byDate(a.point, b.point));
+  const sorted = prepared.map((p) => p.point);
+  const ofType = (type: TrendPointType) => sorted.filter((p) => p.type === type);
+  return {
+    points: [
+      ...ofType('14d-avg'),
+      ...ofType('7d-avg'),
+      ...sorted.filter((p) => p.type === 'historical' || p.type === 'previous'),
+      ...ofType('current'),
+    ],
+    warnings,
+  };
+}
+
+/** Colour of the whole trend line, by the current C-Score only: bullish, bearish or neutral. */
+export function trendColor(currentScore: number | null | undefined): SignalDirection {
+  return signalDirection(currentScore);
+}

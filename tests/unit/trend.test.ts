@@ -1,0 +1,288 @@
+import { describe, expect, it } from 'vitest';
+import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
+import {
+  TREND_ANIMATION_MS,
+  TREND_CHART_HEIGHTS,
+  TREND_Y_DOMAIN,
+  TREND_Y_TICKS,
+  buildTrend,
+  toChartPoints,
+  trendColor,
+  trendTooltip,
+  validateTrend,
+  type ChartPoint,
+} from '../../src/lib/domain/trend';
+
+function record(ticker: string, cScore: number, avgCScoreL7D: number, avgCScoreL14D: number, reportDate: string): SignalRecord {
+  return {
+    ticker,
+    companyName: `${ticker} Inc.`,
+    cScore,
+    yesterdayCScore: 0,
+    reportDate,
+    isTopTicker: false,
+    deltaScore: 0,
+    accuracyScore: 0,
+    marketScore: 0,
+    relevanceScore: 0,
+    avgCScoreL7D,
+    avgCScoreL14D,
+    countL7DWithSignal: 0,
+    countL14DWithSignal: 0,
+  };
+}
+
+// Three reports; AAPL missed the middle one, MSFT has no row in the score table.
+const shortHistory: SignalHistory = {
+  dates: ['2026-11-18', '2026-11-19', '2026-11-20'],
+  latest: [record('AAPL', 72.5, 70.1, 68.2, '2026-11-20'), record('MSFT', -66, -60, -55, '2026-11-20')],
+  scores: { AAPL: [66, null, 72.5], GONE: [10, 20, null] },
+};
+
+// Sixteen reports, 2026-11-01 to 2026-11-16: the 14th report back is 11-03, the 7th is 11-10.
+const longDates = Array.from({ length: 16 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
+const longHistory: SignalHistory = {
+  dates: longDates,
+  latest: [record('NVDA', 80, 75.5, 71.25, '2026-11-16')],
+  scores: { NVDA: [60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 80] },
+};
+
+describe('buildTrend', () => {
+  it.each([
+    { name: 'a ticker of the latest report, asked in lower case', history: shortHistory, ticker: 'aapl', expected: {
+      ticker: 'AAPL',
+      reportDate: '2026-11-20',
+      trend: [
+        { date: '2026-11-18', cScore: 68.2, is14DayAvg: true },
+        { date: '2026-11-18', cScore: 70.1, is7DayAvg: true },
+        { date: '2026-11-18', cScore: 66, isYesterday: true },
+        { date: '2026-11-20', cScore: 72.5, isCurrentDay: true },
+      ],
+    } },
+    { name: 'a ticker without a score row: the record is the current day', history: shortHistory, ticker: 'MSFT', expected: {
+      ticker: 'MSFT',
+      reportDate: '2026-11-20',
+      trend: [
+        { date: '2026-11-18', cScore: -55, is14DayAvg: true },
+        { date: '2026-11-18', cScore: -60, is7DayAvg: true },
+        { date: '2026-11-20', cScore: -66, isCurrentDay: true },
+      ],
+    } },
+    { name: 'averages dated the 14th and 7th report back', history: longHistory, ticker: 'NVDA', expected: {
+      ticker: 'NVDA',
+      reportDate: '2026-11-16',
+      trend: [
+        { date: '2026-11-01', cScore: 60 },
+        { date: '2026-11-02', cScore: 61 },
+        { date: '2026-11-03', cScore: 71.25, is14DayAvg: true },
+        { date: '2026-11-03', cScore: 62 },
+        { date: '2026-11-04', cScore: 63 },
+        { date: '2026-11-05', cScore: 64 },
+        { date: '2026-11-06', cScore: 65 },
+        { date: '2026-11-07', cScore: 66 },
+        { date: '2026-11-08', cScore: 67 },
+        { date: '2026-11-09', cScore: 68 },
+        { date: '2026-11-10', cScore: 75.5, is7DayAvg: true },
+        { date: '2026-11-10', cScore: 69 },
+        { date: '2026-11-11', cScore: 70 },
+        { date: '2026-11-12', cScore: 71 },
+        { date: '2026-11-13', cScore: 72 },
+        { date: '2026-11-14', cScore: 73 },
+        { date: '2026-11-15', cScore: 74, isYesterday: true },
+        { date: '2026-11-16', cScore: 80, isCurrentDay: true },
+      ],
+    } },
+  ])('$name', ({ history, ticker, expected }) => {
+    expect(buildTrend(history, ticker)).toEqual(expected);
+  });
+
+  it.each([
+    ['a ticker in no report', 'TSLA'],
+    ['a ticker of older reports only', 'GONE'],
+  ])('is null for %s', (_, ticker) => {
+    expect(buildTrend(shortHistory, ticker)).toBeNull();
+  });
+
+  it('passes its own validation unchanged', () => {
+    const response = buildTrend(longHistory, 'NVDA');
+    expect(validateTrend('NVDA', response)).toEqual(response?.trend);
+  });
+});
+
+describe('validateTrend', () => {
+  it.each([
+    ['no response', undefined],
+    ['null', null],
+    ['a response without trend', { ticker: 'AAPL' }],
+    ['a trend that is not a list', { trend: 'soon' }],
+    ['an empty trend', { trend: [] }],
+    ['a bare list instead of a response', [{ date: '2026-11-20', cScore: 70 }]],
+  ])('%s: no historical data', (_, response) => {
+    expect(() => validateTrend('AAPL', response)).toThrow(new Error('No historical C-Score data available for AAPL'));
+  });
+
+  it('throws when no point has a numeric, non-zero C-Score', () => {
+    const response = {
+      trend: [
+        { date: '2026-11-16', cScore: 0 },
+        { date: '2026-11-17', cScore: '0' },
+        { date: '2026-11-18', cScore: 'n/a' },
+        { date: '2026-11-19', cScore: Number.NaN },
+        { date: '2026-11-20', cScore: null },
+        { date: '2026-11-21', cScore: '' },
+        { date: '2026-11-22' },
+        'not a point',
+      ],
+    };
+    expect(() => validateTrend('AAPL', response)).toThrow(new Error('No valid C-Score values available for AAPL'));
+  });
+
+  it('keeps numeric, non-zero points, sorted by date ascending', () => {
+    const response = {
+      ticker: 'AAPL',
+      trend: [
+        { date: '2026-11-20', cScore: '72.5', isCurrentDay: true },
+        { date: '2026-11-18', cScore: 0 },
+        { date: '2026-11-19', cScore: -66, isYesterday: true },
+        { date: '2026-11-17', cScore: 'n/a' },
+        { date: '2026-11-10', cScore: 70.1, is7DayAvg: true },
+      ],
+    };
+    expect(validateTrend('AAPL', response)).toEqual([
+      { date: '2026-11-10', cScore: 70.1, is7DayAvg: true },
+      { date: '2026-11-19', cScore: -66, isYesterday: true },
+      { date: '2026-11-20', cScore: '72.5', isCurrentDay: true },
+    ]);
+  });
+});
+
+const today = new Date('2026-11-22T15:30:00Z');
+const summary = (points: ChartPoint[]) => points.map((p) => [p.type, p.date, p.cScore, p.axisLabel]);
+
+describe('toChartPoints', () => {
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['an object', { trend: [] }],
+    ['a string', '2026-11-20'],
+    ['an empty list', []],
+  ])('gives an empty chart for %s', (_, points) => {
+    expect(toChartPoints(points, today)).toEqual({ points: [], warnings: [] });
+  });
+
+  it.each([
+    { raw: '2026-11-20', date: '2026-11-20', warned: false },
+    { raw: '26-11-20', date: '2026-11-20', warned: false },
+    { raw: '1926-11-20', date: '2026-11-20', warned: false },
+    { raw: '1925-03-02', date: '2025-03-02', warned: false },
+    { raw: '2026-11-20T00:00:00.000Z', date: '2026-11-20', warned: false },
+    { raw: 'garbage', date: '2026-11-22', warned: true },
+    { raw: '2026-02-30', date: '2026-11-22', warned: true },
+    { raw: '11/20/2026', date: '2026-11-22', warned: true },
+    { raw: undefined, date: '2026-11-22', warned: true },
+  ])('date $raw is shown as $date', ({ raw, date, warned }) => {
+    const { points, warnings } = toChartPoints([{ date: raw, cScore: 70 }], today);
+    expect(points.map((p) => p.date)).toEqual([date]);
+    expect(warnings).toHaveLength(warned ? 1 : 0);
+    if (warned) expect(warnings[0]).toContain('2026-11-22');
+    if (warned && raw) expect(warnings[0]).toContain(raw);
+  });
+
+  // We format calendar dates in UTC, so no "+1 day" display shift is needed: the label is the report date.
+  it('shows a report date as that very day: 2026-11-20 reads Nov 20, 2026 and 11/20', () => {
+    const [point] = toChartPoints([{ date: '2026-11-20', cScore: 70, isCurrentDay: true }], today).points;
+    expect(point).toEqual({ date: '2026-11-20', cScore: 70, type: 'current', axisLabel: '11/20', dateLabel: 'Nov 20, 2026' });
+  });
+
+  it.each([
+    [72.5, 72.5],
+    ['72.5', 72.5],
+    [' -66.25 ', -66.25],
+    ['12abc', 12],
+    ['abc', 0],
+    [undefined, 0],
+    [null, 0],
+    [Number.NaN, 0],
+  ])('C-Score %o draws as %s', (cScore, drawn) => {
+    expect(toChartPoints([{ date: '2026-11-20', cScore }], today).points[0]?.cScore).toBe(drawn);
+  });
+
+  it.each([
+    [{ isCurrentDay: true }, 'current'],
+    [{ isYesterday: true }, 'previous'],
+    [{ is7DayAvg: true }, '7d-avg'],
+    [{ is14DayAvg: true }, '14d-avg'],
+    [{}, 'historical'],
+    [{ isCurrentDay: false, isYesterday: false }, 'historical'],
+    [{ isCurrentDay: 'yes' }, 'historical'],
+  ])('flags %o make a %s point', (flags, type) => {
+    expect(toChartPoints([{ date: '2026-11-20', cScore: 70, ...flags }], today).points[0]?.type).toBe(type);
+  });
+
+  it('orders 14-day average, 7-day average, historical by date (undated first), current last', () => {
+    const { points, warnings } = toChartPoints(
+      [
+        { date: '2026-11-20', cScore: 72.5, isCurrentDay: true },
+        { date: '2026-11-18', cScore: 66 },
+        { date: '2026-11-10', cScore: '70.1', is7DayAvg: true },
+        { date: '2026-11-19', cScore: 68, isYesterday: true },
+        { date: '2026-11-03', cScore: 68.2, is14DayAvg: true },
+        { date: '2026-11-17', cScore: -10 },
+        { cScore: 5 },
+        { date: 'soon', cScore: 7 },
+      ],
+      today,
+    );
+    expect(summary(points)).toEqual([
+      ['14d-avg', '2026-11-03', 68.2, '14D Avg'],
+      ['7d-avg', '2026-11-10', 70.1, '7D Avg'],
+      ['historical', '2026-11-22', 5, '11/22'],
+      ['historical', '2026-11-17', -10, '11/17'],
+      ['historical', '2026-11-18', 66, '11/18'],
+      ['previous', '2026-11-19', 68, '11/19'],
+      ['historical', '2026-11-22', 7, '11/22'],
+      ['current', '2026-11-20', 72.5, '11/20'],
+    ]);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('skips an entry that is not a point, with a warning', () => {
+    const { points, warnings } = toChartPoints([42, { date: '2026-11-20', cScore: 70 }], today);
+    expect(summary(points)).toEqual([['historical', '2026-11-20', 70, '11/20']]);
+    expect(warnings).toEqual(['Trend point 1 is not an object and was skipped.']);
+  });
+});
+
+describe('trendTooltip', () => {
+  it.each([
+    [{ isCurrentDay: true }, 'Nov 20, 2026', 'Current day'],
+    [{ isYesterday: true }, 'Nov 20, 2026', 'Previous day'],
+    [{ is7DayAvg: true }, '7-Day Average', '7D avg.'],
+    [{ is14DayAvg: true }, '14-Day Average', '14D avg.'],
+    [{}, 'Nov 20, 2026', 'C-Score'],
+  ])('%o: heading %s, label %s', (flags, heading, label) => {
+    const [point] = toChartPoints([{ date: '2026-11-20', cScore: 70, ...flags }], today).points;
+    expect(point && trendTooltip(point)).toEqual({ heading, label });
+  });
+});
+
+describe('trendColor follows the current score only', () => {
+  it.each([
+    [65, 'bullish'],
+    [100, 'bullish'],
+    [64.99, 'neutral'],
+    [0, 'neutral'],
+    [-64.99, 'neutral'],
+    [-65, 'bearish'],
+    [null, 'neutral'],
+  ])('%s -> %s', (score, color) => expect(trendColor(score)).toBe(color));
+});
+
+describe('chart constants (spec section 2)', () => {
+  it.each([
+    ['y domain', TREND_Y_DOMAIN, [-110, 110]],
+    ['y ticks', TREND_Y_TICKS, [-100, -65, 0, 65, 100]],
+    ['heights', TREND_CHART_HEIGHTS, { card: 180, small: 200, modal: 225 }],
+    ['animation ms', TREND_ANIMATION_MS, 750],
+  ])('%s', (_, actual, expected) => expect(actual).toEqual(expected));
+});
