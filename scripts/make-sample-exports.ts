@@ -1,0 +1,187 @@
+/**
+ * Writes the seeded sample exports: one file per trading day, CSV (every 10th report as a two-sheet XLSX).
+ *
+ *   npm run sample -- [--days 60] [--tickers 503] [--out data/sample-exports] [--seed 20261120]
+ *                     [--end 2026-11-20] [--universe FILE] [--universe-out FILE]
+ *
+ * The generator itself is src/ingest/sample.ts; this script only parses arguments and writes files.
+ * Before writing it deletes the files it owns in the output folder (signals-YYYY-MM-DD.csv|xlsx), nothing else.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import writeXlsxFile from 'write-excel-file/node';
+import type { SheetData } from 'write-excel-file/node';
+import { isTradingDay } from '../src/lib/domain/calendar';
+import {
+  SAMPLE_DEFAULTS,
+  SAMPLE_FILE_RE,
+  dayToCsv,
+  dayToSheets,
+  generateSample,
+  measureDynamics,
+  parseUniverseCsv,
+  sampleFileName,
+  universeToCsv,
+  type PlainSheet,
+  type SampleDay,
+  type UniverseRow,
+} from '../src/ingest/sample';
+
+const USAGE = `usage: npm run sample -- [--days N] [--tickers N] [--out DIR] [--seed N] [--end YYYY-MM-DD]
+                         [--universe FILE] [--universe-out FILE]
+  --days          trading days to write (default ${SAMPLE_DEFAULTS.days})
+  --tickers       tickers per day: the universe's first N, or all of it plus SYN0001... (default ${SAMPLE_DEFAULTS.tickers})
+  --out           output folder (default data/sample-exports)
+  --seed          PRNG seed (default ${SAMPLE_DEFAULTS.seed})
+  --end           last report date, on or before which the last trading day is taken (default ${SAMPLE_DEFAULTS.end})
+  --universe      universe CSV to read (default data/universe/sp500-constituents.csv)
+  --universe-out  also write a universe CSV covering every generated ticker (for UNIVERSE_FILE)`;
+
+function fail(message: string): never {
+  console.error(`make-sample-exports: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function intArg(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) fail(`--${name} must be an integer, got "${raw}"`);
+  const v = Number(raw);
+  if (v < min || !Number.isSafeInteger(v)) fail(`--${name} must be at least ${min}, got ${raw}`);
+  return v;
+}
+
+/** Sets every zip entry's DOS modification time to the report date at 00:00, so the bytes do not depend on "now". */
+function pinZipTimestamps(zip: Buffer, iso: string): Buffer {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const dosDate = ((y - 1980) << 9) | (m << 5) | d;
+  const dosTime = 0;
+  // End of central directory record: signature 0x06054b50, at least 22 bytes from the end.
+  let eocd = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (zip.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('xlsx: no zip end-of-central-directory record');
+  const entries = zip.readUInt16LE(eocd + 10);
+  let p = zip.readUInt32LE(eocd + 16);
+  for (let k = 0; k < entries; k++) {
+    if (zip.readUInt32LE(p) !== 0x02014b50) throw new Error('xlsx: bad zip central directory');
+    zip.writeUInt16LE(dosTime, p + 12);
+    zip.writeUInt16LE(dosDate, p + 14);
+    const local = zip.readUInt32LE(p + 42);
+    if (zip.readUInt32LE(local) !== 0x04034b50) throw new Error('xlsx: bad zip local header');
+    zip.writeUInt16LE(dosTime, local + 10);
+    zip.writeUInt16LE(dosDate, local + 12);
+    p += 46 + zip.readUInt16LE(p + 28) + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32);
+  }
+  return zip;
+}
+
+/** Signals columns holding 2-decimal scores (the two counts stay plain integers). */
+const SCORE_COLUMNS = new Set([3, 4, 5, 6, 7, 8, 9, 10]);
+
+function toSheetData(sheet: PlainSheet): SheetData {
+  return sheet.rows.map((row, r) =>
+    row.map((value, c) => {
+      if (r === 0) return { value: String(value), fontWeight: 'bold' as const };
+      if (value instanceof Date) return { value, type: Date, format: 'yyyy-mm-dd' };
+      if (typeof value === 'number' && sheet.name === 'Signals' && SCORE_COLUMNS.has(c)) {
+        return { value, type: Number, format: '0.00' };
+      }
+      return value;
+    }),
+  );
+}
+
+async function xlsxBytes(day: SampleDay, universe: UniverseRow[]): Promise<Buffer> {
+  const sheets = dayToSheets(day, universe);
+  const buffer = await writeXlsxFile(
+    sheets.map((s) => ({ data: toSheetData(s), sheet: s.name, stickyRowsCount: 1 })),
+  ).toBuffer();
+  return pinZipTimestamps(buffer, day.date);
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        days: { type: 'string' },
+        tickers: { type: 'string' },
+        out: { type: 'string' },
+        seed: { type: 'string' },
+        end: { type: 'string' },
+        universe: { type: 'string' },
+        'universe-out': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const a = parsed.values;
+  if (a.help) {
+    console.log(USAGE);
+    return;
+  }
+  const days = intArg('days', a.days, SAMPLE_DEFAULTS.days, 1);
+  const tickers = intArg('tickers', a.tickers, SAMPLE_DEFAULTS.tickers, 1);
+  const seed = intArg('seed', a.seed, SAMPLE_DEFAULTS.seed, -(2 ** 31));
+  const end = a.end ?? SAMPLE_DEFAULTS.end;
+  try {
+    isTradingDay(end);
+  } catch {
+    fail(`--end must be a date as yyyy-mm-dd, got "${end}"`);
+  }
+  const out = resolve(a.out ?? 'data/sample-exports');
+  const universePath = resolve(a.universe ?? 'data/universe/sp500-constituents.csv');
+
+  const started = performance.now();
+  const real = parseUniverseCsv(readFileSync(universePath, 'utf8'));
+  const sample = generateSample({ universe: real, days, tickers, seed, end });
+  const generatedMs = performance.now() - started;
+
+  mkdirSync(out, { recursive: true });
+  for (const name of readdirSync(out)) if (SAMPLE_FILE_RE.test(name)) rmSync(join(out, name));
+
+  let bytes = 0;
+  const special: string[] = [];
+  for (const day of sample.days) {
+    const path = join(out, sampleFileName(day));
+    const content = day.format === 'xlsx' ? await xlsxBytes(day, sample.universe) : Buffer.from(dayToCsv(day), 'utf8');
+    writeFileSync(path, content);
+    bytes += statSync(path).size;
+    if (day.format === 'xlsx' || day.dateStyle === 'us') special.push(`${sampleFileName(day)}${day.dateStyle === 'us' ? ' (US date)' : ''}`);
+  }
+
+  if (a['universe-out']) {
+    const target = resolve(a['universe-out']);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, universeToCsv(sample.universe));
+    console.log(`universe: ${sample.universe.length} companies -> ${target}`);
+  }
+
+  const first = sample.days[0]!.date;
+  const last = sample.days[sample.days.length - 1]!.date;
+  const dyn = measureDynamics(sample);
+  console.log(
+    `wrote ${sample.days.length} exports (${first} .. ${last}), ${sample.universe.length} tickers each, ` +
+      `${(bytes / 1024 / 1024).toFixed(2)} MB -> ${out}`,
+  );
+  console.log(`not plain ISO-dated CSV: ${special.join(', ') || 'none'}`);
+  console.log(
+    `latest ${dyn.date}: qualified ${dyn.bullish} bullish / ${dyn.bearish} bearish, ${dyn.newlyQualified} new, ` +
+      `last 5 reports: ${dyn.exitsLast5} exits, ${dyn.reversalsLast5} reversals; ${dyn.topTickers} top tickers`,
+  );
+  console.log(`generated in ${Math.round(generatedMs)} ms, total ${Math.round(performance.now() - started)} ms`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
