@@ -9,5 +9,16 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   integrations: [react()],
-  vite: { plugins: [tailwindcss()] },
+  vite: {
+    plugins: [tailwindcss()],
+    server: {
+      // npm run dev: the live API routes go to the Hono router that scripts/dev.ts starts.
+      proxy: process.env.DEV_API_PORT
+        ? {
+            '^/api/(health|auth|stock-price|earnings-date|market-sentiment|stock-complete-data|company-info|save-company-name|polygon|download-csv|download-excel)(/|$|\\?)':
+              `http://127.0.0.1:${process.env.DEV_API_PORT}`,
+          }
+        : undefined,
+    },
+  },
 });
