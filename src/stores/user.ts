@@ -1,0 +1,42 @@
+import { atom } from 'nanostores';
+
+/** The signed-in state (spec section 4 "Auth"): loading, then signed-out (default) or signed-in. */
+export type UserState =
+  | { status: 'loading' }
+  | { status: 'signed-out'; error?: string }
+  | { status: 'signed-in'; isPremium: boolean; username: string; email: string };
+
+/** The current user. */
+export const $user = atom<UserState>({ status: 'loading' });
+
+/** Spec section 8: a failed user fetch leaves the user signed out with this error text. */
+export const USER_FETCH_ERROR = 'Failed to fetch user data';
+
+/** Loads the user from GET /api/auth/user; a non-OK answer means signed out. */
+export async function loadUser(): Promise<void> {
+  try {
+    const response = await fetch('/api/auth/user', { credentials: 'include' });
+    if (!response.ok) {
+      $user.set({ status: 'signed-out' });
+      return;
+    }
+    const body = (await response.json()) as { isAuthenticated?: boolean; isPremium?: boolean; username?: string; email?: string };
+    $user.set(
+      body.isAuthenticated
+        ? { status: 'signed-in', isPremium: Boolean(body.isPremium), username: body.username ?? '', email: body.email ?? '' }
+        : { status: 'signed-out' },
+    );
+  } catch {
+    $user.set({ status: 'signed-out', error: USER_FETCH_ERROR });
+  }
+}
+
+/** Spec section 4: sign-in navigates the whole page to the login endpoint with a return path. */
+export function signIn(returnTo = location.pathname + location.search): void {
+  location.assign(`/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`);
+}
+
+/** Spec section 4: sign-out goes to the logout endpoint with the site origin as return. */
+export function signOut(): void {
+  location.assign(`/api/auth/logout?returnTo=${encodeURIComponent(location.origin)}`);
+}
