@@ -10,6 +10,7 @@ import { parseExport, RefusedFileError } from './parse';
 import { pullSource } from './pull';
 import { smokeCheck } from './smoke';
 import { readUniverse, DEFAULT_UNIVERSE_FILE } from './universe';
+import { DEFAULT_COMPANY_INFO_FILE, readCompanyInfoStore } from './company-info';
 
 /** The project's root folder (where package.json is). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,6 +21,8 @@ export interface DailyConfig {
   archiveDir: string;
   distDir: string;
   universeFile: string;
+  /** The company-information store that /api/polygon/sync-company-info fills; missing is fine. */
+  companyInfoFile: string;
   /** Rebuild even when the inputs and the code are unchanged since the published build. */
   force?: boolean;
   /** Print the static build's own output. */
@@ -34,6 +37,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DailyConfig
     archiveDir: env.ARCHIVE_DIR || 'data/archive',
     distDir: env.DIST_DIR || 'dist',
     universeFile: env.UNIVERSE_FILE || DEFAULT_UNIVERSE_FILE,
+    companyInfoFile: env.COMPANY_INFO_FILE || DEFAULT_COMPANY_INFO_FILE,
   };
 }
 
@@ -88,10 +92,11 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
   }
 }
 
-async function inputsHash(files: ArchivedFile[], universeFile: string): Promise<string> {
+async function inputsHash(files: ArchivedFile[], universeFile: string, companyInfoFile: string): Promise<string> {
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${file.sha256}\n`);
   hash.update(await readFile(universeFile));
+  hash.update(await readFile(companyInfoFile).catch(() => ''));
   for (const path of CODE_INPUTS) await hashTree(hash, PROJECT_ROOT, path);
   return hash.digest('hex');
 }
@@ -173,6 +178,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   const archiveDir = resolve(PROJECT_ROOT, config.archiveDir);
   const distDir = resolve(PROJECT_ROOT, config.distDir);
   const universeFile = resolve(PROJECT_ROOT, config.universeFile);
+  const companyInfoFile = resolve(PROJECT_ROOT, config.companyInfoFile);
 
   return withLock(archiveDir, async () => {
     const archived = await readArchive(archiveDir);
@@ -230,7 +236,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
     if (files.length === 0) {
       throw new DailyJobError(`No export files in ${config.source}: put at least one .csv or .xlsx export there (or set SIGNALS_SOURCE).`);
     }
-    const hash = await inputsHash(files, universeFile);
+    const hash = await inputsHash(files, universeFile, companyInfoFile);
     const published = await readBuildInfo(distDir);
     const base = {
       pulled: pulled.files.length,
@@ -275,7 +281,9 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
     const staging = join(dirname(distDir), `.dist-staging-${process.pid}-${Date.now()}`);
     await mkdir(join(staging, 'data'), { recursive: true });
     try {
-      const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate, history, files, universe };
+      const store = await readCompanyInfoStore(companyInfoFile);
+      const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
+      const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate, history, files, universe, companies };
       const siteDataFile = join(staging, 'data', 'site.json');
       await writeFile(siteDataFile, JSON.stringify(siteData));
       log(`Building the site for ${reportDate} (${history.latest.length} tickers)...`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StoredCompanyInfoSchema } from './company-profile';
 
 /** ISO calendar date, yyyy-mm-dd. */
 export const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
@@ -88,5 +89,7 @@ export const SiteDataSchema = z.object({
   history: SignalHistorySchema,
   files: z.array(ArchivedFileSchema),
   universe: z.array(UniverseCompanySchema),
+  /** What the company-information store knows about the latest report's tickers. */
+  companies: z.record(z.string(), StoredCompanyInfoSchema),
 });
 export type SiteData = z.infer<typeof SiteDataSchema>;
