@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT || 4391);
+// Each checkout may run its own e2e server: E2E_PORT and E2E_DIR keep them apart.
+const e2eDir = process.env.E2E_DIR || '.tmp/e2e';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -19,7 +21,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   // The real `npm start` path: the server runs the daily job into a fresh folder first, then serves it.
   webServer: {
-    command: 'rm -rf .tmp/e2e && tsx src/server/main.ts',
+    command: `rm -rf ${e2eDir} && tsx src/server/main.ts`,
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
@@ -27,8 +29,8 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       SIGNALS_SOURCE: 'data/sample-exports',
-      ARCHIVE_DIR: '.tmp/e2e/archive',
-      DIST_DIR: '.tmp/e2e/dist',
+      ARCHIVE_DIR: `${e2eDir}/archive`,
+      DIST_DIR: `${e2eDir}/dist`,
     },
   },
 });
