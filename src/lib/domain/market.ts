@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * A live quote, shape B of spec section 3. A figure the provider does not have is absent, never 0.
+ * `dividendYield` is a fraction (0.0123 is 1.23%). `fetchedAt` is an ISO timestamp.
+ */
+export const QuoteSchema = z.object({
+  symbol: z.string(),
+  regularMarketPrice: z.number().optional(),
+  regularMarketChange: z.number().optional(),
+  regularMarketChangePercent: z.number().optional(),
+  regularMarketPreviousClose: z.number().optional(),
+  regularMarketOpen: z.number().optional(),
+  regularMarketDayLow: z.number().optional(),
+  regularMarketDayHigh: z.number().optional(),
+  regularMarketVolume: z.number().optional(),
+  marketCap: z.number().optional(),
+  trailingPE: z.number().optional(),
+  eps: z.number().optional(),
+  dividendYield: z.number().optional(),
+  beta: z.number().optional(),
+  fetchedAt: z.string(),
+  /** True when the demo provider made the figures up: the page must say they are demo prices. */
+  isDemo: z.boolean().optional(),
+});
+export type Quote = z.infer<typeof QuoteSchema>;
+
+/** A news article (spec section 3). */
+export const NewsArticleSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  article_url: z.string(),
+  image_url: z.string().optional(),
+  published_utc: z.string(),
+  publisher: z.object({ name: z.string() }),
+  description: z.string().optional(),
+});
+export type NewsArticle = z.infer<typeof NewsArticleSchema>;
+
+/** Earnings (spec section 3): whether a next date is known, and the date (yyyy-mm-dd). */
+export const EarningsSchema = z.object({
+  earningsAvailable: z.boolean(),
+  earningsDate: z.string().nullable(),
+  nextEarningsDate: z.string().nullable().optional(),
+});
+export type Earnings = z.infer<typeof EarningsSchema>;
