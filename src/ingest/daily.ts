@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ArchivedFile, SiteData } from '../lib/domain/schemas';
@@ -50,6 +50,8 @@ export interface BuildInfo {
   files: number;
   /** Hash of the archive, the universe file and the site's code: the same value means the same site. */
   inputsHash: string;
+  /** The hashed assets (client/_astro) this build made; the next build keeps them for pages still open. */
+  assets: string[];
 }
 
 /** The figures the job prints when it ends. */
@@ -301,6 +303,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
         reportDates: history.dates.length,
         files: files.length,
         inputsHash: hash,
+        assets: await readdir(join(staging, 'client', '_astro')).catch(() => []),
       };
       await writeFile(join(staging, 'build.json'), `${JSON.stringify(info, null, 2)}\n`);
       await swapInto(staging, distDir);
@@ -321,10 +324,23 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   });
 }
 
+// The replaced build's own hashed assets stay one more build, so a page a browser still shows can load its islands.
+async function carryOverAssets(distDir: string, stagingClient: string): Promise<void> {
+  const previous = await readBuildInfo(distDir);
+  const to = join(stagingClient, '_astro');
+  const present = new Set(await readdir(to).catch(() => [] as string[]));
+  for (const name of previous?.assets ?? []) {
+    if (present.has(name)) continue;
+    await mkdir(to, { recursive: true });
+    await copyFile(join(distDir, 'client', '_astro', name), join(to, name)).catch(() => undefined);
+  }
+}
+
 /** Replaces distDir by the fresh build with two renames, so readers see the old site or the new one. */
 async function swapInto(staging: string, distDir: string): Promise<void> {
   const old = `${distDir}.old-${process.pid}`;
   const hadDist = await exists(distDir);
+  if (hadDist) await carryOverAssets(distDir, join(staging, 'client'));
   if (hadDist) await rename(distDir, old);
   try {
     await rename(staging, distDir);

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -147,16 +149,34 @@ describe('npm run daily', () => {
     expect(await treeDigest(join(work, 'archive'))).toBe(archive);
   });
 
-  it('publishes a new day and keeps the earlier ones', async () => {
-    const next = join(work, 'next');
-    await mkdir(next);
-    await writeFile(join(next, 'signals-2026-11-23.csv'), [HEADER, AAPL_DAY4, MSFT_DAY4].join('\n'));
-    const result = await runDaily({ ...env, SIGNALS_SOURCE: next });
+  it('publishes a new day from an http(s) URL, keeps the earlier days and the replaced build\'s assets', async () => {
+    // A page still open from the replaced build must find its hashed assets after the swap.
+    const buildFile = join(work, 'dist/build.json');
+    const previous = JSON.parse(await readFile(buildFile, 'utf8'));
+    await writeFile(join(work, 'dist/client/_astro/island.OLD123.js'), 'export {};');
+    await writeFile(buildFile, JSON.stringify({ ...previous, assets: [...previous.assets, 'island.OLD123.js'] }));
+
+    const body = [HEADER, AAPL_DAY4, MSFT_DAY4].join('\n');
+    const server = createServer((req, res) => {
+      if (req.url !== '/exports/latest') {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="signals-2026-11-23.csv"' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const result = await runDaily({ ...env, SIGNALS_SOURCE: `http://127.0.0.1:${port}/exports/latest` }).finally(() => server.close());
+    expect(result.stderr).toBe('');
+    const index = JSON.parse(await readFile(join(work, 'archive/index.json'), 'utf8'));
+    expect(index.files.at(-1).fileName).toBe('signals-2026-11-23.csv');
+    expect(await readFile(join(work, 'dist/client/_astro/island.OLD123.js'), 'utf8')).toBe('export {};');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/report dates: 4 \(2026-11-18 to 2026-11-23\)/);
     expect(result.stdout).toMatch(/tickers:\s+2 on 2026-11-23/);
     const build = JSON.parse(await readFile(join(work, 'dist/build.json'), 'utf8'));
     expect(build).toMatchObject({ reportDate: '2026-11-23', tickers: 2, reportDates: 4, files: 4 });
+    expect(build.assets).not.toContain('island.OLD123.js');
     await expect(readFile(join(work, 'dist/client/signal/BRK.B/index.html'))).rejects.toThrow();
   });
 });
