@@ -1,4 +1,4 @@
-/** `npm test`: checks for the system Chromium, then runs unit and integration tests (vitest) and e2e tests (Playwright). */
+/** `npm test`: checks for the system Chromium, then astro check, unit and integration tests (vitest) and e2e tests (Playwright). */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -25,6 +25,13 @@ if (!existsSync(chromium)) {
 }
 
 const bin = (name: string) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
-const vitest = run(bin('vitest'), ['run']);
-const e2e = vitest === 0 ? run(bin('playwright'), ['test']) : 1;
-process.exit(vitest || e2e);
+// Types first (astro check covers pages, islands, scripts and tests), then vitest, then the browser.
+const steps: [string, string[]][] = [
+  [bin('astro'), ['check']],
+  [bin('vitest'), ['run']],
+  [bin('playwright'), ['test']],
+];
+for (const [command, args] of steps) {
+  const code = run(command, args);
+  if (code !== 0) process.exit(code);
+}
