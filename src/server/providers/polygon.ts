@@ -5,7 +5,7 @@
  * merged, and a failed refresh serves the last good answer.
  */
 import { z } from 'zod';
-import type { Earnings, NewsArticle, Quote } from '../../lib/domain/market';
+import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import { RateBudget, TtlCache } from '../cache';
 import {
   NO_EARNINGS,
@@ -42,31 +42,8 @@ export const POLYGON_TTL_MS = {
 } as const;
 const MAX_LOGO_BYTES = 1024 * 1024;
 
-const BarResultSchema = z.object({
-  t: z.number(),
-  o: z.number(),
-  h: z.number(),
-  l: z.number(),
-  c: z.number(),
-  v: z.number(),
-  vw: z.number().optional(),
-  n: z.number().optional(),
-});
-const AggsResponseSchema = z.object({ results: z.array(BarResultSchema).optional() });
-const DetailsResponseSchema = z.object({
-  results: z
-    .object({
-      ticker: z.string(),
-      name: z.string().optional(),
-      description: z.string().optional(),
-      sic_description: z.string().optional(),
-      homepage_url: z.string().optional(),
-      total_employees: z.number().optional(),
-      market_cap: z.number().optional(),
-      branding: z.object({ logo_url: z.string().optional(), icon_url: z.string().optional() }).optional(),
-    })
-    .optional(),
-});
+const AggsResponseSchema = z.object({ results: z.array(BarSchema).optional() });
+const DetailsResponseSchema = z.object({ results: TickerDetailsSchema.optional() });
 const NewsResponseSchema = z.object({
   results: z
     .array(

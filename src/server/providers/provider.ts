@@ -1,30 +1,6 @@
-import { z } from 'zod';
-import type { Earnings, NewsArticle, Quote } from '../../lib/domain/market';
+import type { Bar, Earnings, NewsArticle, Quote, TickerDetails } from '../../lib/domain/market';
 
-/** One daily bar as the market-data routes answer it (Polygon's aggregate field names). */
-export const BarSchema = z.object({
-  t: z.number(),
-  o: z.number(),
-  h: z.number(),
-  l: z.number(),
-  c: z.number(),
-  v: z.number(),
-  vw: z.number().optional(),
-  n: z.number().optional(),
-});
-export type Bar = z.infer<typeof BarSchema>;
-
-/** What the provider knows about a company (the fields of Polygon's ticker details we use). */
-export interface TickerDetails {
-  ticker: string;
-  name?: string;
-  description?: string;
-  sic_description?: string;
-  homepage_url?: string;
-  total_employees?: number;
-  market_cap?: number;
-  branding?: { logo_url?: string; icon_url?: string };
-}
+export type { Bar, TickerDetails };
 
 /** A logo image fetched through our server. */
 export interface LogoImage {
