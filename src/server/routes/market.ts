@@ -1,5 +1,6 @@
 /** Live market-data routes: the quote, earnings, and the /api/polygon/* pass-throughs (spec section 7). */
 import type { Hono } from 'hono';
+import { logoRoute } from '../../lib/domain/api-responses';
 import { IsoDateSchema } from '../../lib/domain/schemas';
 import { markSecured } from '../headers';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';
@@ -135,9 +136,10 @@ export function marketRoutes(api: Hono, context: ApiContext): void {
       ANSWER_WINDOWS_MS.details,
       async () => {
         const details = await context.provider.tickerDetails(ticker);
+        if (details === null) return { results: null };
         // The provider's logo address needs the key: the browser gets our own route instead.
-        if (details?.branding) details.branding = { logo_url: `/api/polygon/logo/${encodeURIComponent(ticker)}` };
-        return { results: details };
+        const branding = details.branding ? { logo_url: logoRoute(ticker) } : undefined;
+        return { results: { ...details, branding } };
       },
       { results: null },
     );
