@@ -151,7 +151,13 @@ const fixture = async (name: string): Promise<Record<string, unknown>> => JSON.p
 
 /** Starts the fake Polygon server; `key` is the only Bearer token it accepts. */
 export async function startFakePolygon(key: string): Promise<FakePolygon> {
-  const [details, news, aggs, prev, snapshot] = await Promise.all(['ticker-details', 'news', 'aggs', 'prev', 'snapshot'].map(fixture));
+  const [details, news, aggs, prev, snapshot] = (await Promise.all(['ticker-details', 'news', 'aggs', 'prev', 'snapshot'].map(fixture))) as [
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+  ];
   const hanging: ServerResponse[] = [];
   const fake: FakePolygon = {
     origin: '',
@@ -201,8 +207,8 @@ export async function startFakePolygon(key: string): Promise<FakePolygon> {
     if ((match = /^\/v3\/reference\/tickers\/([^/]+)$/.exec(path))) {
       const ticker = decodeURIComponent(match[1]!);
       if (ticker === 'JPM') return json(response, 404, { status: 'NOT_FOUND', request_id: 'x', message: 'Ticker not found.' });
-      const results = { ...(details.results as Record<string, unknown>), ticker };
-      results.branding = { logo_url: `${fake.origin}/v1/reference/company-branding/${ticker}/logo.svg`, icon_url: 'https://example.com/icon.png' };
+      const branding = { logo_url: `${fake.origin}/v1/reference/company-branding/${ticker}/logo.svg`, icon_url: 'https://example.com/icon.png' };
+      const results = { ...(details.results as Record<string, unknown>), ticker, branding };
       return json(response, 200, { ...details, results });
     }
     if (path === '/v2/reference/news') return json(response, 200, news);
