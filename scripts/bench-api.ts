@@ -71,7 +71,7 @@ export async function benchApi(options: BenchApiOptions = {}): Promise<BenchApiR
   const ticker = options.ticker ?? 'AAPL';
   const { child, origin } = await startServer(distDir);
   try {
-    const routes = [`/api/stock-price/${ticker}`, '/api/all-signals', `/api/stock/${ticker}`];
+    const routes = [`/api/stock-price/${ticker}`, `/api/stock/${ticker}`, '/api/company-name/' + ticker];
     const results: BenchApiResult[] = [];
     for (const route of routes) {
       const warm = await fetch(`${origin}${route}`);

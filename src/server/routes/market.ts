@@ -40,13 +40,7 @@ const DAY_MS = 86_400_000;
 export function marketRoutes(api: Hono, context: ApiContext): void {
   const known = (ticker: string): boolean => context.site.peek()?.records.has(ticker) ?? false;
 
-  api.get('/stock-price/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    // The hot path: a cached quote is sent as its stored bytes, with no parsing and no new objects.
-    const key = `quote:${ticker}`;
-    const cached = context.answers.peek(key);
-    if (cached !== undefined && known(ticker)) return sendJson(cached, QUOTE_HEADERS);
+  async function loadQuote(ticker: string, key: string): Promise<Response> {
     const found = await knownRecord(context, ticker);
     if (found instanceof Response) return found;
     try {
@@ -62,6 +56,16 @@ export function marketRoutes(api: Hono, context: ApiContext): void {
         'Retry-After': '60',
       });
     }
+  }
+
+  api.get('/stock-price/:ticker', (c) => {
+    const ticker = routeTicker(c);
+    if (typeof ticker !== 'string') return ticker;
+    // The hot path, synchronous: a cached quote is sent as its stored bytes, with no parsing and no new objects.
+    const key = `quote:${ticker}`;
+    const cached = context.answers.peek(key);
+    if (cached !== undefined && known(ticker)) return sendJson(cached, QUOTE_HEADERS);
+    return loadQuote(ticker, key);
   });
 
   api.get('/earnings-date/:ticker', async (c) => {
