@@ -147,11 +147,6 @@ export class PolygonProvider implements MarketDataProvider {
     this.logos = new TtlCache({ now: this.now });
   }
 
-  /** Cache counters, for tests. */
-  get cacheStats() {
-    return this.cache.stats;
-  }
-
   status(): ProviderStatus {
     return {
       name: this.name,
