@@ -22,11 +22,10 @@ export function staticTickerRoutes(api: Hono, context: ApiContext): void {
         const query = c.req.url.indexOf('?');
         return c.redirect(`/api/${route}/${encodeURIComponent(upper)}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
       }
-      await next();
-      if (c.res.status === 404) {
-        const site = await context.site.current().catch(() => null);
-        c.res = jsonError(404, noSignalMessage(upper, site?.reportDate ?? null));
-      }
+      // The report in memory answers an unknown ticker before the static handler looks for a file.
+      const site = context.site.peek() ?? (await context.site.current().catch(() => null));
+      if (site !== null && !site.records.has(upper)) return jsonError(404, noSignalMessage(upper, site.reportDate));
+      return next();
     });
   }
 }
