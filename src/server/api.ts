@@ -8,7 +8,7 @@ import { CompanyStore } from './company-store';
 import type { MarketDataProvider } from './providers/provider';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
-import type { ApiContext } from './routes/context';
+import { jsonError, type ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
@@ -51,7 +51,19 @@ export function createApi(options: ApiOptions): Hono {
   companyRoutes(api, context);
   downloadRoutes(api, context);
   staticTickerRoutes(api, context);
+  methodGuards(api);
   return api;
+}
+
+/** The live routes' first path segments (the astro.config.mjs dev proxy lists the same). */
+const LIVE_PREFIXES = ['health', 'auth', 'stock-price', 'earnings-date', 'market-sentiment', 'stock-complete-data', 'company-info', 'polygon', 'download-csv', 'download-excel'];
+const POST_ROUTES = ['/save-company-name', '/polygon/company-names'];
+
+/** A 405 naming the allowed method for a live route asked with another one (registered last, so real routes win). */
+function methodGuards(api: Hono): void {
+  for (const path of POST_ROUTES) api.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => jsonError(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' }));
+  const paths = LIVE_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`]);
+  api.on(['POST', 'PUT', 'PATCH', 'DELETE'], paths, (c) => jsonError(405, `Use GET on ${c.req.path}.`, { Allow: 'GET, HEAD' }));
 }
 
 function siteOrigins(siteUrl: string | undefined): string[] {

@@ -230,6 +230,17 @@ describe('downloads', () => {
   });
 });
 
+describe('methods', () => {
+  it('answers 405 with Allow for a live route asked with the wrong method', async () => {
+    const del = await api.get('/api/stock-price/AAPL', { method: 'DELETE' });
+    expect([del.status, del.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    const get = await api.get('/api/save-company-name');
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect((await api.get('/api/stock/AAPL', { method: 'POST' })).status).toBe(405);
+    expect((await api.get('/api/stock-price/AAPL', { method: 'HEAD' })).status).toBe(200);
+  });
+});
+
 describe('no input makes a route answer 500', () => {
   const routes = [
     'stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description', 'stock-price', 'earnings-date',
