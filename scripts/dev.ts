@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { configFromEnv, PROJECT_ROOT } from '../src/ingest/daily';
-import { createApi } from '../src/server/api';
+import { apiOptionsFromEnv, createApi } from '../src/server/api';
 import { Hono } from 'hono';
 
 const distDir = resolve(PROJECT_ROOT, configFromEnv().distDir);
@@ -16,7 +16,7 @@ if (!existsSync(join(distDir, 'data', 'site.json'))) {
   process.exit(1);
 }
 const apiPort = Number(process.env.DEV_API_PORT || 4322);
-const app = new Hono().route('/api', createApi({ distDir }));
+const app = new Hono().route('/api', createApi(await apiOptionsFromEnv()));
 const server = serve({ fetch: app.fetch, port: apiPort, hostname: '127.0.0.1' });
 const astro = spawn(process.execPath, [join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev', ...process.argv.slice(2)], {
   stdio: 'inherit',

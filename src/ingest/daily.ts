@@ -9,6 +9,7 @@ import { buildHistory, type FileRecords } from './history';
 import { parseExport, RefusedFileError } from './parse';
 import { pullSource } from './pull';
 import { smokeCheck } from './smoke';
+import { checkStaticApi, writeStaticApi } from './static-api';
 import { readUniverse, DEFAULT_UNIVERSE_FILE } from './universe';
 import { DEFAULT_COMPANY_INFO_FILE, readCompanyInfoStore } from './company-info';
 
@@ -290,7 +291,9 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
       await writeFile(siteDataFile, JSON.stringify(siteData));
       log(`Building the site for ${reportDate} (${history.latest.length} tickers)...`);
       await runAstroBuild(join(staging, 'client'), siteDataFile, config.verbose ?? false);
+      await writeStaticApi(join(staging, 'client'), siteData);
       const smoke = await smokeCheck(join(staging, 'client'), history.latest.map((r) => r.ticker));
+      smoke.problems.push(...(await checkStaticApi(join(staging, 'client'), history.latest.map((r) => r.ticker))));
       if (smoke.problems.length > 0) {
         throw new DailyJobError(
           [`The smoke check found ${smoke.problems.length} problem(s); the published site is unchanged:`, ...smoke.problems.slice(0, 20).map((p) => `  ${p}`)].join('\n'),

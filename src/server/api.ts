@@ -1,36 +1,88 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { Hono } from 'hono';
-import type { BuildInfo } from '../ingest/daily';
+import { configFromEnv, PROJECT_ROOT } from '../ingest/daily';
+import { readUniverse } from '../ingest/universe';
+import { providerFromEnv } from './providers';
+import { TtlCache } from './cache';
+import { CompanyStore } from './company-store';
+import type { MarketDataProvider } from './providers/provider';
+import { authRoutes } from './routes/auth';
+import { companyRoutes } from './routes/company';
+import { jsonError, type ApiContext } from './routes/context';
+import { downloadRoutes } from './routes/downloads';
+import { healthRoutes } from './routes/health';
+import { marketRoutes } from './routes/market';
+import { staticTickerRoutes } from './routes/static-tickers';
+import { SiteIndexLoader } from './site-index';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
+  /** The published build: `data/site.json` and `build.json` say what the report holds. */
   distDir: string;
+  /** The archive of export files, for the downloads (ARCHIVE_DIR). */
+  archiveDir: string;
+  /** The company-information store (COMPANY_INFO_FILE). */
+  companyInfoFile: string;
+  provider: MarketDataProvider;
+  /** SITE_URL: a logout may return to its origin besides the request's own. */
+  siteUrl?: string;
+  now?: () => number;
 }
 
-/** The live API router, mounted at /api (DESIGN.md "API routes": the live half). */
+/**
+ * The live API router, mounted at /api (DESIGN.md "API routes": the live half, plus the ticker checks in front
+ * of the static per-ticker JSON). It has no catch-all: any other path falls through to the static build.
+ */
 export function createApi(options: ApiOptions): Hono {
+  const now = options.now ?? Date.now;
+  const context: ApiContext = {
+    site: new SiteIndexLoader(options.distDir),
+    provider: options.provider,
+    companies: new CompanyStore(options.companyInfoFile),
+    answers: new TtlCache<string>({ now }),
+    archiveDir: options.archiveDir,
+    siteOrigins: siteOrigins(options.siteUrl),
+    now,
+  };
   const api = new Hono();
-
-  api.get('/health', async (c) => {
-    let build: BuildInfo | null = null;
-    try {
-      build = JSON.parse(await readFile(join(options.distDir, 'build.json'), 'utf8')) as BuildInfo;
-    } catch {
-      build = null;
-    }
-    c.header('Cache-Control', 'no-store');
-    return c.json(
-      {
-        status: build ? 'ok' : 'no-build',
-        builtAt: build?.builtAt ?? null,
-        reportDate: build?.reportDate ?? null,
-        tickers: build?.tickers ?? 0,
-        provider: { name: process.env.POLYGON_API_KEY ? 'polygon' : 'demo' },
-      },
-      build ? 200 : 503,
-    );
-  });
-
+  healthRoutes(api, context);
+  authRoutes(api, context);
+  marketRoutes(api, context);
+  companyRoutes(api, context);
+  downloadRoutes(api, context);
+  staticTickerRoutes(api, context);
+  methodGuards(api);
   return api;
+}
+
+/** The live routes' first path segments (the astro.config.mjs dev proxy lists the same). */
+const LIVE_PREFIXES = ['health', 'auth', 'stock-price', 'earnings-date', 'market-sentiment', 'stock-complete-data', 'company-info', 'polygon', 'download-csv', 'download-excel'];
+const POST_ROUTES = ['/save-company-name', '/polygon/company-names'];
+
+/** A 405 naming the allowed method for a live route asked with another one (registered last, so real routes win). */
+function methodGuards(api: Hono): void {
+  for (const path of POST_ROUTES) api.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => jsonError(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' }));
+  const paths = LIVE_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`]);
+  api.on(['POST', 'PUT', 'PATCH', 'DELETE'], paths, (c) => jsonError(405, `Use GET on ${c.req.path}.`, { Allow: 'GET, HEAD' }));
+}
+
+function siteOrigins(siteUrl: string | undefined): string[] {
+  if (!siteUrl) return [];
+  try {
+    return [new URL(siteUrl).origin];
+  } catch {
+    return [];
+  }
+}
+
+/** The API's settings from the environment (README "Environment variables"), paths resolved from the project root. */
+export async function apiOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<ApiOptions> {
+  const config = configFromEnv(env);
+  return {
+    distDir: resolve(PROJECT_ROOT, config.distDir),
+    archiveDir: resolve(PROJECT_ROOT, config.archiveDir),
+    companyInfoFile: resolve(PROJECT_ROOT, config.companyInfoFile),
+    provider: providerFromEnv(env, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))),
+    siteUrl: env.SITE_URL,
+  };
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
 import { securityHeaders } from './headers';
+import { signalPageRedirect } from './routes/pages';
 import { type StaticSiteOptions, createStaticSite } from './static';
 
 /** What createApp serves: the static build and, when given, the live API router. */
@@ -16,6 +17,7 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
 export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> {
   const app = new Hono<E>();
   app.use(securityHeaders());
+  app.use('/signal/*', signalPageRedirect());
   if (options.api !== undefined) app.route('/api', options.api);
   app.all('*', createStaticSite(options).handler);
   app.onError((error, c) => {

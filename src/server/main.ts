@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { configFromEnv, DailyJobError, formatSummary, PROJECT_ROOT, runDaily } from '../ingest/daily';
 import { createApp } from './app';
-import { createApi } from './api';
+import { apiOptionsFromEnv, createApi } from './api';
 
 const config = { ...configFromEnv(), log: (line: string) => console.log(line) };
 const distDir = resolve(PROJECT_ROOT, config.distDir);
@@ -33,10 +33,12 @@ if (!(await hasBuild())) {
   }
 }
 
-const app = createApp({ distDir, api: createApi({ distDir }) });
+const apiOptions = await apiOptionsFromEnv();
+const provider = apiOptions.provider;
+const app = createApp({ distDir, api: createApi(apiOptions) });
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  console.log(`C-Score Signals is serving ${distDir} on http://${shown}:${info.port}`);
+  console.log(`C-Score Signals is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -36,3 +36,39 @@ export function shouldRetry(error: unknown, attempt: number, isMutation = false)
   if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) return false;
   return true;
 }
+
+/** HEAD on one of our routes: true when it answers with success (spec section 7, the description probe). */
+export async function probe(path: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    const response = await fetch(path, { method: 'HEAD', credentials: 'include', signal });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A failure of one feature's fetch with the spec's catalogue message ('Failed to fetch ...', section 8); the
+ * status and the '{status}: {text}' message of the answer stay in `status` and `detail` (status 0: no answer).
+ */
+export class FetchFailure extends ApiError {
+  constructor(
+    message: string,
+    readonly detail: string,
+    status: number,
+  ) {
+    super(status, message);
+    this.name = 'FetchFailure';
+  }
+}
+
+/** Runs a fetch and turns any failure into a FetchFailure with `message`. */
+export async function withFailureMessage<T>(message: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    const status = error instanceof ApiError ? error.status : 0;
+    throw new FetchFailure(message, error instanceof Error ? error.message : String(error), status);
+  }
+}

@@ -44,3 +44,29 @@ export const EarningsSchema = z.object({
   nextEarningsDate: z.string().nullable().optional(),
 });
 export type Earnings = z.infer<typeof EarningsSchema>;
+
+/** One daily bar as /api/polygon/aggs and /api/polygon/price answer it (Polygon's aggregate field names; t in ms). */
+export const BarSchema = z.object({
+  t: z.number(),
+  o: z.number(),
+  h: z.number(),
+  l: z.number(),
+  c: z.number(),
+  v: z.number(),
+  vw: z.number().optional(),
+  n: z.number().optional(),
+});
+export type Bar = z.infer<typeof BarSchema>;
+
+/** What the provider knows about a company: the fields of Polygon's ticker details that /api/polygon/ticker-details passes on. */
+export const TickerDetailsSchema = z.object({
+  ticker: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  sic_description: z.string().optional(),
+  homepage_url: z.string().optional(),
+  total_employees: z.number().optional(),
+  market_cap: z.number().optional(),
+  branding: z.object({ logo_url: z.string().optional(), icon_url: z.string().optional() }).optional(),
+});
+export type TickerDetails = z.infer<typeof TickerDetailsSchema>;

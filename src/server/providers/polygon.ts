@@ -1,0 +1,361 @@
+/**
+ * The Polygon market-data provider (shapes in ../shared/reference/polygon-rest-shapes.txt). The key goes in the
+ * Authorization header only, never in a URL, a log line or an answer. Every call spends the per-minute budget
+ * shared by all routes; answers are cached with the windows of spec section 9, identical calls in flight are
+ * merged, and a failed refresh serves the last good answer.
+ */
+import { z } from 'zod';
+import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
+import { RateBudget, TtlCache } from '../cache';
+import {
+  NO_EARNINGS,
+  ProviderError,
+  type Bar,
+  type LogoImage,
+  type MarketDataProvider,
+  type ProviderStatus,
+  type TickerDetails,
+} from './provider';
+
+/** How the Polygon provider is set up (main.ts reads these from the environment). */
+export interface PolygonOptions {
+  apiKey: string;
+  /** API origin, e.g. https://api.polygon.io (POLYGON_BASE_URL). */
+  baseUrl: string;
+  /** Calls allowed per minute across all routes (POLYGON_RATE_PER_MIN, default 5: the free tier). */
+  ratePerMinute?: number;
+  /** Longest wait for one answer (POLYGON_TIMEOUT_MS, default 5000). */
+  timeoutMs?: number;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Cache windows of spec section 9, by call. */
+export const POLYGON_TTL_MS = {
+  quote: 2 * MINUTE,
+  details: 24 * HOUR,
+  news: 5 * MINUTE,
+  aggs: HOUR,
+  logo: 24 * HOUR,
+} as const;
+const MAX_LOGO_BYTES = 1024 * 1024;
+
+const AggsResponseSchema = z.object({ results: z.array(BarSchema).optional() });
+const DetailsResponseSchema = z.object({ results: TickerDetailsSchema.optional() });
+const NewsResponseSchema = z.object({
+  results: z
+    .array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        article_url: z.string(),
+        image_url: z.string().optional(),
+        published_utc: z.string(),
+        publisher: z.object({ name: z.string() }),
+        description: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+const DayBarSchema = z.object({ o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() }).partial();
+const SnapshotResponseSchema = z.object({
+  ticker: z
+    .object({
+      day: DayBarSchema.optional(),
+      prevDay: DayBarSchema.optional(),
+      lastTrade: z.object({ p: z.number() }).partial().optional(),
+      min: z.object({ c: z.number() }).partial().optional(),
+      todaysChange: z.number().optional(),
+      todaysChangePerc: z.number().optional(),
+      updated: z.number().optional(),
+    })
+    .optional(),
+});
+
+/** A positive, finite number, else undefined: Polygon sends 0 for figures it does not have yet. */
+function figure(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** A finite number (zero and negatives allowed), else undefined. */
+function signed(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Only http(s) links from data ever reach a page (DESIGN.md "Security rules"). */
+function httpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops absent fields so the serialized quote has no `undefined` holes. */
+function compact(quote: Quote): Quote {
+  return Object.fromEntries(Object.entries(quote).filter(([, value]) => value !== undefined)) as Quote;
+}
+
+/** The readable part of an error body: `{status, error}`, `{status, message}`, or HTML/text with tags stripped. */
+export function errorBodyText(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  try {
+    const body: unknown = JSON.parse(trimmed);
+    if (typeof body === 'object' && body !== null) {
+      const record = body as Record<string, unknown>;
+      const detail = [record.error, record.message, record.status].find((v) => typeof v === 'string' && v.trim() !== '');
+      if (typeof detail === 'string') return detail.trim().slice(0, 200);
+    }
+  } catch {
+    // Not JSON: an HTML error page from a proxy, or plain text.
+  }
+  return trimmed
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+}
+
+/** The Polygon provider. */
+export class PolygonProvider implements MarketDataProvider {
+  readonly name = 'polygon' as const;
+  private readonly baseUrl: string;
+  private readonly budget: RateBudget;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private readonly log: (line: string) => void;
+  private readonly cache: TtlCache<unknown>;
+  private readonly logos: TtlCache<LogoImage | null>;
+  private lastCallOk: boolean | null = null;
+  private lastError: string | null = null;
+  // The free tier answers the snapshot with 403; once seen, quotes come from the previous close alone.
+  private snapshotAllowed = true;
+
+  constructor(private readonly options: PolygonOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.now = options.now ?? Date.now;
+    this.budget = new RateBudget(options.ratePerMinute ?? 5, this.now);
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.log = options.log ?? ((line) => console.warn(line));
+    this.cache = new TtlCache({ now: this.now });
+    this.logos = new TtlCache({ now: this.now });
+  }
+
+  status(): ProviderStatus {
+    return {
+      name: this.name,
+      lastCallOk: this.lastCallOk,
+      lastError: this.lastError,
+      budgetPerMinute: this.budget.perMinute,
+      budgetRemaining: this.budget.remaining(),
+    };
+  }
+
+  async quote(ticker: string): Promise<Quote | null> {
+    const path = `/v2/snapshot/locale/us/markets/stocks/tickers/${encodeURIComponent(ticker)}`;
+    if (this.snapshotAllowed) {
+      try {
+        const body = await this.cachedJson(path, POLYGON_TTL_MS.quote, SnapshotResponseSchema);
+        if (body?.ticker) return compact(await this.withMarketCap(ticker, this.snapshotQuote(ticker, body.ticker)));
+        if (body !== null) return null;
+      } catch (error) {
+        if (!(error instanceof ProviderError && error.kind === 'auth' && error.status === 403)) throw error;
+        this.snapshotAllowed = false;
+        this.log('Polygon refused the snapshot (403: not in this plan); quotes now come from the previous close.');
+      }
+    }
+    const bar = await this.previousClose(ticker);
+    if (bar === null) return null;
+    return compact(
+      await this.withMarketCap(ticker, {
+        symbol: ticker,
+        regularMarketPrice: figure(bar.c),
+        regularMarketOpen: figure(bar.o),
+        regularMarketDayHigh: figure(bar.h),
+        regularMarketDayLow: figure(bar.l),
+        regularMarketVolume: figure(bar.v),
+        fetchedAt: new Date(this.now()).toISOString(),
+      }),
+    );
+  }
+
+  private snapshotQuote(ticker: string, snap: z.infer<typeof SnapshotResponseSchema>['ticker'] & object): Quote {
+    const price = figure(snap.lastTrade?.p) ?? figure(snap.min?.c) ?? figure(snap.day?.c) ?? figure(snap.prevDay?.c);
+    return {
+      symbol: ticker,
+      regularMarketPrice: price,
+      regularMarketChange: price === undefined ? undefined : signed(snap.todaysChange),
+      regularMarketChangePercent: price === undefined ? undefined : signed(snap.todaysChangePerc),
+      regularMarketPreviousClose: figure(snap.prevDay?.c),
+      regularMarketOpen: figure(snap.day?.o),
+      regularMarketDayHigh: figure(snap.day?.h),
+      regularMarketDayLow: figure(snap.day?.l),
+      regularMarketVolume: figure(snap.day?.v),
+      fetchedAt: new Date(this.now()).toISOString(),
+    };
+  }
+
+  /** Adds the market cap from ticker details when they can be had; a spent budget leaves it absent. */
+  private async withMarketCap(ticker: string, quote: Quote): Promise<Quote> {
+    try {
+      const details = await this.tickerDetails(ticker);
+      return { ...quote, marketCap: figure(details?.market_cap) };
+    } catch {
+      return quote;
+    }
+  }
+
+  async tickerDetails(ticker: string): Promise<TickerDetails | null> {
+    const body = await this.cachedJson(`/v3/reference/tickers/${encodeURIComponent(ticker)}`, POLYGON_TTL_MS.details, DetailsResponseSchema);
+    return body?.results ?? null;
+  }
+
+  async news(ticker: string, limit: number): Promise<NewsArticle[]> {
+    const query = new URLSearchParams({ ticker, limit: String(limit), order: 'desc', sort: 'published_utc' });
+    const body = await this.cachedJson(`/v2/reference/news?${query}`, POLYGON_TTL_MS.news, NewsResponseSchema);
+    return (body?.results ?? []).flatMap((article) => {
+      const articleUrl = httpUrl(article.article_url);
+      if (articleUrl === undefined) return [];
+      const item: NewsArticle = {
+        id: article.id,
+        title: article.title,
+        article_url: articleUrl,
+        published_utc: article.published_utc,
+        publisher: { name: article.publisher.name },
+      };
+      const imageUrl = httpUrl(article.image_url);
+      if (imageUrl !== undefined) item.image_url = imageUrl;
+      if (article.description !== undefined) item.description = article.description;
+      return [item];
+    });
+  }
+
+  async dailyBars(ticker: string, from: string, to: string): Promise<Bar[]> {
+    const path = `/v2/aggs/ticker/${encodeURIComponent(ticker)}/range/1/day/${from}/${to}?adjusted=true&sort=asc&limit=5000`;
+    const body = await this.cachedJson(path, POLYGON_TTL_MS.aggs, AggsResponseSchema);
+    return body?.results ?? [];
+  }
+
+  async previousClose(ticker: string): Promise<Bar | null> {
+    const body = await this.cachedJson(`/v2/aggs/ticker/${encodeURIComponent(ticker)}/prev?adjusted=true`, POLYGON_TTL_MS.quote, AggsResponseSchema);
+    return body?.results?.[0] ?? null;
+  }
+
+  earnings(): Promise<Earnings> {
+    // Polygon's REST API has no earnings calendar: the spec's empty state is the honest answer.
+    return Promise.resolve(NO_EARNINGS);
+  }
+
+  async logo(ticker: string, knownLogoUrl?: string): Promise<LogoImage | null> {
+    const result = await this.logos.get(ticker, POLYGON_TTL_MS.logo, async () => {
+      const address = knownLogoUrl ?? (await this.tickerDetails(ticker))?.branding?.logo_url;
+      if (!address || !this.mayCarryKey(address)) return null;
+      return this.fetchLogo(address);
+    });
+    return result.value;
+  }
+
+  /** True when an address is on the API's own origin, or is https on a Polygon (Massive) host: only there may the key go. */
+  private mayCarryKey(address: string): boolean {
+    try {
+      const url = new URL(address);
+      if (url.origin === new URL(this.baseUrl).origin) return true;
+      return url.protocol === 'https:' && /(^|\.)(polygon\.io|massive\.com)$/.test(url.hostname);
+    } catch {
+      return false;
+    }
+  }
+
+  private async fetchLogo(address: string): Promise<LogoImage | null> {
+    const response = await this.call(address, 'logo');
+    if (response.status === 404) return null;
+    const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (!contentType.startsWith('image/') || bytes.byteLength > MAX_LOGO_BYTES) {
+      this.log(`Polygon logo answer was not an image under 1 MiB (${contentType || 'no type'}, ${bytes.byteLength} bytes); no logo is shown.`);
+      return null;
+    }
+    return { bytes, contentType };
+  }
+
+  /** A JSON call through the cache: null for a 404 (nothing known), the parsed body, or a ProviderError. */
+  private async cachedJson<S extends z.ZodType>(path: string, ttlMs: number, schema: S): Promise<z.infer<S> | null> {
+    const result = await this.cache.get(path, ttlMs, async () => {
+      const response = await this.call(`${this.baseUrl}${path}`, path.split('?')[0]!);
+      if (response.status === 404) return null;
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw this.failure(new ProviderError('malformed', `Polygon answered ${path.split('?')[0]} with a body that is not JSON.`));
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        throw this.failure(new ProviderError('malformed', `Polygon answered ${path.split('?')[0]} with an unexpected shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`));
+      }
+      return parsed.data;
+    });
+    return result.value as z.infer<S> | null;
+  }
+
+  /** One HTTP call under the budget and the timeout; any answer but 2xx or 404 is a ProviderError. */
+  private async call(url: string, label: string): Promise<Response> {
+    if (!this.budget.tryTake()) {
+      throw new ProviderError('budget', `The Polygon budget of ${this.budget.perMinute} calls a minute is spent; raise POLYGON_RATE_PER_MIN if your plan allows more.`);
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        headers: { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' },
+        signal: controller.signal,
+        redirect: 'error',
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      if (controller.signal.aborted) {
+        throw this.failure(new ProviderError('timeout', `Polygon did not answer ${label} within ${this.timeoutMs} ms.`));
+      }
+      throw this.failure(new ProviderError('network', `Polygon could not be reached for ${label}: ${(error as Error).message}.`));
+    }
+    if (response.ok || response.status === 404) {
+      try {
+        // The body is read by the caller; the timeout covers it too, so a body that stalls is cut off.
+        const buffered = new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+        clearTimeout(timer);
+        this.lastCallOk = true;
+        this.lastError = null;
+        return buffered;
+      } catch {
+        clearTimeout(timer);
+        throw this.failure(new ProviderError('timeout', `Polygon did not finish its answer to ${label} within ${this.timeoutMs} ms.`));
+      }
+    }
+    const detail = errorBodyText(await response.text().catch(() => ''));
+    clearTimeout(timer);
+    const status = response.status;
+    if (status === 401 || status === 403) {
+      throw this.failure(
+        new ProviderError('auth', `Polygon refused ${label} (${status}${detail ? `: ${detail}` : ''}); check POLYGON_API_KEY and the plan.`, status),
+      );
+    }
+    throw this.failure(new ProviderError('http', `Polygon answered ${label} with ${status}${detail ? `: ${detail}` : ''}; serving the last good answer or an empty one.`, status));
+  }
+
+  /** Records and logs a failed call (the key masked, should an upstream body echo it). */
+  private failure(error: ProviderError): ProviderError {
+    const message = error.message.split(this.options.apiKey).join('[key]');
+    this.lastCallOk = false;
+    this.lastError = message;
+    this.log(message);
+    return new ProviderError(error.kind, message, error.status);
+  }
+}

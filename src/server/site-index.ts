@@ -1,0 +1,73 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SiteDataSchema, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
+
+/** What the live routes know about the published build: its date, its records and the universe it used. */
+export interface SiteIndex {
+  builtAt: string;
+  reportDate: string;
+  records: ReadonlyMap<string, SignalRecord>;
+  universe: ReadonlyMap<string, UniverseCompany>;
+}
+
+/**
+ * The published build's site data (`${distDir}/data/site.json`), reloaded when build.json changes (looked at
+ * most once per interval, never on the request that looks).
+ */
+export class SiteIndexLoader {
+  private index: SiteIndex | null = null;
+  private signature: string | undefined;
+  private nextCheck = 0;
+  private loading: Promise<SiteIndex | null> | undefined;
+
+  constructor(
+    private readonly distDir: string,
+    private readonly checkIntervalMs = 1000,
+  ) {}
+
+  /** The index as last loaded (null when there is no build), starting a background check when one is due. */
+  peek(): SiteIndex | null {
+    if (Date.now() >= this.nextCheck) void this.refresh().catch(() => undefined);
+    return this.index;
+  }
+
+  /** The index, loading it first when it never was. */
+  async current(): Promise<SiteIndex | null> {
+    if (this.index === null) return this.refresh();
+    return this.peek();
+  }
+
+  private refresh(): Promise<SiteIndex | null> {
+    this.nextCheck = Date.now() + this.checkIntervalMs;
+    this.loading ??= this.load().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async load(): Promise<SiteIndex | null> {
+    let signature: string;
+    try {
+      const info = await stat(join(this.distDir, 'build.json'));
+      signature = `${info.ino}:${info.size}:${info.mtimeMs}`;
+    } catch {
+      this.index = null;
+      return null;
+    }
+    if (signature === this.signature && this.index !== null) return this.index;
+    const file = join(this.distDir, 'data', 'site.json');
+    const parsed = SiteDataSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (!parsed.success) {
+      throw new Error(`${file} does not match the site data schema (${parsed.error.issues[0]?.message}); run "npm run daily -- --force".`);
+    }
+    const site = parsed.data;
+    this.index = {
+      builtAt: site.builtAt,
+      reportDate: site.reportDate,
+      records: new Map(site.history.latest.map((record) => [record.ticker, record])),
+      universe: new Map(site.universe.map((company) => [company.ticker, company])),
+    };
+    this.signature = signature;
+    return this.index;
+  }
+}

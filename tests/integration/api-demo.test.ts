@@ -1,0 +1,260 @@
+import { readFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { readArchive } from '../../src/ingest/archive';
+import {
+  ArchiveFileListingSchema,
+  CompanyDescriptionSchema,
+  CompanyInfoSchema,
+  CompanyNameRecordSchema,
+  MarketSentimentSchema,
+  TickerMetricsSchema,
+} from '../../src/lib/domain/api-responses';
+import { BarSchema, EarningsSchema, QuoteSchema, TickerDetailsSchema } from '../../src/lib/domain/market';
+import { SignalRecordSchema } from '../../src/lib/domain/schemas';
+import { DemoProvider } from '../../src/server/providers/demo';
+import { buildSite, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
+
+let site: BuiltSite;
+let api: RunningApi;
+
+beforeAll(async () => {
+  site = await buildSite();
+  const now = () => Date.parse('2026-11-20T15:00:00Z');
+  api = await startApi(site, new DemoProvider({ universe: await universeOf(site), now }), now);
+});
+
+afterAll(async () => {
+  await api?.close();
+  if (site) await rm(site.work, { recursive: true, force: true });
+});
+
+async function json(path: string, init?: RequestInit): Promise<{ status: number; body: unknown; response: Response }> {
+  const response = await api.get(path, init);
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, response };
+}
+
+const TrendSchema = z.object({
+  ticker: z.string(),
+  reportDate: z.string(),
+  trend: z.array(z.object({ date: z.string(), cScore: z.number() })).min(1),
+});
+const SimilarSchema = z.array(z.object({ ticker: z.string(), cScore: z.number() }));
+
+describe('static daily-data routes (spec section 7)', () => {
+  it.each([
+    ['/api/all-signals', z.array(SignalRecordSchema).length(5)],
+    ['/api/stock/AAPL', SignalRecordSchema],
+    ['/api/stock/BRK.B', SignalRecordSchema],
+    ['/api/ticker-metrics/AAPL', TickerMetricsSchema],
+    ['/api/c-score-trend/AAPL', TrendSchema],
+    ['/api/similar-tickers/AAPL', SimilarSchema],
+    ['/api/company-name/BRK.B', CompanyNameRecordSchema],
+    ['/api/company-names', z.array(CompanyNameRecordSchema).length(5)],
+    ['/api/company-description/AAPL', CompanyDescriptionSchema],
+    ['/api/company-descriptions', z.array(CompanyDescriptionSchema).length(5)],
+    ['/api/excel-files', z.array(ArchiveFileListingSchema).length(3)],
+    ['/api/csv-files', z.array(ArchiveFileListingSchema).length(3)],
+  ])('%s answers its shape as JSON', async (path, schema) => {
+    const { status, body, response } = await json(path);
+    expect(status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(schema.safeParse(body).error).toBeUndefined();
+  });
+
+  it('answers the metrics and trend with the record of the latest report', async () => {
+    const metrics = TickerMetricsSchema.parse((await json('/api/ticker-metrics/AAPL')).body);
+    expect(metrics).toMatchObject({ ticker: 'AAPL', reportDate: '2026-11-20', countL7D: 0, countL14D: 0 });
+    const trend = (await json('/api/c-score-trend/AAPL')).body as { trend: Record<string, unknown>[] };
+    expect(trend.trend.filter((p) => !p.is7DayAvg && !p.is14DayAvg).map((p) => p.cScore)).toEqual([70, 72, 80]);
+    expect(trend.trend.at(-1)).toMatchObject({ date: '2026-11-20', isCurrentDay: true });
+  });
+
+  it('answers HEAD on a description (the availability probe)', async () => {
+    expect((await api.get('/api/company-description/AAPL', { method: 'HEAD' })).status).toBe(200);
+    expect((await api.get('/api/company-description/ZZZZ', { method: 'HEAD' })).status).toBe(404);
+  });
+
+  it('redirects a lower-case ticker to the upper-case address, for the JSON and the page', async () => {
+    const json = await api.get('/api/stock/brk.b?x=1');
+    expect(json.status).toBe(301);
+    expect(json.headers.get('location')).toBe('/api/stock/BRK.B?x=1');
+    const page = await api.get('/signal/aapl');
+    expect(page.status).toBe(301);
+    expect(page.headers.get('location')).toBe('/signal/AAPL');
+    expect((await api.get('/signal/AAPL')).status).toBe(200);
+  });
+
+  it('answers 400 with what is wrong for a malformed ticker and 404 naming the report for an unknown one', async () => {
+    for (const path of ['/api/stock/AA$PL', '/api/ticker-metrics/ABCDEFGHIJKL', '/api/c-score-trend/%3Cscript%3E', '/api/similar-tickers/A%00B']) {
+      const { status, body } = await json(path);
+      expect(status, path).toBe(400);
+      expect((body as { error: string }).error).toMatch(/ticker/i);
+    }
+    const { status, body } = await json('/api/stock/ZZZZ');
+    expect(status).toBe(404);
+    expect(body).toEqual({ error: expect.stringContaining('No signal for ZZZZ in the report of 2026-11-20') });
+  });
+});
+
+describe('live routes with the demo provider', () => {
+  it('answers a deterministic demo quote, shape B, without invented fundamentals', async () => {
+    const first = await json('/api/stock-price/aapl');
+    expect(first.status).toBe(200);
+    const quote = QuoteSchema.parse(first.body);
+    expect(quote).toMatchObject({ symbol: 'AAPL', isDemo: true });
+    expect(quote.regularMarketPrice).toBeGreaterThan(0);
+    for (const absent of ['marketCap', 'trailingPE', 'eps', 'dividendYield', 'beta']) expect(first.body).not.toHaveProperty(absent);
+    expect((await json('/api/stock-price/AAPL')).body).toEqual(first.body);
+  });
+
+  it('answers the empty states for earnings, news and the logo', async () => {
+    expect(EarningsSchema.parse((await json('/api/earnings-date/AAPL')).body)).toMatchObject({ earningsAvailable: false, earningsDate: null });
+    expect((await json('/api/polygon/news/AAPL?limit=5')).body).toEqual({ results: [] });
+    expect((await api.get('/api/polygon/logo/AAPL')).status).toBe(404);
+  });
+
+  it('answers bars, the previous close and ticker details from the universe file', async () => {
+    const aggs = (await json('/api/polygon/aggs/AAPL?from=2026-11-02&to=2026-11-13')).body as { results: unknown[] };
+    expect(z.array(BarSchema).length(10).parse(aggs.results)).toHaveLength(10);
+    const byDefault = (await json('/api/polygon/aggs/AAPL')).body as { from: string; to: string };
+    expect(byDefault).toMatchObject({ from: '2026-11-06', to: '2026-11-20' });
+    expect(((await json('/api/polygon/price/MSFT')).body as { results: unknown[] }).results).toHaveLength(1);
+    const details = (await json('/api/polygon/ticker-details/AAPL')).body as { results: unknown };
+    expect(TickerDetailsSchema.parse(details.results)).toMatchObject({ ticker: 'AAPL', name: 'Apple Inc.' });
+    for (const bad of ['from=2026-13-01', 'from=2026-11-20&to=2026-11-01', 'from=2020-01-01&to=2026-01-01', 'to=yesterday']) {
+      expect((await json(`/api/polygon/aggs/AAPL?${bad}`)).status, bad).toBe(400);
+    }
+    expect((await json('/api/polygon/news/AAPL?limit=500')).status).toBe(400);
+  });
+
+  it('answers company info, sentiment and the complete data', async () => {
+    const info = CompanyInfoSchema.parse((await json('/api/company-info/AAPL')).body);
+    expect(info).toMatchObject({ longName: 'Apple Inc.', sector: 'Information Technology', descriptionSource: 'generated', logoUrl: null, marketCap: null });
+    expect((await json('/api/polygon/company-info/AAPL')).body).toMatchObject({ companyName: 'Apple Inc.', logoUrl: null, description: expect.any(String) });
+    expect(MarketSentimentSchema.parse((await json('/api/market-sentiment/AAPL')).body)).toMatchObject({ sentiment: 'bullish', cScore: 80, trend: 'up' });
+    const complete = (await json('/api/stock-complete-data/NVDA')).body as Record<string, unknown>;
+    expect(Object.keys(complete).sort()).toEqual(['companyInfo', 'metrics', 'reportDate', 'similarTickers', 'stock', 'ticker']);
+  });
+
+  it('looks up company names and saves a name only where the store has none', async () => {
+    const names = await json('/api/polygon/company-names', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ tickers: ['aapl', 'MSFT', 'ZZZZ', 7] }) });
+    expect(names.body).toEqual({ AAPL: 'Apple Inc.', MSFT: 'Microsoft' });
+    const post = (body: unknown) => json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post({ ticker: 'nvda', companyName: 'NVIDIA Corporation' })).body).toEqual({ ticker: 'NVDA', companyName: 'NVIDIA Corporation', saved: true });
+    expect((await post({ ticker: 'NVDA', companyName: 'Other' })).body).toMatchObject({ companyName: 'NVIDIA Corporation', saved: false });
+    expect((await post({ ticker: 'NVDA' })).status).toBe(400);
+    expect((await post({ ticker: 'ZZZZ', companyName: 'X' })).status).toBe(404);
+    expect((await json('/api/save-company-name', { method: 'POST', body: 'not json' })).status).toBe(400);
+    const store = JSON.parse(await readFile(site.companyInfoFile, 'utf8'));
+    expect(store.companies.NVDA.name).toBe('NVIDIA Corporation');
+  });
+
+  it('says the demo provider has nothing to sync, and reports its health', async () => {
+    expect((await json('/api/polygon/sync-company-info?skipExisting')).body).toMatchObject({ provider: 'demo', done: true, synced: 0 });
+    const health = (await json('/api/health')).body;
+    expect(health).toMatchObject({ status: 'ok', reportDate: '2026-11-20', tickers: 5, provider: { name: 'demo', lastCallOk: true } });
+    expect(health).toHaveProperty('builtAt');
+  });
+});
+
+describe('accounts until they exist', () => {
+  it('answers the user with 401 (signed out)', async () => {
+    expect((await json('/api/auth/user')).status).toBe(401);
+  });
+
+  it.each([
+    ['/api/auth/login?returnTo=%2Fsignal%2FAAPL%3Ftab%3D1', '/signal/AAPL?tab=1'],
+    ['/api/auth/login?returnTo=%2F%2Fevil.example', '/'],
+    ['/api/auth/login?returnTo=%2F%5Cevil.example', '/'],
+    ['/api/auth/login?returnTo=https%3A%2F%2Fevil.example', '/'],
+    ['/api/auth/login?returnTo=%2F%09%2Fevil.example', '/'],
+    ['/api/auth/login', '/'],
+    ['/api/auth/logout?returnTo=https%3A%2F%2Fsignals.example', '/'],
+    ['/api/auth/logout?returnTo=https%3A%2F%2Fsignals.example%2Farchives', '/archives'],
+    ['/api/auth/logout?returnTo=https%3A%2F%2Fevil.example%2Fx', '/'],
+    ['/api/auth/logout?returnTo=javascript%3Aalert(1)', '/'],
+    ['/api/auth/logout?returnTo=%2Fwatchlist', '/watchlist'],
+  ])('%s redirects to %s', async (path, location) => {
+    const response = await api.get(path);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(location);
+  });
+
+  it('accepts the request origin itself as a logout return', async () => {
+    const response = await api.get(`/api/auth/logout?returnTo=${encodeURIComponent(`${api.origin}/learn`)}`);
+    expect(response.headers.get('location')).toBe('/learn');
+  });
+});
+
+describe('downloads', () => {
+  it('sends the raw file as archived, with a file name', async () => {
+    const files = await readArchive(site.archiveDir);
+    const xlsx = files.find((f) => f.kind === 'xlsx')!;
+    const response = await api.get(`/api/download-excel/${xlsx.id}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="signals-2026-11-20.xlsx"');
+    const raw = await readFile(join(site.archiveDir, 'files', `${xlsx.id}.xlsx`));
+    expect(Buffer.from(await response.arrayBuffer()).equals(raw)).toBe(true);
+  });
+
+  it('sends CSV with formula cells neutralized and numbers untouched', async () => {
+    const files = await readArchive(site.archiveDir);
+    const csv = files.find((f) => f.fileName === 'signals-2026-11-19.csv')!;
+    const response = await api.get(`/api/download-csv/${csv.id}`);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="signals-2026-11-19.csv"');
+    const text = await response.text();
+    expect(text).toContain(`AAPL,"'=HYPERLINK(""http://evil"")",2026-11-19`);
+    expect(text).toContain('MSFT,Microsoft,2026-11-19,-66,');
+
+    const xlsx = files.find((f) => f.kind === 'xlsx')!;
+    const summary = await api.get(`/api/download-csv/${xlsx.id}?sheetId=0`);
+    expect(summary.headers.get('content-disposition')).toBe('attachment; filename="signals-2026-11-20-Summary.csv"');
+    expect(await summary.text()).toBe("Note,Count\r\n'@SUM(1+1),5\r\n'-2+3,-4.5\r\n");
+    const signals = await (await api.get(`/api/download-csv/${xlsx.id}`)).text();
+    expect(signals.split('\r\n')[1]).toBe('AAPL,Apple Inc.,2026-11-20,80,1,2,3,4,5,6,7,0,0,FALSE');
+  });
+
+  it('answers 400 for an id or sheet that is malformed and 404 for one that is unknown, never reaching outside the archive', async () => {
+    const files = await readArchive(site.archiveDir);
+    expect((await json('/api/download-csv/0123456789abcdef')).status).toBe(404);
+    expect((await json(`/api/download-csv/${files[0]!.id}?sheetId=7`)).status).toBe(404);
+    expect((await json(`/api/download-csv/${files[0]!.id}?sheetId=-1`)).status).toBe(400);
+    for (const id of ['..%2F..%2Fetc%2Fpasswd', '%2E%2E', 'index', '0123456789ABCDEF', `${files[0]!.id}.csv`]) {
+      const { status } = await json(`/api/download-excel/${id}`);
+      expect([400, 404], id).toContain(status);
+    }
+  });
+});
+
+describe('methods', () => {
+  it('answers 405 with Allow for a live route asked with the wrong method', async () => {
+    const del = await api.get('/api/stock-price/AAPL', { method: 'DELETE' });
+    expect([del.status, del.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    const get = await api.get('/api/save-company-name');
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect((await api.get('/api/stock/AAPL', { method: 'POST' })).status).toBe(405);
+    expect((await api.get('/api/stock-price/AAPL', { method: 'HEAD' })).status).toBe(200);
+  });
+});
+
+describe('no input makes a route answer 500', () => {
+  const routes = [
+    'stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description', 'stock-price', 'earnings-date',
+    'market-sentiment', 'stock-complete-data', 'company-info', 'polygon/company-info', 'polygon/ticker-details', 'polygon/price',
+    'polygon/aggs', 'polygon/news', 'polygon/logo', 'download-csv', 'download-excel',
+  ];
+  const inputs = ['', '%', '%ZZ', '..', '.', '-', 'A'.repeat(300), '%C0%AE', 'aapl%2F..', '%F0%9F%92%A9', 'A.B-C', "'OR'1'='1"];
+  it('answers every route and odd input below 500', async () => {
+    for (const route of routes) {
+      for (const input of inputs) {
+        const response = await api.get(`/api/${route}/${input}?limit=x&from=%&sheetId=%00`);
+        expect(response.status, `/api/${route}/${input}`).toBeLessThan(500);
+        await response.arrayBuffer();
+      }
+    }
+  });
+});
