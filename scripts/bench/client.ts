@@ -1,0 +1,150 @@
+/** Section 5, client work: re-sorting and filtering the big list table in Chromium. */
+import type { Browser, Page } from '@playwright/test';
+import { type BenchContext, type Figure, type FigureInput, figure, median, round } from './figures';
+
+const RUNS = 5;
+const FILTER_TEXT = 'ap';
+const SETTLE_TIMEOUT_MS = 10_000;
+
+/** In the page: clicks or types, then waits for the table's DOM to change and a frame to pass with no change. */
+function settleAfter(action: 'sort' | 'filter', text: string, timeoutMs: number): Promise<number | null> {
+  const table = document.querySelector('table');
+  const root = table?.parentElement;
+  if (!table || !root) return Promise.resolve(null);
+  let mutations = 0;
+  const observer = new MutationObserver(() => {
+    mutations += 1;
+  });
+  observer.observe(root, { childList: true, subtree: true, attributes: true, characterData: true });
+  const started = performance.now();
+  if (action === 'sort') {
+    const buttons = [...table.querySelectorAll<HTMLButtonElement>('th button')];
+    (buttons.find((b) => /c-score/i.test(b.textContent ?? '')) ?? buttons[0])?.click();
+  } else {
+    const input = document.querySelector<HTMLInputElement>('input[type="search"], input[name="q"]');
+    if (!input) return Promise.resolve(null);
+    // React tracks the value through the prototype's setter; setting it there makes the input event count.
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, text);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  return new Promise((resolve) => {
+    // The first frame after the last mutation is when the user sees the new order; one quiet frame confirms it.
+    let counted = 0;
+    let shownAt = -1;
+    const frame = (now: number) => {
+      if (mutations > counted) {
+        counted = mutations;
+        shownAt = now;
+      } else if (shownAt >= 0) {
+        observer.disconnect();
+        resolve(shownAt - started);
+        return;
+      }
+      if (now - started > timeoutMs) {
+        observer.disconnect();
+        resolve(null);
+        return;
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** In the page, with no sort control: re-sorts the rows by C-Score (alternating direction) or hides non-matching rows, then waits a frame. */
+function baselineDomWork(action: 'sort' | 'filter', text: string, run: number): Promise<number> {
+  const table = document.querySelector('table')!;
+  const body = table.tBodies[0]!;
+  const headers = [...table.querySelectorAll('thead th')];
+  const column = Math.max(0, headers.findIndex((th) => /c-score/i.test(th.textContent ?? '')));
+  const started = performance.now();
+  if (action === 'sort') {
+    const direction = run % 2 === 0 ? 1 : -1;
+    const score = (row: HTMLTableRowElement) => Number.parseFloat((row.cells[column]?.textContent ?? '').replace(/\u2212/g, '-').replace(/[^\d.+-]/g, '')) || 0;
+    const rows = [...body.rows].map((row) => ({ row, key: score(row) }));
+    rows.sort((a, b) => direction * (a.key - b.key));
+    const fragment = document.createDocumentFragment();
+    for (const { row } of rows) fragment.append(row);
+    body.append(fragment);
+  } else {
+    const needle = text.toLowerCase();
+    for (const row of body.rows) row.hidden = !(row.textContent ?? '').toLowerCase().includes(needle);
+  }
+  void document.body.offsetHeight;
+  return new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now() - started)));
+}
+
+function clearBaselineFilter(): void {
+  for (const row of document.querySelector('table')!.tBodies[0]!.rows) row.hidden = false;
+}
+
+async function measure(page: Page, hasControl: { sort: boolean; filter: boolean }, action: 'sort' | 'filter'): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    let ms: number | null;
+    if (hasControl[action]) {
+      ms = await page.evaluate(([a, t, timeout]) => settleAfter(a, t, timeout), [action, FILTER_TEXT, SETTLE_TIMEOUT_MS] as const);
+      // Put the filter back (not timed) so every run filters the full table.
+      if (action === 'filter') await page.evaluate(([a, t, timeout]) => settleAfter(a, t, timeout), ['filter', '', SETTLE_TIMEOUT_MS] as const);
+    } else {
+      ms = await page.evaluate(([a, t, r]) => baselineDomWork(a, t, r), [action, FILTER_TEXT, run] as const);
+      if (action === 'filter') await page.evaluate(() => clearBaselineFilter());
+    }
+    if (ms !== null) times.push(ms);
+  }
+  return times;
+}
+
+/** Opens the biggest list page of the build and times re-sorting and filtering its rows, median of 5. */
+export async function clientSection(ctx: BenchContext, origin: string, tickers: number, browser: Browser): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const add = (input: FigureInput) => figures.push(figure('client', input));
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    let path = '/all-signals';
+    let response = await page.goto(origin + path, { waitUntil: 'load' });
+    if (response?.status() !== 200) {
+      path = '/';
+      response = await page.goto(origin + path, { waitUntil: 'load' });
+    }
+    await page.waitForLoadState('networkidle');
+    // The page's own functions must exist in the page, where evaluate runs them.
+    // tsx keeps function names with an __name helper that the page lacks.
+    await page.addScriptTag({ content: `var __name = (f) => f;\n${settleAfter.toString()}\n${baselineDomWork.toString()}\n${clearBaselineFilter.toString()}` });
+    const rows = await page.locator('table tbody tr').count();
+    const hasControl = {
+      sort: (await page.locator('table th button').count()) > 0,
+      filter: (await page.locator('input[type="search"], input[name="q"]').count()) > 0,
+    };
+    ctx.log(`  ${path}: ${rows} rows, sort control: ${hasControl.sort}, filter control: ${hasControl.filter}`);
+    add({
+      name: 'rows in the table',
+      value: rows,
+      unit: 'rows',
+      method: `\`table tbody tr\` on ${path} of the ${tickers}-ticker build, served by \`npm start\``,
+    });
+    for (const action of ['sort', 'filter'] as const) {
+      const times = await measure(page, hasControl, action);
+      const what = action === 'sort' ? 're-sort' : `filter by "${FILTER_TEXT}"`;
+      const how = hasControl[action]
+        ? action === 'sort'
+          ? "the page's sort button in the C-Score header (else the first `th button`) clicked in the page: performance.now() from the click to the first animation frame with no further DOM mutation (MutationObserver)"
+          : "the page's search input: value set and an input event dispatched in the page, timed like the sort; cleared between runs"
+        : action === 'sort'
+          ? 'baseline DOM re-sort (no sort control on the page): rows sorted by the C-Score cell and re-appended in page.evaluate, forced layout, until the next animation frame'
+          : 'baseline DOM filter (no filter control on the page): rows not containing the text hidden in page.evaluate, forced layout, until the next animation frame';
+      add({
+        name: `${what} ${rows} rows`,
+        value: times.length === RUNS ? round(median(times), 1) : null,
+        unit: 'ms',
+        budget: { op: '<', limit: 100 },
+        method: `Playwright + system Chromium, ${how}; median of ${RUNS} (all: ${times.map((t) => round(t, 1)).join(', ')})`,
+        ...(times.length === RUNS ? {} : { missing: `not available (the table did not change within ${SETTLE_TIMEOUT_MS / 1000} s)` }),
+      });
+    }
+  } finally {
+    await context.close();
+  }
+  return figures;
+}

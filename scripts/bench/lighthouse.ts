@@ -1,0 +1,108 @@
+/** Section 3, Lighthouse: the `lighthouse` package driving the system Chromium, mobile preset, median of N runs. */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { CHROMIUM_FLAGS } from './browser';
+import { type BenchContext, type Budget, type Figure, type FigureInput, figure, median, round } from './figures';
+import type { BenchPage } from './pages';
+
+/** The figures of one Lighthouse run. */
+interface LighthouseRun {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpSeconds: number;
+  tbtMs: number;
+  cls: number;
+}
+
+type Metric = keyof LighthouseRun;
+
+const METRICS: { key: Metric; name: string; unit: string; decimals: number }[] = [
+  { key: 'performance', name: 'performance', unit: 'score', decimals: 0 },
+  { key: 'accessibility', name: 'accessibility', unit: 'score', decimals: 0 },
+  { key: 'bestPractices', name: 'best practices', unit: 'score', decimals: 0 },
+  { key: 'seo', name: 'SEO', unit: 'score', decimals: 0 },
+  { key: 'lcpSeconds', name: 'LCP', unit: 's', decimals: 2 },
+  { key: 'tbtMs', name: 'TBT', unit: 'ms', decimals: 0 },
+  { key: 'cls', name: 'CLS', unit: '', decimals: 3 },
+];
+
+const TICKER_BUDGETS: Partial<Record<Metric, Budget>> = {
+  performance: { op: '>=', limit: 98 },
+  accessibility: { op: '>=', limit: 100 },
+  bestPractices: { op: '>=', limit: 95 },
+  seo: { op: '>=', limit: 100 },
+  lcpSeconds: { op: '<=', limit: 1.0 },
+  tbtMs: { op: '<=', limit: 100 },
+  cls: { op: '<=', limit: 0 },
+};
+const PAGE_BUDGETS: Partial<Record<Metric, Budget>> = {
+  performance: { op: '>=', limit: 98 },
+  accessibility: { op: '>=', limit: 100 },
+};
+
+function budgetsFor(page: BenchPage): Partial<Record<Metric, Budget>> {
+  if (page.kind === 'ticker') return TICKER_BUDGETS;
+  // The issues set Lighthouse budgets on /, /heatmap and /archives; /all-signals only has an HTML budget.
+  return page.path === '/all-signals' ? {} : PAGE_BUDGETS;
+}
+
+async function runOnce(url: string, port: number): Promise<LighthouseRun> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+  if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}.`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? Number.NaN) * 100);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    lcpSeconds: numeric('largest-contentful-paint') / 1000,
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+  };
+}
+
+/** Runs Lighthouse `runs` times per page (mobile default config) and reports the run with the median performance. */
+export async function lighthouseSection(ctx: BenchContext, origin: string, pages: BenchPage[]): Promise<Figure[]> {
+  const runs = ctx.quick ? 1 : 3;
+  const figures: Figure[] = [];
+  const add = (input: FigureInput) => figures.push(figure('lighthouse', input));
+  const chrome = await chromeLauncher.launch({ chromePath: ctx.chromiumPath, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
+  try {
+    for (const page of pages) {
+      const url = origin + page.path;
+      const budgets = budgetsFor(page);
+      const status = (await fetch(url)).status;
+      const method = `lighthouse 13, default mobile config (simulated Moto G Power, slow 4G), system Chromium headless; the run with the median performance score of ${runs}`;
+      if (status !== 200) {
+        ctx.log(`  ${page.label}: ${status}, skipped`);
+        for (const metric of METRICS) {
+          add({ name: `${page.label}: ${metric.name}`, value: null, unit: metric.unit, budget: budgets[metric.key], method, missing: `not available (${status})` });
+        }
+        continue;
+      }
+      const results: LighthouseRun[] = [];
+      for (let i = 0; i < runs; i++) results.push(await runOnce(url, chrome.port));
+      const mid = median(results.map((r) => r.performance));
+      const chosen = results.find((r) => r.performance === mid) ?? results[0]!;
+      ctx.log(`  ${page.label}: performance ${results.map((r) => r.performance).join(', ')}`);
+      for (const metric of METRICS) {
+        const all = results.map((r) => round(r[metric.key], metric.decimals)).join(', ');
+        add({
+          name: `${page.label}: ${metric.name}`,
+          value: round(chosen[metric.key], metric.decimals),
+          unit: metric.unit,
+          budget: budgets[metric.key],
+          method: runs > 1 ? `${method} (all runs: ${all})` : method,
+        });
+      }
+    }
+  } finally {
+    chrome.kill();
+  }
+  return figures;
+}
