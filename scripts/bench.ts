@@ -9,16 +9,16 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
-import { apiSection, apiRoutes } from './bench/api';
+import { API_NOTE, apiRoutes, apiSection } from './bench/api';
 import { launchChromium } from './bench/browser';
-import { buildSection, ensureSite } from './bench/build';
-import { clientSection } from './bench/client';
+import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
+import { CLIENT_NOTE, clientSection } from './bench/client';
 import { type BenchContext, type Figure, SECTIONS, type SectionName } from './bench/figures';
-import { lighthouseSection } from './bench/lighthouse';
+import { LIGHTHOUSE_NOTE, lighthouseSection } from './bench/lighthouse';
 import { benchPages } from './bench/pages';
 import { type BenchResults, describeMachine, missLines, toMarkdown } from './bench/report';
 import { type BenchServer, startServer } from './bench/server';
-import { weightSection } from './bench/weight';
+import { WEIGHT_NOTE, weightSection } from './bench/weight';
 
 const USAGE = `usage: npm run bench [-- --only ${SECTIONS.join(',')}] [-- --quick]
   --only   run only these sections (comma-separated)
@@ -129,6 +129,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

@@ -95,23 +95,26 @@ export function buildSizes(ctx: BenchContext): number[] {
   return ctx.quick ? [503] : [503, 2000, 6000];
 }
 
+/** How the section measures, once for the table's header. */
+export const BUILD_NOTE =
+  `Each size is a seeded sample from \`npm run sample\` (${DAYS} report days; above 503 tickers a synthetic universe). The daily job runs as \`tsx scripts/daily.ts\` (what \`npm run daily\` runs) under \`/usr/bin/time -v\` on an empty archive and no dist: pull, parse, validate, history, \`astro build\` (a child process), smoke check, swap. Wall time is measured around the whole process. Peak RSS is given twice: the sum over the whole process tree, sampled from /proc/*/statm every 100 ms (the budget's figure: the job and its \`astro build\` child together), and GNU time's "Maximum resident set size" (the largest single process). The second run repeats the job on the same inputs: it should answer "up to date" and build nothing.`;
+
 /** Measures the daily job for every size: a fresh run, then a second run with unchanged inputs. */
 export async function buildSection(ctx: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
   const add = (input: Parameters<typeof figure>[1]) => figures.push(figure('build', input));
-  const jobMethod = 'wall clock around `tsx scripts/daily.ts` (= `npm run daily`) on an empty archive and no dist: pull, parse, validate, history, `astro build`, smoke check, swap';
   for (const tickers of buildSizes(ctx)) {
     const dirs = siteDirs(ctx, tickers);
     ctx.log(`  daily job, ${tickers} tickers, fresh...`);
     const fresh = await freshBuild(ctx, dirs);
     const pages = Number(/pages:\s+(\d+)/.exec(fresh.stdout)?.[1] ?? Number.NaN);
     ctx.log(`    ${round(fresh.wallSeconds)} s, ${pages} pages`);
-    add({ name: `${tickers} tickers: daily job wall time`, value: round(fresh.wallSeconds), unit: 's', budget: WALL_BUDGETS.get(tickers), method: `${jobMethod}; ${DAYS} report days` });
+    add({ name: `${tickers} tickers: daily job wall time`, value: round(fresh.wallSeconds), unit: 's', budget: WALL_BUDGETS.get(tickers), method: 'fresh run, wall clock' });
     add({
       name: `${tickers} tickers: pages per second`,
       value: Number.isFinite(pages) ? round(pages / fresh.wallSeconds) : null,
       unit: 'pages/s',
-      method: `HTML pages the job's smoke check counted (${Number.isFinite(pages) ? pages : '?'}) / the job's wall time`,
+      method: `${Number.isFinite(pages) ? pages : '?'} HTML pages (the job's count) / wall time`,
       ...(Number.isFinite(pages) ? {} : { missing: 'the job printed no page count' }),
     });
     add({
@@ -119,7 +122,7 @@ export async function buildSection(ctx: BenchContext): Promise<Figure[]> {
       value: fresh.peakTreeRssBytes === null ? null : round(fresh.peakTreeRssBytes / MIB, 0),
       unit: 'MiB',
       budget: RSS_BUDGET,
-      method: 'largest sum of RSS over the job and all its descendants (the `astro build` child included), sampled from /proc/*/statm every 100 ms',
+      method: 'sum over the process tree, /proc every 100 ms',
       ...(fresh.peakTreeRssBytes === null ? { missing: 'not available (/proc unreadable)' } : {}),
     });
     add({
@@ -127,7 +130,7 @@ export async function buildSection(ctx: BenchContext): Promise<Figure[]> {
       value: fresh.maxSingleRssBytes === null ? null : round(fresh.maxSingleRssBytes / MIB, 0),
       unit: 'MiB',
       budget: RSS_BUDGET,
-      method: '`/usr/bin/time -v` "Maximum resident set size": the largest single process of the tree',
+      method: '`/usr/bin/time -v` maximum RSS',
       ...(fresh.maxSingleRssBytes === null ? { missing: 'not available (no /usr/bin/time)' } : {}),
     });
     ctx.log(`  daily job, ${tickers} tickers, unchanged inputs...`);
@@ -137,7 +140,7 @@ export async function buildSection(ctx: BenchContext): Promise<Figure[]> {
       name: `${tickers} tickers: second run, unchanged inputs`,
       value: round(again.wallSeconds),
       unit: 's',
-      method: `the same job again on the same exports: ${upToDate ? 'it answered "up to date" and built nothing' : 'it did NOT answer "up to date" (it rebuilt)'}; saves ${round(fresh.wallSeconds - again.wallSeconds)} s`,
+      method: `${upToDate ? '"up to date", built nothing' : 'did NOT answer "up to date": it rebuilt'}; saves ${round(fresh.wallSeconds - again.wallSeconds)} s`,
     });
     if (!existsSync(join(dirs.dist, 'client', 'index.html'))) throw new Error(`The ${tickers}-ticker build has no ${rel(ctx, dirs.dist)}/client/index.html.`);
   }

@@ -95,6 +95,17 @@ async function measure(page: Page, hasControl: { sort: boolean; filter: boolean 
   return times;
 }
 
+/** How the section measures, once for the table's header. */
+export const CLIENT_NOTE =
+  'Playwright drives the system Chromium (no CPU throttling) on /all-signals of the 6,000-ticker build served by `npm start` ' +
+  '(/ when /all-signals is not there; the 503-ticker build with --quick), after load + network idle. ' +
+  'When the table has a sort button in a header cell (`th button`, the C-Score one first), it is clicked in the page and the time runs ' +
+  "from the click to the first animation frame after the table's last DOM mutation (a MutationObserver on the table's parent; one quiet " +
+  `frame confirms it). A search input (\`input[type=search]\` or \`name=q\`) is set to "${FILTER_TEXT}" the same way and cleared between runs. ` +
+  'Without such controls the figure is a baseline DOM re-sort: in page.evaluate the rows are sorted by their C-Score cell (direction ' +
+  `alternating) and re-appended, or the rows not containing "${FILTER_TEXT}" are hidden, then a forced layout and the next animation frame. ` +
+  `Median of ${RUNS} runs; the method column lists every run.`;
+
 /** Opens the biggest list page of the build and times re-sorting and filtering its rows, median of 5. */
 export async function clientSection(ctx: BenchContext, origin: string, tickers: number, browser: Browser): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -122,24 +133,22 @@ export async function clientSection(ctx: BenchContext, origin: string, tickers: 
       name: 'rows in the table',
       value: rows,
       unit: 'rows',
-      method: `\`table tbody tr\` on ${path} of the ${tickers}-ticker build, served by \`npm start\``,
+      method: `\`table tbody tr\` on ${path} of the ${tickers}-ticker build`,
     });
     for (const action of ['sort', 'filter'] as const) {
       const times = await measure(page, hasControl, action);
       const what = action === 'sort' ? 're-sort' : `filter by "${FILTER_TEXT}"`;
       const how = hasControl[action]
         ? action === 'sort'
-          ? "the page's sort button in the C-Score header (else the first `th button`) clicked in the page: performance.now() from the click to the first animation frame with no further DOM mutation (MutationObserver)"
-          : "the page's search input: value set and an input event dispatched in the page, timed like the sort; cleared between runs"
-        : action === 'sort'
-          ? 'baseline DOM re-sort (no sort control on the page): rows sorted by the C-Score cell and re-appended in page.evaluate, forced layout, until the next animation frame'
-          : 'baseline DOM filter (no filter control on the page): rows not containing the text hidden in page.evaluate, forced layout, until the next animation frame';
+          ? "the page's sort button clicked"
+          : "the page's search input"
+        : `baseline DOM ${action === 'sort' ? 're-sort' : 'filter'} (no ${action} control on the page)`;
       add({
         name: `${what} ${rows} rows`,
         value: times.length === RUNS ? round(median(times), 1) : null,
         unit: 'ms',
         budget: { op: '<', limit: 100 },
-        method: `Playwright + system Chromium, ${how}; median of ${RUNS} (all: ${times.map((t) => round(t, 1)).join(', ')})`,
+        method: `${how}; runs: ${times.map((t) => round(t, 1)).join(', ')}`,
         ...(times.length === RUNS ? {} : { missing: `not available (the table did not change within ${SETTLE_TIMEOUT_MS / 1000} s)` }),
       });
     }

@@ -66,6 +66,10 @@ async function runOnce(url: string, port: number): Promise<LighthouseRun> {
   };
 }
 
+/** How the section measures, once for the table's header. */
+export const LIGHTHOUSE_NOTE =
+  'The `lighthouse` package (programmatic) driving the system Chromium (headless, launched once by chrome-launcher), its default mobile config: simulated slow 4G and 4x CPU slowdown, Moto G Power screen. Each page is run 3 times; every figure of a page comes from the run with the median performance score, and the method column lists that figure in every run. Simulated throttling scales the CPU time observed on this machine, so load from other work raises TBT and lowers performance.';
+
 /** Runs Lighthouse `runs` times per page (mobile default config) and reports the run with the median performance. */
 export async function lighthouseSection(ctx: BenchContext, origin: string, pages: BenchPage[]): Promise<Figure[]> {
   const runs = ctx.quick ? 1 : 3;
@@ -77,11 +81,14 @@ export async function lighthouseSection(ctx: BenchContext, origin: string, pages
       const url = origin + page.path;
       const budgets = budgetsFor(page);
       const status = (await fetch(url)).status;
-      const method = `lighthouse 13, default mobile config (simulated Moto G Power, slow 4G), system Chromium headless; the run with the median performance score of ${runs}`;
       if (status !== 200) {
         ctx.log(`  ${page.label}: ${status}, skipped`);
+        // A page that is not there yet: one row saying so, plus its budgeted figures as misses.
+        const missing = `not available (${status})`;
+        add({ name: `${page.label}: page`, value: null, unit: '', method: `GET ${page.path}`, missing });
         for (const metric of METRICS) {
-          add({ name: `${page.label}: ${metric.name}`, value: null, unit: metric.unit, budget: budgets[metric.key], method, missing: `not available (${status})` });
+          const budget = budgets[metric.key];
+          if (budget !== undefined) add({ name: `${page.label}: ${metric.name}`, value: null, unit: metric.unit, budget, method: 'Lighthouse', missing });
         }
         continue;
       }
@@ -97,7 +104,7 @@ export async function lighthouseSection(ctx: BenchContext, origin: string, pages
           value: round(chosen[metric.key], metric.decimals),
           unit: metric.unit,
           budget: budgets[metric.key],
-          method: runs > 1 ? `${method} (all runs: ${all})` : method,
+          method: runs > 1 ? `runs: ${all}` : '1 run (--quick)',
         });
       }
     }

@@ -23,6 +23,8 @@ export interface BenchResults {
   sections: SectionName[];
   machine: Machine;
   figures: Figure[];
+  /** How each section measures, printed under its heading. */
+  notes: Record<SectionName, string>;
   /** Sections that could not run, with the reason. */
   failedSections: { section: SectionName; error: string }[];
 }
@@ -99,7 +101,7 @@ export function toMarkdown(results: BenchResults): string {
   lines.push('');
   for (const section of SECTIONS) {
     if (!results.sections.includes(section)) continue;
-    lines.push(`## ${TITLES[section]}`, '');
+    lines.push(`## ${TITLES[section]}`, '', results.notes[section], '');
     const failed = results.failedSections.find((f) => f.section === section);
     if (failed) lines.push(`The section could not run: ${cell(failed.error.split('\n')[0]!)}`, '');
     const rows = results.figures.filter((f) => f.section === section);

@@ -162,6 +162,11 @@ function budgetFor(page: BenchPage, kind: Kind): Budget | null {
   return null;
 }
 
+/** How the section measures, once for the table's header. */
+export const WEIGHT_NOTE =
+  'Built files: the page\'s HTML file, the stylesheets it links, and the scripts it loads (script src, modulepreload, the component and renderer of every client:load/idle/visible/media island) with their static imports; gzip = zlib level 9 per file. ' +
+  'Chromium: Playwright on the system Chromium, fresh context (empty cache), `Accept-Encoding: gzip` so the transfer is the gzip the budgets speak of, no interaction; every document, stylesheet and script response until load + network idle; gzip = encoded body bytes as served (raw = decoded bytes).';
+
 /** Measures every page from the built files and in Chromium against the running server. */
 export async function weightSection(ctx: BenchContext, clientDir: string, origin: string, pages: BenchPage[], browser: Browser): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -171,29 +176,30 @@ export async function weightSection(ctx: BenchContext, clientDir: string, origin
     ctx.log(`  ${page.label}`);
     const built = builtWeight(clientDir, page);
     const fetched = await chromiumWeight(browser, origin, page);
+    if (built === null || fetched.status !== 200) {
+      // A page that is not there yet: one row saying so, plus its budgeted figures as misses.
+      const missing = `not available (${fetched.status}${built === null ? ', not in the build' : ''})`;
+      add({ name: `${page.label}: page`, value: null, unit: '', method: `GET ${page.path} and the build folder`, missing });
+      for (const kind of ['html', 'css', 'js'] as const) {
+        const budget = budgetFor(page, kind);
+        if (budget !== null) add({ name: `${page.label}: ${label[kind]} gzip`, value: null, unit: 'KB', budget, method: 'built files and Chromium', missing });
+      }
+      continue;
+    }
     for (const kind of ['html', 'css', 'js'] as const) {
       const budget = budgetFor(page, kind);
-      const builtMethod =
-        kind === 'html'
-          ? 'the built HTML file; gzip = zlib level 9'
-          : kind === 'css'
-            ? 'built stylesheets the HTML links; gzip = zlib level 9 per file'
-            : 'built scripts the HTML loads (script src, modulepreload, client:load/idle/visible/media islands) and their static imports; gzip = zlib level 9 per file';
-      const missingBuilt = built === null ? { missing: `not available (no ${page.path} in the build)` } : {};
-      add({ name: `${page.label}: ${label[kind]} raw, built files`, value: built && kb(built[kind].raw), unit: 'KB', method: builtMethod, ...missingBuilt });
-      add({ name: `${page.label}: ${label[kind]} gzip, built files`, value: built && kb(built[kind].gzip), unit: 'KB', budget, method: builtMethod, ...missingBuilt });
-      const ok = fetched.status === 200;
-      const count = fetched.kinds[kind].files;
+      const b = built[kind];
+      const f = fetched.kinds[kind];
+      add({ name: `${page.label}: ${label[kind]} raw, built files`, value: kb(b.raw), unit: 'KB', method: `${b.files} file(s)` });
+      add({ name: `${page.label}: ${label[kind]} gzip, built files`, value: kb(b.gzip), unit: 'KB', budget, method: `${b.files} file(s), zlib level 9` });
       add({
         name: `${page.label}: ${label[kind]} gzip, fetched by Chromium`,
-        value: ok ? kb(fetched.kinds[kind].gzip) : null,
+        value: kb(f.gzip),
         unit: 'KB',
         budget,
-        method: `Playwright, empty cache, Accept-Encoding: gzip, every ${kind === 'html' ? 'document' : kind === 'css' ? 'stylesheet' : 'script'} response until load + network idle, no interaction: encoded body bytes (${count} file(s); ${kb(fetched.kinds[kind].raw)} KB decoded)`,
-        ...(ok ? {} : { missing: `not available (${fetched.status})` }),
+        method: `${f.files} response(s) before load + network idle, ${kb(f.raw)} KB decoded`,
       });
     }
   }
   return figures;
 }
-
