@@ -24,7 +24,7 @@ export interface SiteDirs {
 }
 
 /** The folders of the bench's site of `tickers` tickers under bench/tmp. */
-export function siteDirs(ctx: BenchContext, tickers: number): SiteDirs {
+function siteDirs(ctx: BenchContext, tickers: number): SiteDirs {
   const dir = join(ctx.tmp, `site-${tickers}`);
   return { tickers, exports: join(dir, 'exports'), universe: join(dir, 'universe.csv'), archive: join(dir, 'archive'), dist: join(dir, 'dist') };
 }
@@ -91,7 +91,7 @@ export async function ensureSite(ctx: BenchContext, tickers: number): Promise<Si
 }
 
 /** The sizes the build section measures. */
-export function buildSizes(ctx: BenchContext): number[] {
+function buildSizes(ctx: BenchContext): number[] {
   return ctx.quick ? [503] : [503, 2000, 6000];
 }
 

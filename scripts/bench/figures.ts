@@ -38,7 +38,7 @@ export interface FigureInput {
 }
 
 /** Judges a value against a budget; a value the budget needs but that is missing fails. */
-export function judge(value: number | null, budget: Budget | null): boolean | null {
+function judge(value: number | null, budget: Budget | null): boolean | null {
   if (budget === null) return null;
   if (value === null) return false;
   switch (budget.op) {

@@ -59,7 +59,7 @@ export function runTsx(root: string, script: string, args: string[], env: NodeJS
 }
 
 /** Sum of the resident set sizes of `pid` and every descendant, from /proc; null when /proc cannot be read. */
-export function treeRssBytes(pid: number): number | null {
+function treeRssBytes(pid: number): number | null {
   let names: string[];
   try {
     names = readdirSync('/proc');

@@ -49,7 +49,7 @@ export function describeMachine(chromiumPath: string): Machine {
 }
 
 /** The figures that miss their budget (a budget whose figure could not be measured is a miss too). */
-export function misses(figures: Figure[]): Figure[] {
+function misses(figures: Figure[]): Figure[] {
   return figures.filter((f) => f.pass === false);
 }
 
@@ -60,7 +60,7 @@ function showBudget(budget: Budget | null, unit: string): string {
 }
 
 /** A figure's value as the table shows it. */
-export function showValue(f: Figure): string {
+function showValue(f: Figure): string {
   if (f.value === null) return f.missing ?? 'not measured';
   return `${f.value.toLocaleString('en-US', { maximumFractionDigits: 3 })}${f.unit && f.unit !== 'score' ? ` ${f.unit}` : ''}`;
 }
