@@ -1,5 +1,6 @@
 /** Section 5, client work: re-sorting and filtering the big list table in Chromium. */
 import type { Browser, Page } from '@playwright/test';
+import { settleNetwork } from './browser';
 import { type BenchContext, type Figure, type FigureInput, figure, median, round } from './figures';
 
 const RUNS = 5;
@@ -98,7 +99,7 @@ async function measure(page: Page, hasControl: { sort: boolean; filter: boolean 
 /** How the section measures, once for the table's header. */
 export const CLIENT_NOTE =
   'Playwright drives the system Chromium (no CPU throttling) on /all-signals of the 6,000-ticker build served by `npm start` ' +
-  '(/ when /all-signals is not there; the 503-ticker build with --quick), after load + network idle. ' +
+  '(/ when /all-signals is not there; the 503-ticker build with --quick), after load + network idle (at most 10 s). ' +
   'When the table has a sort button in a header cell (`th button`, the C-Score one first), it is clicked in the page and the time runs ' +
   "from the click to the first animation frame after the table's last DOM mutation (a MutationObserver on the table's parent; one quiet " +
   `frame confirms it). A search input (\`input[type=search]\` or \`name=q\`) is set to "${FILTER_TEXT}" the same way and cleared between runs. ` +
@@ -119,7 +120,7 @@ export async function clientSection(ctx: BenchContext, origin: string, tickers: 
       path = '/';
       response = await page.goto(origin + path, { waitUntil: 'load' });
     }
-    await page.waitForLoadState('networkidle');
+    await settleNetwork(page);
     // The page's own functions must exist in the page, where evaluate runs them.
     // tsx keeps function names with an __name helper that the page lacks.
     await page.addScriptTag({ content: `var __name = (f) => f;\n${settleAfter.toString()}\n${baselineDomWork.toString()}\n${clearBaselineFilter.toString()}` });

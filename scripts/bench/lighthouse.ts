@@ -75,6 +75,15 @@ export async function lighthouseSection(ctx: BenchContext, origin: string, pages
   const runs = ctx.quick ? 1 : 3;
   const figures: Figure[] = [];
   const add = (input: FigureInput) => figures.push(figure('lighthouse', input));
+  // A page that is not there yet or did not load: one row saying why, plus its budgeted figures as misses.
+  const addMissing = (page: BenchPage, missing: string) => {
+    add({ name: `${page.label}: page`, value: null, unit: '', method: `GET ${page.path}`, missing });
+    const budgets = budgetsFor(page);
+    for (const metric of METRICS) {
+      const budget = budgets[metric.key];
+      if (budget !== undefined) add({ name: `${page.label}: ${metric.name}`, value: null, unit: metric.unit, budget, method: 'Lighthouse', missing });
+    }
+  };
   const chrome = await chromeLauncher.launch({ chromePath: ctx.chromiumPath, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
   try {
     for (const page of pages) {
@@ -83,17 +92,18 @@ export async function lighthouseSection(ctx: BenchContext, origin: string, pages
       const status = (await fetch(url)).status;
       if (status !== 200) {
         ctx.log(`  ${page.label}: ${status}, skipped`);
-        // A page that is not there yet: one row saying so, plus its budgeted figures as misses.
-        const missing = `not available (${status})`;
-        add({ name: `${page.label}: page`, value: null, unit: '', method: `GET ${page.path}`, missing });
-        for (const metric of METRICS) {
-          const budget = budgets[metric.key];
-          if (budget !== undefined) add({ name: `${page.label}: ${metric.name}`, value: null, unit: metric.unit, budget, method: 'Lighthouse', missing });
-        }
+        addMissing(page, `not available (${status})`);
         continue;
       }
       const results: LighthouseRun[] = [];
-      for (let i = 0; i < runs; i++) results.push(await runOnce(url, chrome.port));
+      try {
+        for (let i = 0; i < runs; i++) results.push(await runOnce(url, chrome.port));
+      } catch (error) {
+        const message = (error as Error).message.split('\n')[0]!;
+        ctx.log(`  ${page.label}: ${message}`);
+        addMissing(page, `not available (${message})`);
+        continue;
+      }
       const mid = median(results.map((r) => r.performance));
       const chosen = results.find((r) => r.performance === mid) ?? results[0]!;
       ctx.log(`  ${page.label}: performance ${results.map((r) => r.performance).join(', ')}`);

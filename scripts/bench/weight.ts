@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from '@playwright/test';
+import { NETWORK_IDLE_TIMEOUT_MS, settleNetwork } from './browser';
 import { type BenchContext, type Budget, type Figure, type FigureInput, figure, round } from './figures';
 import { type BenchPage, builtHtmlFile } from './pages';
 
@@ -108,10 +109,11 @@ function builtWeight(clientDir: string, page: BenchPage): Record<Kind, Bytes> | 
   };
 }
 
-/** What Chromium fetched for one page: status of the document, and bytes per kind. */
+/** What Chromium fetched for one page: status of the document, bytes per kind, and whether the network went idle. */
 interface Fetched {
   status: number;
   kinds: Record<Kind, Bytes>;
+  idle: boolean;
 }
 
 /** Loads a page in a fresh context (empty cache) and sums what it fetched until load and network idle. */
@@ -139,9 +141,9 @@ async function chromiumWeight(browser: Browser, origin: string, page: BenchPage)
   });
   try {
     const response = await tab.goto(origin + page.path, { waitUntil: 'load' });
-    await tab.waitForLoadState('networkidle');
+    const idle = await settleNetwork(tab);
     await Promise.all(pending);
-    return { status: response?.status() ?? 0, kinds };
+    return { status: response?.status() ?? 0, kinds, idle };
   } finally {
     await context.close();
   }
@@ -165,7 +167,7 @@ function budgetFor(page: BenchPage, kind: Kind): Budget | null {
 /** How the section measures, once for the table's header. */
 export const WEIGHT_NOTE =
   'Built files: the page\'s HTML file, the stylesheets it links, and the scripts it loads (script src, modulepreload, the component and renderer of every client:load/idle/visible/media island) with their static imports; gzip = zlib level 9 per file. ' +
-  'Chromium: Playwright on the system Chromium, fresh context (empty cache), `Accept-Encoding: gzip` so the transfer is the gzip the budgets speak of, no interaction; every document, stylesheet and script response until load + network idle; gzip = encoded body bytes as served (raw = decoded bytes).';
+  'Chromium: Playwright on the system Chromium, fresh context (empty cache), `Accept-Encoding: gzip` so the transfer is the gzip the budgets speak of, no interaction; every document, stylesheet and script response until load + network idle (500 ms without requests; at most 10 s after load); gzip = encoded body bytes as served (raw = decoded bytes).';
 
 /** Measures every page from the built files and in Chromium against the running server. */
 export async function weightSection(ctx: BenchContext, clientDir: string, origin: string, pages: BenchPage[], browser: Browser): Promise<Figure[]> {
@@ -175,10 +177,16 @@ export async function weightSection(ctx: BenchContext, clientDir: string, origin
   for (const page of pages) {
     ctx.log(`  ${page.label}`);
     const built = builtWeight(clientDir, page);
-    const fetched = await chromiumWeight(browser, origin, page);
+    let fetched: Fetched;
+    try {
+      fetched = await chromiumWeight(browser, origin, page);
+    } catch (error) {
+      fetched = { status: 0, kinds: { html: empty(), css: empty(), js: empty() }, idle: false };
+      ctx.log(`    Chromium could not load ${page.path}: ${(error as Error).message.split('\n')[0]}`);
+    }
     if (built === null || fetched.status !== 200) {
-      // A page that is not there yet: one row saying so, plus its budgeted figures as misses.
-      const missing = `not available (${fetched.status}${built === null ? ', not in the build' : ''})`;
+      // A page that is not there yet (or did not load): one row saying so, plus its budgeted figures as misses.
+      const missing = `not available (${fetched.status === 0 ? 'did not load' : fetched.status}${built === null ? ', not in the build' : ''})`;
       add({ name: `${page.label}: page`, value: null, unit: '', method: `GET ${page.path} and the build folder`, missing });
       for (const kind of ['html', 'css', 'js'] as const) {
         const budget = budgetFor(page, kind);
@@ -197,7 +205,7 @@ export async function weightSection(ctx: BenchContext, clientDir: string, origin
         value: kb(f.gzip),
         unit: 'KB',
         budget,
-        method: `${f.files} response(s) before load + network idle, ${kb(f.raw)} KB decoded`,
+        method: `${f.files} response(s) before ${fetched.idle ? 'load + network idle' : `load + ${NETWORK_IDLE_TIMEOUT_MS / 1000} s (the network never went idle)`}, ${kb(f.raw)} KB decoded`,
       });
     }
   }
