@@ -14,9 +14,14 @@ interface LighthouseRun {
   lcpSeconds: number;
   tbtMs: number;
   cls: number;
+  /** Lighthouse's own warnings, e.g. that the page never went network-quiet. */
+  warnings: string[];
 }
 
-type Metric = keyof LighthouseRun;
+type Metric = Exclude<keyof LighthouseRun, 'warnings'>;
+
+// Lighthouse's default is 45 s: a page with a request that never finishes would cost that on every run.
+const MAX_WAIT_FOR_LOAD_MS = 15_000;
 
 const METRICS: { key: Metric; name: string; unit: string; decimals: number }[] = [
   { key: 'performance', name: 'performance', unit: 'score', decimals: 0 },
@@ -49,7 +54,13 @@ function budgetsFor(page: BenchPage): Partial<Record<Metric, Budget>> {
 }
 
 async function runOnce(url: string, port: number): Promise<LighthouseRun> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    maxWaitForLoad: MAX_WAIT_FOR_LOAD_MS,
+  });
   if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}.`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -63,12 +74,13 @@ async function runOnce(url: string, port: number): Promise<LighthouseRun> {
     lcpSeconds: numeric('largest-contentful-paint') / 1000,
     tbtMs: numeric('total-blocking-time'),
     cls: numeric('cumulative-layout-shift'),
+    warnings: lhr.runWarnings,
   };
 }
 
 /** How the section measures, once for the table's header. */
 export const LIGHTHOUSE_NOTE =
-  'The `lighthouse` package (programmatic) driving the system Chromium (headless, launched once by chrome-launcher), its default mobile config: simulated slow 4G and 4x CPU slowdown, Moto G Power screen. Each page is run 3 times; every figure of a page comes from the run with the median performance score, and the method column lists that figure in every run. Simulated throttling scales the CPU time observed on this machine, so load from other work raises TBT and lowers performance.';
+  'The `lighthouse` package (programmatic) driving the system Chromium (headless, launched once by chrome-launcher), its default mobile config: simulated slow 4G and 4x CPU slowdown, Moto G Power screen; it waits at most 15 s for the page to go quiet (its default is 45 s). Each page is run 3 times; every figure of a page comes from the run with the median performance score, and the method column lists that figure in every run. Simulated throttling scales the CPU time observed on this machine, so load from other work raises TBT and lowers performance.';
 
 /** Runs Lighthouse `runs` times per page (mobile default config) and reports the run with the median performance. */
 export async function lighthouseSection(ctx: BenchContext, origin: string, pages: BenchPage[]): Promise<Figure[]> {
@@ -107,6 +119,11 @@ export async function lighthouseSection(ctx: BenchContext, origin: string, pages
       const mid = median(results.map((r) => r.performance));
       const chosen = results.find((r) => r.performance === mid) ?? results[0]!;
       ctx.log(`  ${page.label}: performance ${results.map((r) => r.performance).join(', ')}`);
+      const warnings = [...new Set(results.flatMap((r) => r.warnings))];
+      if (warnings.length > 0) {
+        ctx.log(`    Lighthouse warned: ${warnings.join(' ')}`);
+        add({ name: `${page.label}: Lighthouse warnings`, value: warnings.length, unit: '', method: warnings.join(' ') });
+      }
       for (const metric of METRICS) {
         const all = results.map((r) => round(r[metric.key], metric.decimals)).join(', ');
         add({
