@@ -60,6 +60,9 @@ async function runOnce(url: string, port: number): Promise<LighthouseRun> {
     logLevel: 'error',
     onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
     maxWaitForLoad: MAX_WAIT_FOR_LOAD_MS,
+    // Unscored work that costs a navigation or a screenshot per run; the scores are the same without it.
+    skipAudits: ['bf-cache', 'screenshot-thumbnails', 'final-screenshot'],
+    disableFullPageScreenshot: true,
   });
   if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}.`);
   const { lhr } = result;
@@ -80,7 +83,7 @@ async function runOnce(url: string, port: number): Promise<LighthouseRun> {
 
 /** How the section measures, once for the table's header. */
 export const LIGHTHOUSE_NOTE =
-  'The `lighthouse` package (programmatic) driving the system Chromium (headless, launched once by chrome-launcher), its default mobile config: simulated slow 4G and 4x CPU slowdown, Moto G Power screen; it waits at most 15 s for the page to go quiet (its default is 45 s). Each page is run 3 times; every figure of a page comes from the run with the median performance score, and the method column lists that figure in every run. Simulated throttling scales the CPU time observed on this machine, so load from other work raises TBT and lowers performance.';
+  'The `lighthouse` package (programmatic) driving the system Chromium (headless, launched once by chrome-launcher), its default mobile config: simulated slow 4G and 4x CPU slowdown, Moto G Power screen; it waits at most 15 s for the page to go quiet (its default is 45 s) and skips the unscored bf-cache and screenshot audits. Each page is run 3 times; every figure of a page comes from the run with the median performance score, and the method column lists that figure in every run. Simulated throttling scales the CPU time observed on this machine, so load from other work raises TBT and lowers performance.';
 
 /** Runs Lighthouse `runs` times per page (mobile default config) and reports the run with the median performance. */
 export async function lighthouseSection(ctx: BenchContext, origin: string, pages: BenchPage[]): Promise<Figure[]> {
