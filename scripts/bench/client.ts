@@ -7,6 +7,24 @@ const RUNS = 5;
 const FILTER_TEXT = 'ap';
 const SETTLE_TIMEOUT_MS = 10_000;
 
+/** In the page: the search input nearest the table (a site-wide search box in the header may come first). */
+function tableSearchInput(table: HTMLTableElement): HTMLInputElement | null {
+  let best: HTMLInputElement | null = null;
+  let bestDepth = -1;
+  for (const input of document.querySelectorAll<HTMLInputElement>('input[type="search"], input[name="q"]')) {
+    // The deeper the closest ancestor shared with the table, the nearer the input is to it.
+    let shared: HTMLElement | null = input;
+    while (shared && !shared.contains(table)) shared = shared.parentElement;
+    let depth = 0;
+    for (let node = shared; node; node = node.parentElement) depth += 1;
+    if (depth > bestDepth) {
+      best = input;
+      bestDepth = depth;
+    }
+  }
+  return best;
+}
+
 /** In the page: clicks or types, then waits for the table's DOM to change and a frame to pass with no change. */
 function settleAfter(action: 'sort' | 'filter', text: string, timeoutMs: number): Promise<number | null> {
   const table = document.querySelector('table');
@@ -22,7 +40,7 @@ function settleAfter(action: 'sort' | 'filter', text: string, timeoutMs: number)
     const buttons = [...table.querySelectorAll<HTMLButtonElement>('th button')];
     (buttons.find((b) => /c-score/i.test(b.textContent ?? '')) ?? buttons[0])?.click();
   } else {
-    const input = document.querySelector<HTMLInputElement>('input[type="search"], input[name="q"]');
+    const input = tableSearchInput(table);
     if (!input) return Promise.resolve(null);
     // React tracks the value through the prototype's setter; setting it there makes the input event count.
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, text);
@@ -102,7 +120,7 @@ export const CLIENT_NOTE =
   '(/ when /all-signals is not there; the 503-ticker build with --quick), after load + network idle (at most 10 s). ' +
   'When the table has a sort button in a header cell (`th button`, the C-Score one first), it is clicked in the page and the time runs ' +
   "from the click to the first animation frame after the table's last DOM mutation (a MutationObserver on the table's parent; one quiet " +
-  `frame confirms it). A search input (\`input[type=search]\` or \`name=q\`) is set to "${FILTER_TEXT}" the same way and cleared between runs. ` +
+  `frame confirms it). The search input nearest the table (\`input[type=search]\` or \`name=q\`) is set to "${FILTER_TEXT}" the same way and cleared between runs. ` +
   'Without such controls the figure is a baseline DOM re-sort: in page.evaluate the rows are sorted by their C-Score cell (direction ' +
   `alternating) and re-appended, or the rows not containing "${FILTER_TEXT}" are hidden, then a forced layout and the next animation frame. ` +
   `Median of ${RUNS} runs; the method column lists every run.`;
@@ -123,11 +141,12 @@ export async function clientSection(ctx: BenchContext, origin: string, tickers: 
     await settleNetwork(page);
     // The page's own functions must exist in the page, where evaluate runs them.
     // tsx keeps function names with an __name helper that the page lacks.
-    await page.addScriptTag({ content: `var __name = (f) => f;\n${settleAfter.toString()}\n${baselineDomWork.toString()}\n${clearBaselineFilter.toString()}` });
+    await page.addScriptTag({ content: `var __name = (f) => f;\n${tableSearchInput.toString()}\n${settleAfter.toString()}\n${baselineDomWork.toString()}\n${clearBaselineFilter.toString()}` });
     const rows = await page.locator('table tbody tr').count();
+    if (rows === 0) throw new Error(`${path} has no table rows to sort (status ${response?.status()}).`);
     const hasControl = {
       sort: (await page.locator('table th button').count()) > 0,
-      filter: (await page.locator('input[type="search"], input[name="q"]').count()) > 0,
+      filter: await page.evaluate(() => tableSearchInput(document.querySelector('table')!) !== null),
     };
     ctx.log(`  ${path}: ${rows} rows, sort control: ${hasControl.sort}, filter control: ${hasControl.filter}`);
     add({
