@@ -50,7 +50,9 @@ function settleAfter(action: 'sort' | 'filter', text: string, timeoutMs: number)
     // The first frame after the last mutation is when the user sees the new order; one quiet frame confirms it.
     let counted = 0;
     let shownAt = -1;
-    const frame = (now: number) => {
+    const frame = () => {
+      // performance.now(), not the frame's timestamp: that one may predate the click.
+      const now = performance.now();
       if (mutations > counted) {
         counted = mutations;
         shownAt = now;
