@@ -45,6 +45,9 @@ function parseOptions(): { sections: SectionName[]; quick: boolean } {
   return { sections: only ? SECTIONS.filter((s) => only.includes(s)) : [...SECTIONS], quick: parsed.values.quick ?? false };
 }
 
+// Exit through process.exit on Ctrl-C, so the servers the bench started are stopped too (server.ts).
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.on(signal, () => process.exit(code));
+
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { sections, quick } = parseOptions();
 const ctx: BenchContext = {

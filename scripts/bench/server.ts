@@ -7,6 +7,12 @@ const HOST = '127.0.0.1';
 const FIRST_PORT = 4800;
 const LAST_PORT = 4899;
 
+// Servers still running: stopped when the bench exits, whichever way it exits.
+const running = new Set<number>();
+process.on('exit', () => {
+  for (const pid of running) signalGroup(pid, 'SIGTERM');
+});
+
 /** A running server started by the bench. */
 export interface BenchServer {
   origin: string;
@@ -38,6 +44,8 @@ export async function startServer(root: string, distDir: string): Promise<BenchS
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,
   });
+  if (child.pid !== undefined) running.add(child.pid);
+  child.once('exit', () => running.delete(child.pid!));
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
