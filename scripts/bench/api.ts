@@ -1,0 +1,123 @@
+/** Section 4, API throughput: autocannon against the running server on loopback, one route at a time. */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { type BenchContext, type Budget, type Figure, type FigureInput, figure, round } from './figures';
+
+/** One route under load and its budgets. */
+interface ApiRoute {
+  label: string;
+  path: string;
+  rps: Budget;
+  p99: Budget | null;
+}
+
+const CONNECTIONS = 50;
+
+/** The routes of the budgets: a cached live route and a pre-rendered static JSON route. */
+export function apiRoutes(ticker: string): ApiRoute[] {
+  return [
+    { label: `cached live /api/stock-price/${ticker}`, path: `/api/stock-price/${ticker}`, rps: { op: '>=', limit: 20_000 }, p99: { op: '<=', limit: 5 } },
+    { label: `static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, rps: { op: '>=', limit: 10_000 }, p99: null },
+  ];
+}
+
+const WRK = '/usr/bin/wrk';
+const WARM_UP_SECONDS = 2;
+const HEADERS = { 'accept-encoding': 'gzip' };
+
+/** What one load run measured, whichever tool ran it. */
+interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  /** Requests completed, when the tool reports it. */
+  total: number | null;
+}
+
+/** A load generator: wrk when the machine has it (it costs the shared cores less), else autocannon. */
+interface LoadTool {
+  name: string;
+  run: (url: string, seconds: number) => Promise<LoadResult>;
+}
+
+const runFile = promisify(execFile);
+
+function toMs(value: string, unit: string): number {
+  return Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
+}
+
+const wrk: LoadTool = {
+  name: 'wrk (1 thread)',
+  async run(url, seconds) {
+    const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: gzip', url];
+    const { stdout } = await runFile(WRK, args, { timeout: (seconds + 30) * 1000 });
+    const percentile = (p: string) => {
+      const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
+      if (!match) throw new Error(`wrk printed no ${p}% latency:\n${stdout}`);
+      return toMs(match[1]!, match[2]!);
+    };
+    const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+    const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+    return {
+      requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN),
+      p50Ms: percentile('50'),
+      p99Ms: percentile('99'),
+      errors: non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+      total: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0),
+    };
+  },
+};
+
+const cannon: LoadTool = {
+  name: 'autocannon 9 (in the bench process)',
+  async run(url, seconds) {
+    const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS });
+    return {
+      requestsPerSecond: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors + result.timeouts + result.non2xx,
+      total: null,
+    };
+  },
+};
+
+/** How the section measures, once for the table's header. */
+export const API_NOTE =
+  `wrk 4 (one thread) when /usr/bin/wrk exists (\`apt-get install -y wrk\`), else autocannon 9 through its programmatic API in the bench's own process; the method column names the tool. ` +
+  `Against \`npm start\` on 127.0.0.1: the load generator shares the machine's 2 cores with the server. ${CONNECTIONS} connections, no pipelining, \`Accept-Encoding: gzip\`; ` +
+  `one request first (it fills the server's caches), a ${WARM_UP_SECONDS} s warm-up run that is thrown away, then 10 s of load (3 s with --quick). ` +
+  'requests/s is completed requests per second; p50 and p99 are latency percentiles; errors are socket errors + timeouts + non-2xx answers. ' +
+  'A route that does not answer 200 is recorded as not available and counts as a miss.';
+
+/** Loads each route for a fixed time after a warm-up and reports requests/s, p50, p99 and errors. */
+export async function apiSection(ctx: BenchContext, origin: string, routes: ApiRoute[]): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const add = (input: FigureInput) => figures.push(figure('api', input));
+  const seconds = ctx.quick ? 3 : 10;
+  const tool = existsSync(WRK) ? wrk : cannon;
+  const method = `${tool.name}, ${CONNECTIONS} connections, ${seconds} s`;
+  for (const route of routes) {
+    const url = origin + route.path;
+    // The first answer fills the server's caches; a route that is not there yet is a miss, not a crash.
+    const status = (await fetch(url, { headers: HEADERS })).status;
+    if (status !== 200) {
+      ctx.log(`  ${route.path}: ${status}, not measured`);
+      const missing = { missing: `not available (${status})`, value: null, method };
+      add({ name: `${route.label}: requests/s`, unit: 'req/s', budget: route.rps, ...missing });
+      if (route.p99 !== null) add({ name: `${route.label}: p99 latency`, unit: 'ms', budget: route.p99, ...missing });
+      continue;
+    }
+    await tool.run(url, WARM_UP_SECONDS);
+    const result = await tool.run(url, seconds);
+    ctx.log(`  ${route.path}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${round(result.p99Ms, 2)} ms, ${result.errors} errors (${tool.name})`);
+    add({ name: `${route.label}: requests/s`, value: Math.round(result.requestsPerSecond), unit: 'req/s', budget: route.rps, method });
+    add({ name: `${route.label}: p50 latency`, value: round(result.p50Ms, 2), unit: 'ms', method });
+    add({ name: `${route.label}: p99 latency`, value: round(result.p99Ms, 2), unit: 'ms', budget: route.p99, method });
+    add({ name: `${route.label}: errors`, value: result.errors, unit: 'requests', budget: { op: '=', limit: 0 }, method: result.total === null ? method : `${method}, of ${result.total} requests` });
+  }
+  return figures;
+}

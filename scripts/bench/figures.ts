@@ -1,0 +1,95 @@
+/** The benchmark's figures: one measured number with its budget, its verdict and how it was measured. */
+
+/** A budget a figure must meet: value `op` limit. */
+export interface Budget {
+  op: '<=' | '<' | '>=' | '=';
+  limit: number;
+}
+
+/** One row of the results table. */
+export interface Figure {
+  section: SectionName;
+  name: string;
+  /** null when the figure could not be measured (see `missing`). */
+  value: number | null;
+  unit: string;
+  budget: Budget | null;
+  /** true or false against the budget; null when there is no budget. A missing figure with a budget fails. */
+  pass: boolean | null;
+  method: string;
+  /** Why the value is null, e.g. "not available (404)". */
+  missing?: string;
+}
+
+/** The sections, in the order they run. */
+export const SECTIONS = ['build', 'weight', 'lighthouse', 'api', 'client'] as const;
+
+/** A section's name, as `--only` takes it. */
+export type SectionName = (typeof SECTIONS)[number];
+
+/** The input of `figure()`: a Figure without its computed verdict. */
+export interface FigureInput {
+  name: string;
+  value: number | null;
+  unit: string;
+  budget?: Budget | null;
+  method: string;
+  missing?: string;
+}
+
+/** Judges a value against a budget; a value the budget needs but that is missing fails. */
+function judge(value: number | null, budget: Budget | null): boolean | null {
+  if (budget === null) return null;
+  if (value === null) return false;
+  switch (budget.op) {
+    case '<=':
+      return value <= budget.limit;
+    case '<':
+      return value < budget.limit;
+    case '>=':
+      return value >= budget.limit;
+    case '=':
+      return value === budget.limit;
+  }
+}
+
+/** Makes a figure of a section and judges it. */
+export function figure(section: SectionName, input: FigureInput): Figure {
+  const budget = input.budget ?? null;
+  const value = input.value === null || Number.isFinite(input.value) ? input.value : null;
+  return {
+    section,
+    name: input.name,
+    value,
+    unit: input.unit,
+    budget,
+    pass: judge(value, budget),
+    method: input.method,
+    ...(input.missing !== undefined || value === null ? { missing: input.missing ?? 'not measured' } : {}),
+  };
+}
+
+/** What every section gets: where the bench works and how thorough to be. */
+export interface BenchContext {
+  /** The project root. */
+  root: string;
+  /** Scratch folder for samples, builds and logs (bench/tmp). */
+  tmp: string;
+  /** Fewer sizes and runs, for trying the bench out. */
+  quick: boolean;
+  chromiumPath: string;
+  log: (line: string) => void;
+}
+
+/** Rounds to a number of decimals for the table and the JSON. */
+export function round(value: number, decimals = 1): number {
+  const f = 10 ** decimals;
+  return Math.round(value * f) / f;
+}
+
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -1,0 +1,43 @@
+/** The pages the weight and Lighthouse sections measure, and where each one is in a build. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** One page under test. */
+export interface BenchPage {
+  /** Short label for the tables: "/", "/heatmap", "ticker /signal/AAPL". */
+  label: string;
+  path: string;
+  kind: 'list' | 'heatmap' | 'archives' | 'ticker';
+}
+
+const PREFERRED_TICKER = 'AAPL';
+
+/** The fixed routes plus one ticker page: AAPL when the build has it, else the first ticker of the build. */
+export function benchPages(clientDir: string): BenchPage[] {
+  const ticker = existsSync(join(clientDir, 'signal', PREFERRED_TICKER)) || existsSync(join(clientDir, 'signal', `${PREFERRED_TICKER}.html`))
+    ? PREFERRED_TICKER
+    : firstTicker(clientDir);
+  return [
+    { label: '/', path: '/', kind: 'list' },
+    { label: '/all-signals', path: '/all-signals', kind: 'list' },
+    { label: '/heatmap', path: '/heatmap', kind: 'heatmap' },
+    { label: '/archives', path: '/archives', kind: 'archives' },
+    { label: `ticker /signal/${ticker}`, path: `/signal/${ticker}`, kind: 'ticker' },
+  ];
+}
+
+function firstTicker(clientDir: string): string {
+  const html = readFileSync(join(clientDir, 'index.html'), 'utf8');
+  return /href="\/signal\/([A-Z0-9.-]{1,10})"/.exec(html)?.[1] ?? PREFERRED_TICKER;
+}
+
+/** The built HTML file that answers `path` (the server's order: directory index, then `.html`), or null. */
+export function builtHtmlFile(clientDir: string, path: string): string | null {
+  const rel = path.replace(/^\/+/, '');
+  const candidates = rel === '' ? ['index.html'] : [join(rel, 'index.html'), `${rel}.html`];
+  for (const candidate of candidates) {
+    const file = join(clientDir, candidate);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}

@@ -1,0 +1,117 @@
+/** The bench's outputs: results.json for machines, RESULTS.md for people, and the list of misses. */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { type Budget, type Figure, SECTIONS, type SectionName } from './figures';
+
+/** The machine a run measured. */
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  chromium: string;
+  kernel: string;
+  /** 1-minute load average when the run started: other work on the machine skews every figure. */
+  loadAtStart: number;
+}
+
+/** Everything one run found. */
+export interface BenchResults {
+  startedAt: string;
+  durationSeconds: number;
+  quick: boolean;
+  sections: SectionName[];
+  machine: Machine;
+  figures: Figure[];
+  /** How each section measures, printed under its heading. */
+  notes: Record<SectionName, string>;
+  /** Sections that could not run, with the reason. */
+  failedSections: { section: SectionName; error: string }[];
+}
+
+/** Describes this machine (nproc, memory, Node and Chromium versions). */
+export function describeMachine(chromiumPath: string): Machine {
+  let chromium = 'unknown';
+  try {
+    chromium = execFileSync(chromiumPath, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    chromium = `not runnable at ${chromiumPath}`;
+  }
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    chromium,
+    kernel: release(),
+    loadAtStart: Math.round(loadavg()[0]! * 100) / 100,
+  };
+}
+
+/** The figures that miss their budget (a budget whose figure could not be measured is a miss too). */
+function misses(figures: Figure[]): Figure[] {
+  return figures.filter((f) => f.pass === false);
+}
+
+function showBudget(budget: Budget | null, unit: string): string {
+  if (budget === null) return '-';
+  const op = { '<=': '≤', '<': '<', '>=': '≥', '=': '=' }[budget.op];
+  return `${op} ${budget.limit.toLocaleString('en-US')}${unit && unit !== 'score' ? ` ${unit}` : ''}`;
+}
+
+/** A figure's value as the table shows it. */
+function showValue(f: Figure): string {
+  if (f.value === null) return f.missing ?? 'not measured';
+  return `${f.value.toLocaleString('en-US', { maximumFractionDigits: 3 })}${f.unit && f.unit !== 'score' ? ` ${f.unit}` : ''}`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+const TITLES: Record<SectionName, string> = {
+  build: '1. Build scaling (daily job: ingest + static build)',
+  weight: '2. Page weight (before any interaction; KB = 1,024 bytes)',
+  lighthouse: '3. Lighthouse (mobile, median of 3 by performance score)',
+  api: '4. API throughput (loopback)',
+  client: '5. Client work (list table in Chromium)',
+};
+
+/** One line per miss: figure, value and budget. */
+export function missLines(figures: Figure[]): string[] {
+  return misses(figures).map((f) => `${f.section}: ${f.name}: ${showValue(f)} (budget ${showBudget(f.budget, f.unit)})`);
+}
+
+/** RESULTS.md: a header with the run and the machine, the misses, then a table per section. */
+export function toMarkdown(results: BenchResults): string {
+  const m = results.machine;
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\`${results.quick ? ' --quick' : ''}. Run started ${results.startedAt}, took ${Math.round(results.durationSeconds)} s.`,
+    '',
+    `Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Linux ${m.kernel}, Node ${m.node}, ${m.chromium}; load average ${m.loadAtStart} at the start (other work on the machine skews the figures).`,
+    '',
+  ];
+  const missed = missLines(results.figures);
+  lines.push(`## Misses (${missed.length})`, '');
+  if (missed.length === 0) lines.push('Every figure meets its budget.');
+  for (const line of missed) lines.push(`- ${line}`);
+  for (const failed of results.failedSections) lines.push(`- ${failed.section}: the section could not run: ${failed.error.split('\n')[0]}`);
+  lines.push('');
+  for (const section of SECTIONS) {
+    if (!results.sections.includes(section)) continue;
+    lines.push(`## ${TITLES[section]}`, '', results.notes[section], '');
+    const failed = results.failedSections.find((f) => f.section === section);
+    if (failed) lines.push(`The section could not run: ${cell(failed.error.split('\n')[0]!)}`, '');
+    const rows = results.figures.filter((f) => f.section === section);
+    if (rows.length === 0) continue;
+    lines.push('| figure | value | budget | pass | how measured |', '|---|---:|---:|:---:|---|');
+    for (const f of rows) {
+      const pass = f.pass === null ? '-' : f.pass ? 'pass' : '**FAIL**';
+      lines.push(`| ${cell(f.name)} | ${cell(showValue(f))} | ${showBudget(f.budget, f.unit)} | ${pass} | ${cell(f.method)} |`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}`;
+}

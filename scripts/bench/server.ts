@@ -1,0 +1,87 @@
+/** The site under test: the real `npm start` entry (tsx src/server/main.ts) on a bench build, on 127.0.0.1. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const HOST = '127.0.0.1';
+const FIRST_PORT = 4800;
+const LAST_PORT = 4899;
+
+// Servers still running: stopped when the bench exits, whichever way it exits.
+const running = new Set<number>();
+process.on('exit', () => {
+  for (const pid of running) signalGroup(pid, 'SIGTERM');
+});
+
+/** A running server started by the bench. */
+export interface BenchServer {
+  origin: string;
+  stop: () => Promise<void>;
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, HOST, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The first free port of 4800-4899 (this worktree's range). */
+async function freePort(): Promise<number> {
+  for (let port = FIRST_PORT; port <= LAST_PORT; port++) if (await portIsFree(port)) return port;
+  throw new Error(`No free port between ${FIRST_PORT} and ${LAST_PORT}: stop what listens there and run the bench again.`);
+}
+
+/** Starts `tsx src/server/main.ts` with DIST_DIR = distDir and waits until /api/health answers 200. */
+export async function startServer(root: string, distDir: string): Promise<BenchServer> {
+  const port = await freePort();
+  const origin = `http://${HOST}:${port}`;
+  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so stopping it also stops the node process tsx starts.
+    detached: true,
+  });
+  if (child.pid !== undefined) running.add(child.pid);
+  child.once('exit', () => running.delete(child.pid!));
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  const stop = () => stopProcess(child);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}) before answering /api/health:\n${output.trim()}`);
+    try {
+      const response = await fetch(`${origin}/api/health`);
+      if (response.status === 200) return { origin, stop };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stop();
+  throw new Error(`The server on ${origin} did not answer /api/health with 200 within 60 s:\n${output.trim()}`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  const pid = child.pid;
+  return new Promise((resolve) => {
+    const force = setTimeout(() => signalGroup(pid, 'SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    signalGroup(pid, 'SIGTERM');
+  });
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
