@@ -17,6 +17,8 @@ export async function loadUser(): Promise<void> {
   try {
     const response = await fetch('/api/auth/user', { credentials: 'include' });
     if (!response.ok) {
+      // An unread body keeps the request open in Chromium, so the page never goes network-idle.
+      await response.body?.cancel();
       $user.set({ status: 'signed-out' });
       return;
     }
