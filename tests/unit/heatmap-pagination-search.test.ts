@@ -97,3 +97,27 @@ describe('searchTickers', () => {
     expect(searchTickers(index, query).map((e) => e[0])).toEqual(tickers);
   });
 });
+
+describe('archive view', async () => {
+  const { archiveOrder, archiveDate, downloadHref, formatUploadTime } = await import('../../src/lib/domain/archive-view');
+  const file = (id: string, reportDates: string[], archivedAt: string) =>
+    ({ id, reportDates, archivedAt, sheets: [], fileName: `${id}.csv`, kind: 'csv', rowCount: 1, bytes: 1, sha256: '' }) as never;
+  it('orders newest report first, then newest upload', () => {
+    const files = [file('a', ['2026-11-18'], '2026-11-18T08:00:00Z'), file('b', ['2026-11-20'], '2026-11-20T08:00:00Z'), file('c', ['2026-11-18'], '2026-11-19T08:00:00Z')];
+    expect(archiveOrder(files).map((f: { id: string }) => f.id)).toEqual(['b', 'c', 'a']);
+    expect(archiveDate(file('d', ['2026-11-02', '2026-11-03'], ''))).toBe('2026-11-03');
+    expect(archiveDate(file('e', [], ''))).toBeNull();
+  });
+  it('links to the download routes of spec section 7', () => {
+    const f = file('0123456789abcdef', [], '');
+    expect(downloadHref.raw(f)).toBe('/api/download-excel/0123456789abcdef');
+    expect(downloadHref.csv(f)).toBe('/api/download-csv/0123456789abcdef');
+    expect(downloadHref.sheet(f, 2)).toBe('/api/download-csv/0123456789abcdef?sheetId=2');
+  });
+  it.each([
+    ['2026-11-20T13:05:00.000Z', 'Nov 20, 2026, 1:05 PM UTC'],
+    ['not a date', 'N/A'],
+  ])('upload time %s', (value, text) => {
+    expect(formatUploadTime(value)).toBe(text);
+  });
+});
