@@ -71,9 +71,13 @@ function readTable(element: HTMLTableElement): Table {
 /** Shows the rows in `order` (row indexes), moving existing rows; skipped when the order is already shown. */
 function showOrder(table: Table, order: number[], signature: string): void {
   if (table.shownOrder === signature) return;
-  const fragment = document.createDocumentFragment();
-  for (const i of order) fragment.append(table.rows[i]!);
-  table.body.append(fragment);
+  // Moving rows inside a detached body spares the live table an invalidation per row.
+  const { body } = table;
+  const parent = body.parentNode!;
+  const next = body.nextSibling;
+  body.remove();
+  for (const i of order) body.append(table.rows[i]!);
+  parent.insertBefore(body, next);
   table.shownOrder = signature;
 }
 
@@ -144,7 +148,6 @@ export function enhanceTables(): void {
     for (const [key, header] of table.headers) header.button.addEventListener('click', () => update(nextSort(state, key, header.kind)));
   }
   if (form) {
-    form.querySelector<HTMLElement>('[data-apply]')!.hidden = true;
     form.addEventListener('input', () => update(readForm(form, state)));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -160,8 +163,9 @@ export function enhanceTables(): void {
   });
   $watchedSet.subscribe((watched) => {
     document.querySelectorAll<HTMLButtonElement>('button[data-watch]').forEach((star) => {
-      const ticker = star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '';
-      const on = watched.has(ticker);
+      const on = watched.has(star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '');
+      // Only stars that change are touched: a page of 503 rows stays untouched on load with an empty watchlist.
+      if ((star.getAttribute('aria-pressed') === 'true') === on) return;
       star.setAttribute('aria-pressed', String(on));
       star.textContent = on ? '★' : '☆';
     });

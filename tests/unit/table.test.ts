@@ -53,7 +53,8 @@ describe('sortPermutation', () => {
     [[1, Number.NaN, 1, 0], 'asc', [3, 0, 2, 1]],
     [[1, Number.NaN, 1, 0], 'desc', [0, 2, 3, 1]],
     [['b', 'A', 'a', 'c'], 'asc', [1, 2, 0, 3]],
-    [['X10', 'X9'], 'asc', [1, 0]],
+    [['2026-11-20', '2026-09-03'], 'asc', [1, 0]],
+    [['BRK.B', 'BRK-A', 'BR'], 'desc', [0, 1, 2]],
   ] as [(number | string)[], 'asc' | 'desc', number[]][])('%j %s', (values, order, expected) => {
     expect(sortPermutation(values, order)).toEqual(expected);
   });

@@ -89,12 +89,10 @@ export function matchesFilters(row: FilterableRow, state: TableState, watched: R
 /** A sortable cell value: a number, or text (missing numbers are NaN and sort last either way). */
 export type SortValue = number | string;
 
-const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
-
 /**
  * The order in which to show rows sorted by `values` (one per row): a permutation of row indexes, stable
- * (equal values keep their original order), NaN last in both directions. Numbers compare directly and text through
- * one shared collator, so 6,000 rows sort in a few milliseconds.
+ * (equal values keep their original order), NaN last in both directions. Numbers compare directly and text by
+ * lower-cased code units, so 6,000 rows sort in a few milliseconds.
  */
 export function sortPermutation(values: readonly SortValue[], order: SortOrder): number[] {
   const indexes = Array.from(values, (_, i) => i);
@@ -110,8 +108,13 @@ export function sortPermutation(values: readonly SortValue[], order: SortOrder):
       return (x - y) * sign || a - b;
     });
   }
-  const texts = values.map((v) => String(v));
-  return indexes.sort((a, b) => collator.compare(texts[a]!, texts[b]!) * sign || a - b);
+  // Lower-cased code-unit order: right for tickers, ISO dates and names, and far faster than a collator.
+  const texts = values.map((v) => String(v).toLowerCase());
+  return indexes.sort((a, b) => {
+    const x = texts[a]!;
+    const y = texts[b]!;
+    return (x < y ? -1 : x > y ? 1 : 0) * sign || a - b;
+  });
 }
 
 /** Reads a displayed number ('72.34', '+5.0', '3 of 7', '—') as a number, NaN when there is none. */
