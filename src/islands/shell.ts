@@ -1,6 +1,7 @@
 /**
  * The shell's behaviour on every page, without React: sidebar collapse and drawer, theme toggle, sign-in button and
- * account menu, the ticker search, scroll-to-top on the main tabs, and the once-per-load reset of the feature flags.
+ * account menu, the ticker search, scroll-to-top on the main tabs, the once-per-load reset of the feature flags, and
+ * the Toaster and Paywall islands, mounted when first needed.
  */
 import { $authFeature, $sidebarCollapsed, $hasVisited, resetFeatureFlagsOnLoad } from '../stores/flags';
 import { $user, loadUser, signIn, signOut } from '../stores/user';
@@ -8,8 +9,10 @@ import { openPaywall } from '../stores/paywall';
 import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/theme';
 import { MOBILE_BREAKPOINT_PX } from '../lib/domain/ui';
 import { enhanceSearch } from './search';
+import { mountShellIslandsOnDemand } from './mount-on-demand';
 
 resetFeatureFlagsOnLoad();
+mountShellIslandsOnDemand();
 $hasVisited.set(true);
 
 const root = document.documentElement;

@@ -157,12 +157,12 @@ export function enhanceTables(): void {
 
   // The star: watch or unwatch; every star of the ticker on the page follows the watchlist.
   document.addEventListener('click', (event) => {
-    const star = (event.target as Element).closest<HTMLButtonElement>('button[data-watch]');
+    const star = (event.target as Element).closest<HTMLButtonElement>('button.star');
     const ticker = star?.closest<HTMLElement>('[data-t]')?.dataset.t;
     if (ticker) toggleWatch(ticker);
   });
   $watchedSet.subscribe((watched) => {
-    document.querySelectorAll<HTMLButtonElement>('button[data-watch]').forEach((star) => {
+    document.querySelectorAll<HTMLButtonElement>('button.star').forEach((star) => {
       const on = watched.has(star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '');
       // Only stars that change are touched: a page of 503 rows stays untouched on load with an empty watchlist.
       if ((star.getAttribute('aria-pressed') === 'true') === on) return;

@@ -1,12 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import readExcelFile from 'read-excel-file/node';
 
 // The expected lists are computed here from the sample exports, independently of src/lib/domain/lists.ts:
 // DESIGN.md "Lists" with D the latest report and "qualified" meaning |C-Score| >= 65, over the last 5 reports.
 const DIR = 'data/sample-exports';
+// The shared test machine can be slow: islands load on first use, so allow them time.
+const expect = baseExpect.configure({ timeout: 15_000 });
 type Report = { date: string; scores: Map<string, number> };
 
 async function readReport(file: string): Promise<Report> {
@@ -151,7 +153,7 @@ test('the star watches a ticker, the Watched filter shows it, and the list works
 test('the heatmap has a focusable tile per ticker, named with ticker, company and C-Score', async ({ page }) => {
   await page.goto('/heatmap');
   await expect(page.locator('.tile')).toHaveCount(503);
-  const tile = page.getByRole('link', { name: /^AAPL, Apple Inc\., C-Score -?\d+(\.\d\d)?, (Bullish|Bearish|Neutral)$/ });
+  const tile = page.getByRole('link', { name: /^AAPL ?, Apple Inc\., C-Score -?\d+(\.\d\d)? ?, (Bullish|Bearish|Neutral)$/ });
   await tile.focus();
   await expect(tile).toBeFocused();
   const response = await page.goto('/explore');

@@ -1,4 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+
+// The shared test machine can be slow: the Toaster and Paywall islands load on first use, so allow them time.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const screens = [
   ['All Signals', '/', 'All Signals'],
