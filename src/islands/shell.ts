@@ -38,8 +38,11 @@ collapse.addEventListener('click', () => $sidebarCollapsed.set(!$sidebarCollapse
 const opener = q('[data-drawer-open]')!;
 const backdrop = q('[data-drawer-close]')!;
 const mobile = matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`);
+const behindDrawer = [q('.topbar')!, q('.content')!];
 function setDrawer(open: boolean): void {
   root.classList.toggle('drawer-open', open);
+  // While the drawer is open, the page behind it is out of reach (focus stays in the drawer).
+  for (const el of behindDrawer) el.inert = open;
   backdrop.hidden = !open;
   opener.setAttribute('aria-expanded', String(open));
   if (open) sidebar.querySelector<HTMLElement>('a, button, input')?.focus();

@@ -57,15 +57,20 @@ function readTable(element: HTMLTableElement): Table {
     th.append(button);
     headers.set(key, { th, index, kind: th.dataset.kind === 'num' ? 'num' : 'text', button });
   });
-  const table: Table = { element, body, rows, info: [], headers, values: new Map(), shownOrder: '' };
-  const scores = headers.has('cScore') ? columnValues(table, 'cScore') : [];
-  table.info = rows.map((row, i) => ({
+  return { element, body, rows, info: [], headers, values: new Map(), shownOrder: '' };
+}
+
+/** What the filters read from each row, read once on the first filtering. */
+function filterInfo(table: Table): FilterableRow[] {
+  if (table.info.length === table.rows.length) return table.info;
+  const scores = table.headers.has('cScore') ? columnValues(table, 'cScore') : [];
+  table.info = table.rows.map((row, i) => ({
     ticker: row.dataset.t ?? '',
     company: row.querySelector('.co')?.textContent ?? '',
     direction: signalDirection(typeof scores[i] === 'number' ? scores[i] : null),
     sector: row.dataset.s ?? '',
   }));
-  return table;
+  return table.info;
 }
 
 /** Shows the rows in `order` (row indexes), moving existing rows; skipped when the order is already shown. */
@@ -87,8 +92,9 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
   let total = 0;
   for (const table of tables) {
     let visible = 0;
+    const info = filterInfo(table);
     table.rows.forEach((row, i) => {
-      const match = matchesFilters(table.info[i]!, state, watched);
+      const match = matchesFilters(info[i]!, state, watched);
       row.hidden = !match;
       if (match) visible += 1;
     });
@@ -162,13 +168,16 @@ export function enhanceTables(): void {
     if (ticker) toggleWatch(ticker);
   });
   $watchedSet.subscribe((watched) => {
-    document.querySelectorAll<HTMLButtonElement>('button.star').forEach((star) => {
-      const on = watched.has(star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '');
-      // Only stars that change are touched: a page of 503 rows stays untouched on load with an empty watchlist.
-      if ((star.getAttribute('aria-pressed') === 'true') === on) return;
-      star.setAttribute('aria-pressed', String(on));
-      star.textContent = on ? '★' : '☆';
-    });
+    // The page is rendered with every star off: with an empty watchlist and no star on there is nothing to change,
+    // and otherwise only the stars that change are touched.
+    if (watched.size > 0 || document.querySelector('button.star[aria-pressed="true"]')) {
+      document.querySelectorAll<HTMLButtonElement>('button.star').forEach((star) => {
+        const on = watched.has(star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '');
+        if ((star.getAttribute('aria-pressed') === 'true') === on) return;
+        star.setAttribute('aria-pressed', String(on));
+        star.textContent = on ? '★' : '☆';
+      });
+    }
     if (state.watched) apply(tables, state, form);
   });
 
@@ -180,5 +189,6 @@ export function enhanceTables(): void {
     if (link && !mayOpenStock(link.dataset.top === 'true')) event.preventDefault();
   });
 
-  apply(tables, state, form);
+  // The pre-rendered page already shows the default view: only a query from the URL needs work on load.
+  if (tableStateToQuery(state) !== '') apply(tables, state, form);
 }
