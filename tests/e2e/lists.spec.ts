@@ -153,7 +153,7 @@ test('the star watches a ticker, the Watched filter shows it, and the list works
 test('the heatmap has a focusable tile per ticker, named with ticker, company and C-Score', async ({ page }) => {
   await page.goto('/heatmap');
   await expect(page.locator('.tile')).toHaveCount(503);
-  const tile = page.getByRole('link', { name: /^AAPL ?, Apple Inc\., C-Score -?\d+(\.\d\d)? ?, (Bullish|Bearish|Neutral)$/ });
+  const tile = page.getByRole('link', { name: /^AAPL ?,? Apple Inc\., C-Score -?\d+(\.\d\d)? ?, (Bullish|Bearish|Neutral)$/ });
   await tile.focus();
   await expect(tile).toBeFocused();
   const response = await page.goto('/explore');
