@@ -2,7 +2,26 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /** Routes every build must contain, as files under the client folder. */
-export const FIXED_ROUTES = ['index.html', '404.html'];
+export const FIXED_ROUTES = [
+  'index.html',
+  '404.html',
+  'all-signals/index.html',
+  'recently-qualified/index.html',
+  'currently-qualified/index.html',
+  'reversals-exits/index.html',
+  'heatmap/index.html',
+  'explore/index.html',
+  'archives/index.html',
+  'learn/index.html',
+  'changelog/index.html',
+  'terms/index.html',
+  'privacy/index.html',
+  'signals-dao/index.html',
+  'upload/index.html',
+  'ai-analysis/index.html',
+  'ai-chat/index.html',
+  'admin/index.html',
+];
 
 // Text a broken template leaves behind; script and style bodies are skipped because code legitimately says 'undefined'.
 const BROKEN_TEXT = /\bNaN\b|\bundefined\b|\[object Object\]/;

@@ -1,0 +1,41 @@
+/**
+ * Mounts the shell's React islands, the Toaster and the Paywall, the first time they have something to show (a toast,
+ * an open paywall, or F8 for the notification area), so a page that never needs them never loads React for them.
+ */
+import type { ComponentType } from 'react';
+import { $toast } from '../stores/toast';
+import { $paywall } from '../stores/paywall';
+
+const mounted = new Map<string, Promise<void>>();
+
+function mount(id: string, load: () => Promise<{ default: ComponentType }>): Promise<void> {
+  let done = mounted.get(id);
+  if (!done) {
+    done = Promise.all([import('react'), import('react-dom/client'), load()]).then(([{ createElement }, { createRoot }, island]) => {
+      const root = document.createElement('div');
+      root.id = id;
+      document.body.append(root);
+      createRoot(root).render(createElement(island.default));
+    });
+    mounted.set(id, done);
+  }
+  return done;
+}
+
+const toaster = () => mount('toaster-root', () => import('./Toaster'));
+const paywall = () => mount('paywall-root', () => import('./Paywall'));
+
+/** Starts watching the toast and paywall stores and the F8 key. */
+export function mountShellIslandsOnDemand(): void {
+  $toast.subscribe((toast) => {
+    if (toast) void toaster();
+  });
+  $paywall.subscribe((state) => {
+    if (state.open) void paywall();
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'F8' || mounted.has('toaster-root')) return;
+    event.preventDefault();
+    void toaster().then(() => requestAnimationFrame(() => document.querySelector<HTMLElement>('.toast-viewport')?.focus()));
+  });
+}

@@ -1,0 +1,184 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import readExcelFile from 'read-excel-file/node';
+
+// The expected lists are computed here from the sample exports, independently of src/lib/domain/lists.ts:
+// DESIGN.md "Lists" with D the latest report and "qualified" meaning |C-Score| >= 65, over the last 5 reports.
+const DIR = 'data/sample-exports';
+// The shared test machine can be slow: islands load on first use, so allow them time.
+const expect = baseExpect.configure({ timeout: 15_000 });
+type Report = { date: string; scores: Map<string, number> };
+
+async function readReport(file: string): Promise<Report> {
+  const path = join(DIR, file);
+  let rows: unknown[][];
+  if (file.endsWith('.csv')) {
+    rows = parse(readFileSync(path, 'utf8'), { bom: true }) as string[][];
+  } else {
+    const sheets = await readExcelFile(path);
+    rows = (sheets.find((s) => /signal/i.test(s.sheet)) ?? sheets[0]!).data as unknown[][];
+  }
+  const header = (rows[0] as string[]).map((h) => String(h).toLowerCase());
+  const t = header.indexOf('ticker');
+  const c = header.indexOf('c-score');
+  const scores = new Map<string, number>();
+  for (const row of rows.slice(1)) scores.set(String(row[t]).trim().toUpperCase(), Number(row[c]));
+  return { date: /(\d{4}-\d{2}-\d{2})/.exec(file)![1]!, scores };
+}
+
+const qualified = (s: number | undefined) => s !== undefined && Math.abs(s) >= 65;
+const direction = (s: number) => (s >= 65 ? 'Bullish' : s <= -65 ? 'Bearish' : 'Neutral');
+
+async function expected() {
+  const files = readdirSync(DIR).filter((f) => /\.(csv|xlsx)$/.test(f)).sort();
+  // The last 6 reports: D, the 4 before it (the 5-report window), and one more to know where a streak began.
+  const reports = await Promise.all(files.slice(-6).map(readReport));
+  const D = reports.at(-1)!;
+  const window = reports.slice(-5);
+  const all = [...D.scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
+  const current = [...D.scores].filter(([, s]) => qualified(s)).map(([t]) => t);
+  const newToday = current.filter((t) => !qualified(reports.at(-2)!.scores.get(t)));
+  // Still qualified and became so within the window: not qualified on every one of the 6 reports.
+  const recent = current.filter((t) => !reports.every((r) => qualified(r.scores.get(t))));
+  const events = { exits: new Set<string>(), reversals: new Set<string>() };
+  for (const t of D.scores.keys()) {
+    let last: string | null = null;
+    window.forEach((r, i) => {
+      const s = r.scores.get(t);
+      if (s === undefined) return;
+      const prev = i > 0 ? window[i - 1]!.scores.get(t) : undefined;
+      if (prev !== undefined && qualified(prev) && !qualified(s)) events.exits.add(`${t}|${direction(prev)}|Neutral|${r.date}`);
+      if (qualified(s)) {
+        if (last && last !== direction(s)) events.reversals.add(`${t}|${last}|${direction(s)}|${r.date}`);
+        last = direction(s);
+      }
+    });
+  }
+  return { all, current, newToday, recent, events };
+}
+
+const tickers = (page: Page, table: string) => page.locator(`#${table} tbody tr:not([hidden])`).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.t!));
+
+test('each list shows exactly the tickers its DESIGN.md definition selects from the sample data', async ({ page }) => {
+  const want = await expected();
+  expect(want.all).toHaveLength(503);
+  expect(want.current.length).toBeGreaterThan(0);
+  expect(want.newToday.length).toBeGreaterThan(0);
+  expect(want.events.exits.size + want.events.reversals.size).toBeGreaterThan(0);
+
+  await page.goto('/all-signals');
+  expect(await tickers(page, 'all-signals')).toEqual(want.all);
+
+  await page.goto('/currently-qualified');
+  expect((await tickers(page, 'currently-qualified')).sort()).toEqual([...want.current].sort());
+
+  await page.goto('/recently-qualified');
+  expect((await tickers(page, 'new-today')).sort()).toEqual([...want.newToday].sort());
+  expect((await tickers(page, 'recent')).sort()).toEqual([...want.recent].sort());
+
+  await page.goto('/reversals-exits');
+  const events = (table: string) =>
+    page.locator(`#${table} tbody tr`).evaluateAll((rows) =>
+      rows.map((r) => {
+        const cells = (r as HTMLTableRowElement).cells;
+        return `${(r as HTMLElement).dataset.t}|${cells[2]!.textContent!.trim()}|${cells[3]!.textContent!.trim()}|${cells[4]!.dataset.v}`;
+      }),
+    );
+  expect((await events('reversals-table')).sort()).toEqual([...want.events.reversals].sort());
+  expect((await events('exits-table')).sort()).toEqual([...want.events.exits].sort());
+});
+
+test('sorting, filtering and the URL state', async ({ page }) => {
+  await page.goto('/all-signals');
+  const scores = () => page.locator('#all-signals tbody tr:not([hidden]) td:nth-child(3)').evaluateAll((cells) => cells.map((c) => parseFloat(c.textContent!)));
+
+  // Sort by C-Score: the first click orders numbers descending, the second ascending; both land in the URL.
+  const header = page.getByRole('columnheader', { name: 'C-Score' });
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/sort=cScore&order=desc/);
+  await header.getByRole('button').click();
+  await expect(page).toHaveURL(/sort=cScore&order=asc/);
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  const ascending = await scores();
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+
+  // Sort by ticker, text ascending.
+  await page.getByRole('columnheader', { name: 'Ticker' }).getByRole('button').click();
+  const byTicker = await tickers(page, 'all-signals');
+  expect(byTicker.slice(0, 3)).toEqual(['A', 'AAPL', 'ABBV']);
+
+  // Filter by direction and text; the count and the URL follow.
+  await page.getByLabel('Direction').selectOption('bearish');
+  await expect(page).toHaveURL(/direction=bearish/);
+  for (const s of await scores()) expect(s).toBeLessThanOrEqual(-65);
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('apple');
+  await expect(page.locator('[data-count]')).toHaveText(/Showing \d+ of 503 rows/);
+  await page.getByLabel('Direction').selectOption('');
+  await expect(page.locator('#all-signals tbody tr:not([hidden])')).toHaveCount(1);
+  await expect(page.locator('#all-signals tbody tr:not([hidden])')).toHaveAttribute('data-t', 'AAPL');
+
+  // A shared address restores the view.
+  await page.goto('/all-signals?sector=Energy&sort=cScore&order=asc');
+  await expect(page.getByLabel('Sector')).toHaveValue('Energy');
+  const energy = await page.locator('#all-signals tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.s));
+  expect(energy.length).toBeGreaterThan(5);
+  expect(new Set(energy)).toEqual(new Set(['Energy']));
+  const energyScores = await scores();
+  expect(energyScores).toEqual([...energyScores].sort((a, b) => a - b));
+});
+
+test('the star watches a ticker, the Watched filter shows it, and the list works without JavaScript', async ({ page, browser }) => {
+  await page.goto('/currently-qualified');
+  const first = page.locator('#currently-qualified tbody tr').first();
+  const ticker = (await first.getAttribute('data-t'))!;
+  await first.getByRole('button', { name: `Watch ${ticker}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${ticker} added to watchlist` })).toBeVisible();
+  await page.getByLabel('Watched').check();
+  await expect(page).toHaveURL(/watched=1/);
+  await expect(page.locator('#currently-qualified tbody tr:not([hidden])')).toHaveCount(1);
+  await page.reload();
+  await expect(page.locator('#currently-qualified tbody tr:not([hidden])')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: `Watch ${ticker}` })).toHaveAttribute('aria-pressed', 'true');
+
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  await plain.goto('/');
+  await expect(plain.locator('#all-signals tbody tr')).toHaveCount(503);
+  await expect(plain.getByRole('link', { name: 'AAPL', exact: true })).toHaveAttribute('href', '/signal/AAPL');
+  await noJs.close();
+});
+
+test('the heatmap has a focusable tile per ticker, named with ticker, company and C-Score', async ({ page }) => {
+  await page.goto('/heatmap');
+  await expect(page.locator('.tile')).toHaveCount(503);
+  const tile = page.getByRole('link', { name: /^AAPL ?,? Apple Inc\., C-Score -?\d+(\.\d\d)? ?, (Bullish|Bearish|Neutral)$/ });
+  await tile.focus();
+  await expect(tile).toBeFocused();
+  const response = await page.goto('/explore');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Explore' })).toBeVisible();
+});
+
+test('archives paginate 7 files a page with numbers and Next, cards expand to downloads', async ({ page }) => {
+  await page.goto('/archives');
+  await expect(page.locator('.archive-card')).toHaveCount(7);
+  await expect(page.locator('.archive-title').first()).toHaveText('Nov 20, 2026');
+  await page.getByRole('link', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/archives\/2$/);
+  await expect(page.locator('.archive-title').first()).toHaveText('Nov 11, 2026');
+  await page.getByRole('link', { name: 'Page 9' }).click();
+  await expect(page.locator('.archive-card')).toHaveCount(60 - 8 * 7);
+  await expect(page.getByRole('link', { name: 'Next' })).toHaveCount(0);
+
+  // Nov 13 is a two-sheet workbook: its card lists both sheets.
+  await page.goto('/archives');
+  const card = page.locator('.archive-card', { hasText: 'Nov 13, 2026' });
+  await card.locator('summary').first().click();
+  await card.getByText('Download').click();
+  const raw = card.getByRole('link', { name: 'Original file (.xlsx)' });
+  await expect(raw).toHaveAttribute('href', /^\/api\/download-excel\/[0-9a-f]{16}$/);
+  await expect(card.getByText(/^Summary · \d+ rows$/)).toBeVisible();
+  await expect(card.getByRole('link', { name: 'CSV of sheet Summary' })).toHaveAttribute('href', /^\/api\/download-csv\/[0-9a-f]{16}\?sheetId=\d+$/);
+});

@@ -1,0 +1,178 @@
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+
+// The shared test machine can be slow: the Toaster and Paywall islands load on first use, so allow them time.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+const screens = [
+  ['All Signals', '/', 'All Signals'],
+  ['Recently Qualified', '/recently-qualified', 'Recently Qualified'],
+  ['Currently Qualified', '/currently-qualified', 'Currently Qualified'],
+  ['Reversals & Exits', '/reversals-exits', 'Reversals & Exits'],
+  ['Heatmap', '/heatmap', 'Heatmap'],
+  ['Archives', '/archives', 'Archives'],
+  ['Learn', '/learn', 'Learn'],
+  ['Changelog', '/changelog', 'Changelog'],
+  ['Terms', '/terms', 'Terms of use'],
+  ['Privacy', '/privacy', 'Privacy'],
+] as const;
+
+/** Turns a local flag on as another tab would: the stores follow storage events. */
+async function setFlag(page: Page, key: string, on: boolean): Promise<void> {
+  await page.evaluate(([k, v]) => {
+    localStorage.setItem(k!, v!);
+    dispatchEvent(new StorageEvent('storage', { key: k, newValue: v, storageArea: localStorage }));
+  }, [key, String(on)]);
+}
+
+test('every sidebar item and footer link opens its screen', async ({ page }) => {
+  await page.goto('/learn');
+  for (const [label, path, heading] of screens) {
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    await sidebar.getByRole('link', { name: label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path.replace('/', '\\/')}$`));
+    await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
+    if (!['Changelog', 'Terms', 'Privacy'].includes(label)) {
+      await expect(sidebar.getByRole('link', { name: label, exact: true })).toHaveAttribute('aria-current', 'page');
+    }
+  }
+  for (const path of ['/all-signals', '/explore', '/signals-dao', '/upload', '/ai-analysis', '/ai-chat', '/admin']) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+});
+
+test('the collapsed sidebar survives a reload', async ({ page }) => {
+  await page.goto('/heatmap');
+  const sidebar = page.locator('#sidebar');
+  expect((await sidebar.boundingBox())!.width).toBe(256);
+  await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+  await expect.poll(async () => (await sidebar.boundingBox())!.width).toBe(64);
+  await page.reload();
+  expect((await sidebar.boundingBox())!.width).toBe(64);
+  await expect(page.getByRole('button', { name: 'Expand sidebar' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Expand sidebar' }).click();
+  await expect.poll(async () => (await sidebar.boundingBox())!.width).toBe(256);
+});
+
+test('the theme survives a reload and the first frame already has its background', async ({ page }) => {
+  // Record the root's background in the first animation frame, before the first paint.
+  await page.addInitScript(() => {
+    requestAnimationFrame(() => {
+      (window as unknown as { firstFrame: string }).firstFrame = getComputedStyle(document.documentElement).backgroundColor;
+    });
+  });
+  const firstFrame = () => page.evaluate(() => (window as unknown as { firstFrame: string }).firstFrame);
+  await page.goto('/');
+  expect(await firstFrame()).toBe('rgb(12, 13, 16)');
+  expect(await page.evaluate(() => localStorage.getItem('cardify-theme'))).toBe('dark');
+  await page.getByRole('button', { name: /^Theme: Dark/ }).click();
+  await expect(page.locator('html')).not.toHaveClass(/dark/);
+  expect(await page.evaluate(() => localStorage.getItem('cardify-theme'))).toBe('light');
+  await page.reload();
+  expect(await firstFrame()).toBe('rgb(255, 255, 255)');
+  await expect(page.getByRole('button', { name: /^Theme: Light/ })).toBeVisible();
+  await page.getByRole('button', { name: /^Theme: Light/ }).click();
+  expect(await page.evaluate(() => localStorage.getItem('cardify-theme'))).toBe('system');
+});
+
+test('at 390 px the top bar shows and the drawer opens and closes', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/currently-qualified');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav).toBeHidden();
+  const open = page.getByRole('button', { name: 'Open navigation' });
+  await expect(open).toBeVisible();
+  await open.click();
+  await expect(nav).toBeVisible();
+  await expect(open).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(nav).toBeHidden();
+  await open.click();
+  await page.locator('.backdrop').click({ position: { x: 370, y: 400 } });
+  await expect(nav).toBeHidden();
+  await open.click();
+  await nav.getByRole('link', { name: 'Heatmap' }).click();
+  await expect(page).toHaveURL(/\/heatmap$/);
+  await expect(nav).toBeHidden();
+});
+
+test('the paywall opens only under the spec rules and closes with Continue with free', async ({ page }) => {
+  await page.goto('/archives');
+  const paywall = page.getByRole('dialog', { name: 'Choose Your Plan' });
+  await expect(paywall).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Archive Access is Premium' })).toBeHidden();
+
+  // Flag on: the premium gate replaces the list; its button opens the paywall.
+  await setFlag(page, 'top-signals-paywall', true);
+  await expect(page.getByRole('heading', { name: 'Archive Access is Premium' })).toBeVisible();
+  await expect(page.locator('.archive-card')).toHaveCount(7);
+  await expect(page.locator('.archive-card').first()).toBeHidden();
+  await page.getByRole('button', { name: 'Upgrade' }).click();
+  await expect(paywall).toBeVisible();
+  await expect(paywall.getByText('$20.00 per month')).toBeVisible();
+  await expect(paywall.getByText('$16.67 per month billed annually')).toBeVisible();
+  await expect(paywall.getByText('45 daily signals')).toBeVisible();
+  await paywall.getByRole('button', { name: 'Continue with free' }).click();
+  await expect(paywall).toBeHidden();
+
+  // The flag resets on every load.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Archive Access is Premium' })).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem('top-signals-paywall'))).toBe('false');
+
+  // Flag off: a top ticker opens its detail. Flag on: it opens the paywall ('Top Stock Details'), Escape closes it.
+  await page.goto('/all-signals');
+  const top = page.locator('a[data-detail-link][data-top="true"]').first();
+  const href = (await top.getAttribute('href'))!;
+  await setFlag(page, 'top-signals-paywall', true);
+  await top.click();
+  await expect(paywall).toBeVisible();
+  await expect(paywall.getByText('Top Stock Details is part of Pro.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(paywall).toBeHidden();
+  await page.locator('a[data-detail-link][data-top="false"]').first().click();
+  await expect(page).toHaveURL(/\/signal\//);
+  await page.goto('/all-signals');
+  await page.locator(`a[href="${href}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`${href.replace('.', '\\.')}$`));
+});
+
+test('the account menu shows only with the auth-feature flag on', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Account' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await setFlag(page, 'auth-feature', true);
+  await page.getByRole('button', { name: 'Account' }).click();
+  await expect(page.getByText('Free Account')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Upgrade to Premium' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Help & Learn' })).toHaveAttribute('href', '/learn');
+  await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  await page.getByRole('button', { name: 'Upgrade to Premium' }).click();
+  await expect(page.getByRole('dialog', { name: 'Choose Your Plan' })).toBeVisible();
+});
+
+test('the ticker search finds tickers and companies, with Ctrl+K', async ({ page }) => {
+  await page.goto('/heatmap');
+  await page.keyboard.press('Control+k');
+  const box = page.getByRole('combobox', { name: 'Search tickers and companies' });
+  await expect(box).toBeFocused();
+  await box.fill('micro');
+  await expect(page.getByRole('option', { name: /MSFT Microsoft/ })).toBeVisible();
+  await box.fill('nvda');
+  await expect(page.getByRole('option').first()).toHaveText(/^NVDA/);
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/signal\/NVDA$/);
+});
+
+test('the Learn video dialog has a title and says when no video is configured', async ({ page }) => {
+  await page.goto('/learn');
+  await page.getByRole('button', { name: 'Watch the guide' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Getting started with the C-Score' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('No guide video is configured for this site yet.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByText('What is the C-Score?').click();
+  await expect(page.getByText(/consumer panel of 25 million credit and debit cards/)).toBeVisible();
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_TABLE_STATE,
+  matchesFilters,
+  nextSort,
+  parseSortNumber,
+  parseTableState,
+  sortPermutation,
+  tableStateToQuery,
+  type TableState,
+} from '../../src/lib/domain/table';
+
+describe('parseTableState', () => {
+  it.each([
+    ['', DEFAULT_TABLE_STATE],
+    ['?q=%20apple%20&direction=bullish', { ...DEFAULT_TABLE_STATE, q: 'apple', direction: 'bullish' }],
+    ['?direction=sideways&order=up', DEFAULT_TABLE_STATE],
+    ['?sector=Energy&watched=1&sort=cScore&order=asc', { ...DEFAULT_TABLE_STATE, sector: 'Energy', watched: true, sort: 'cScore', order: 'asc' }],
+    ['?sort=<script>', DEFAULT_TABLE_STATE],
+    ['?watched=true', DEFAULT_TABLE_STATE],
+  ])('%s', (query, expected) => {
+    expect(parseTableState(query)).toEqual(expected);
+  });
+
+  it('round-trips through the query', () => {
+    const state: TableState = { q: 'a b', direction: 'bearish', sector: 'Health Care', watched: true, sort: 'delta', order: 'asc' };
+    expect(parseTableState(tableStateToQuery(state))).toEqual(state);
+    expect(tableStateToQuery(DEFAULT_TABLE_STATE)).toBe('');
+  });
+});
+
+describe('matchesFilters', () => {
+  const row = { ticker: 'AAPL', company: 'Apple Inc.', direction: 'bullish' as const, sector: 'Information Technology' };
+  it.each([
+    [{}, new Set<string>(), true],
+    [{ q: 'aap' }, new Set<string>(), true],
+    [{ q: 'APPLE' }, new Set<string>(), true],
+    [{ q: 'msft' }, new Set<string>(), false],
+    [{ direction: 'bearish' }, new Set<string>(), false],
+    [{ direction: 'bullish' }, new Set<string>(), true],
+    [{ sector: 'Energy' }, new Set<string>(), false],
+    [{ watched: true }, new Set<string>(), false],
+    [{ watched: true }, new Set(['AAPL']), true],
+  ] as [Partial<TableState>, Set<string>, boolean][])('%j', (partial, watched, expected) => {
+    expect(matchesFilters(row, { ...DEFAULT_TABLE_STATE, ...partial }, watched)).toBe(expected);
+  });
+});
+
+describe('sortPermutation', () => {
+  it.each([
+    [[3, 1, 2], 'asc', [1, 2, 0]],
+    [[3, 1, 2], 'desc', [0, 2, 1]],
+    [[1, Number.NaN, 1, 0], 'asc', [3, 0, 2, 1]],
+    [[1, Number.NaN, 1, 0], 'desc', [0, 2, 3, 1]],
+    [['b', 'A', 'a', 'c'], 'asc', [1, 2, 0, 3]],
+    [['2026-11-20', '2026-09-03'], 'asc', [1, 0]],
+    [['BRK.B', 'BRK-A', 'BR'], 'desc', [0, 1, 2]],
+  ] as [(number | string)[], 'asc' | 'desc', number[]][])('%j %s', (values, order, expected) => {
+    expect(sortPermutation(values, order)).toEqual(expected);
+  });
+
+  it('sorts 6,000 rows well under 100 ms', () => {
+    const values = Array.from({ length: 6000 }, (_, i) => Math.sin(i) * 100);
+    const start = performance.now();
+    const order = sortPermutation(values, 'desc');
+    expect(performance.now() - start).toBeLessThan(100);
+    expect(values[order[0]!]).toBe(Math.max(...values));
+  });
+});
+
+describe('parseSortNumber', () => {
+  it.each([
+    ['72.34', 72.34],
+    ['-68.00 ▼', -68],
+    ['+5.0', 5],
+    ['3 of 7', 3],
+    ['1,234.5', 1234.5],
+    ['—', Number.NaN],
+  ])('%s', (text, expected) => {
+    expect(parseSortNumber(text)).toBe(expected);
+  });
+});
+
+describe('nextSort', () => {
+  it.each([
+    [DEFAULT_TABLE_STATE, 'cScore', 'num', 'cScore', 'desc'],
+    [DEFAULT_TABLE_STATE, 'ticker', 'text', 'ticker', 'asc'],
+    [{ ...DEFAULT_TABLE_STATE, sort: 'cScore', order: 'desc' }, 'cScore', 'num', 'cScore', 'asc'],
+    [{ ...DEFAULT_TABLE_STATE, sort: 'cScore', order: 'asc' }, 'cScore', 'num', 'cScore', 'desc'],
+  ] as [TableState, string, 'num' | 'text', string, string][])('%j %s', (state, key, kind, sort, order) => {
+    expect(nextSort(state, key, kind)).toMatchObject({ sort, order });
+  });
+});
