@@ -8,8 +8,11 @@ const PNW = {
   countL7DWithSignal: 7, countL14DWithSignal: 14,
 };
 
-const GREEN = 'rgb(5, 223, 114)';
-const RED = 'rgb(255, 100, 103)';
+// Dark theme (the default): Tailwind's green-400, red-400 and gray-400 for the score, -600/-500 for the bar.
+const GREEN = 'oklch(0.792 0.209 151.711)';
+const RED = 'oklch(0.704 0.191 22.216)';
+const GREY = 'oklch(0.707 0.022 261.325)';
+const BAR = { bullish: 'oklch(0.627 0.194 149.214)', bearish: 'oklch(0.577 0.245 27.325)', neutral: 'oklch(0.551 0.027 264.364)' };
 
 /** Answers the live routes of another issue with fixed data, so the cards' filled states can be checked. */
 async function fakeLiveRoutes(page: Page, options: { quote?: 'full' | 'minimal' | 'error' } = {}) {
@@ -59,6 +62,7 @@ test.describe('the stock detail page', () => {
     await expect(page.getByTestId('vs-yesterday')).toContainText('▲');
     const fill = page.getByTestId('score-bar-fill');
     await expect(fill).toHaveAttribute('style', /left:\s*50%;\s*width:\s*48\.405%/);
+    await expect(fill).toHaveCSS('background-color', BAR.bullish);
     await expect(page.getByTestId('market-score')).toHaveText('94.23');
     await expect(page.getByTestId('delta-score')).toHaveText('56.86');
     await expect(page.getByTestId('explanation-top')).toContainText('PNW is among the strongest signals');
@@ -103,6 +107,7 @@ test.describe('the stock detail page', () => {
     await expect(page.getByTestId('vs-yesterday')).toContainText('▼');
     await expect(page.getByTestId('vs-yesterday')).toContainText('vs -75.4 yesterday');
     await expect(page.getByTestId('score-bar-fill')).toHaveAttribute('style', /left:\s*11\.895%;\s*width:\s*38\.105%/);
+    await expect(page.getByTestId('score-bar-fill')).toHaveCSS('background-color', BAR.bearish);
     await expect(page.getByTestId('explanation-bearish')).toContainText('C-Score of -65 or less');
     await expect(page.getByTestId('cscore-history')).toContainText('7-Day Average-73.08');
   });
@@ -112,7 +117,8 @@ test.describe('the stock detail page', () => {
     await page.goto('/signal/MMM');
     await expect(page.locator('h1 .badge')).toHaveText('Neutral');
     await expect(page.getByTestId('cscore')).toHaveText('-25.72', { timeout: 5000 });
-    await expect(page.getByTestId('cscore')).toHaveCSS('color', 'rgb(153, 161, 175)');
+    await expect(page.getByTestId('cscore')).toHaveCSS('color', GREY);
+    await expect(page.getByTestId('score-bar-fill')).toHaveCSS('background-color', BAR.neutral);
     await expect(page.getByTestId('vs-yesterday')).toContainText('▲');
     await expect(page.getByTestId('score-bar-fill')).toHaveAttribute('style', /left:\s*37\.14%;\s*width:\s*12\.86%/);
     await expect(page.getByTestId('explanation-neutral')).toContainText('C-Score between -65 and 65');
