@@ -146,6 +146,8 @@ test.describe('the stock detail page', () => {
     await expect(page.getByRole('link', { name: /^Article \d$/ })).toHaveCount(3);
     await expect(page.getByTestId('news-placeholder')).toHaveCount(3);
 
+    // Astro drops an island's ssr attribute once it has hydrated.
+    await expect(page.locator('astro-island:has([data-testid=watch-toggle])')).not.toHaveAttribute('ssr', /.*/);
     await page.getByRole('button', { name: 'Copy link to this page' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/signal\/PNW$/);
     const watch = page.getByTestId('watch-toggle');
@@ -188,6 +190,11 @@ test.describe('the stock detail page', () => {
   });
 });
 
+/** The modal island listens for row clicks once hydrated (client:idle); Astro then drops the island's ssr attribute. */
+async function waitForModalIsland(page: Page) {
+  await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
+}
+
 test.describe('the detail modal', () => {
   async function fakeStockRoutes(page: Page) {
     // The direct stock route fails, so the record comes from the all-signals list (spec "Detail data sourcing").
@@ -202,6 +209,7 @@ test.describe('the detail modal', () => {
       route.fulfill({ json: { ticker: 'PNW', reportDate: '2026-11-20', trend: [{ date: '2026-11-19', cScore: 93.29, isYesterday: true }, { date: '2026-11-20', cScore: 96.81, isCurrentDay: true }] } }),
     );
     await page.goto('/');
+    await waitForModalIsland(page);
     const link = page.locator('a[data-detail-link][href="/signal/PNW"]');
     await link.click();
     const dialog = page.getByRole('dialog');
@@ -246,6 +254,7 @@ test.describe('the detail modal', () => {
       return route.fulfill({ json: { ticker: 'PNW', reportDate: '2026-11-20', trend: [{ date: '2026-11-20', cScore: 96.81, isCurrentDay: true }] } });
     });
     await page.goto('/');
+    await waitForModalIsland(page);
     await page.locator('a[data-detail-link][href="/signal/PNW"]').click();
     const chart = page.getByRole('dialog').getByTestId('trend-chart');
     await expect(chart).toHaveAttribute('data-state', 'loading');

@@ -129,7 +129,7 @@ export function ScoreCard({ record, idPrefix }: { record: SignalRecord; idPrefix
           <span
             className={`bar-fill ${TONE_FILL[direction]}`}
             data-testid="score-bar-fill"
-            style={{ left: `${fill.startPercent}%`, width: `${fill.widthPercent}%` }}
+            style={{ left: `${Number(fill.startPercent.toFixed(3))}%`, width: `${Number(fill.widthPercent.toFixed(3))}%` }}
           />
         </div>
         <span role="tooltip" id={`${idPrefix}-bar-tip`} className="tip-text">
