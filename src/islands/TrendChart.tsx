@@ -99,6 +99,7 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
     if (!el || !points) return;
     let disposed = false;
     let cleanup = () => undefined as void;
+    let observer: IntersectionObserver | undefined;
     const draw = async () => {
       const lib = await import('lightweight-charts');
       if (disposed) return;
@@ -161,8 +162,19 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
       setDrawn(true);
       cleanup = () => chart.remove();
     };
-    void draw();
+    // The static drawing stands in until the whole chart is on screen; only then is the library fetched.
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          observer?.disconnect();
+          void draw();
+        }
+      },
+      { threshold: 1 },
+    );
+    observer.observe(el);
     return () => {
+      observer?.disconnect();
       disposed = true;
       cleanup();
       setDrawn(false);

@@ -102,7 +102,7 @@ export function ScoreCard({ record, idPrefix }: { record: SignalRecord; idPrefix
   return (
     <Card title="C-Score" id={`${idPrefix}-score`}>
       <div className="flex flex-wrap items-center gap-3">
-        <span className={`inline-block min-w-[6ch] text-5xl font-bold tabular-nums ${TONE_TEXT[direction]}`} data-countup={record.cScore} data-testid="cscore">
+        <span className={`score-num ${TONE_TEXT[direction]}`} data-countup={record.cScore} data-testid="cscore">
           {formatScore(record.cScore)}
         </span>
         <SignalBadge score={record.cScore} />

@@ -11,10 +11,15 @@ export function countUp(el: HTMLElement, durationMs: number = COUNT_UP_MS): () =
   if (!Number.isFinite(end) || matchMedia('(prefers-reduced-motion: reduce)').matches) return () => undefined;
   const started = performance.now();
   let frame = 0;
+  let last = -Infinity;
   const step = (now: number) => {
     const k = Math.min(1, (now - started) / durationMs);
-    const eased = 1 - (1 - k) ** 3;
-    el.textContent = k < 1 ? (end * eased).toFixed(2) : final;
+    // About 10 updates a second read as counting and keep the main thread free on slow phones.
+    if (k === 1 || now - last >= 100) {
+      last = now;
+      const eased = 1 - (1 - k) ** 3;
+      el.textContent = k < 1 ? (end * eased).toFixed(2) : final;
+    }
     if (k < 1) frame = requestAnimationFrame(step);
   };
   frame = requestAnimationFrame(step);
