@@ -211,7 +211,8 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
           {view.state === 'error' && (
             <>
               <p className="font-medium">{view.message}</p>
-              <p className="muted">Unable to load trend data. Please try again later</p>
+              <p>Unable to load trend data</p>
+              <p className="muted">Please try again later</p>
               <button type="button" className="btn" onClick={retry}>Try Again</button>
             </>
           )}
