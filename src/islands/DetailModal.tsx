@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ComponentType } from 're
 import { routeTicker } from '../lib/domain/detail';
 import { mayOpenStock } from '../stores/paywall';
 
-type DialogProps = { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void };
+type DialogProps = { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void; siteName: string };
 
 /** Spec section 4: delays before the dialog's content is reset after it closed. */
 const RESET_AFTER_CLOSE_MS = 300;
@@ -20,7 +20,7 @@ const MARKER = 'detailModal';
  * the paywall rule first, then the dialog and the address /signal/{T}; Escape, the close button and Back close
  * it, restoring the previous address and focus. The dialog's code loads on the first open.
  */
-export default function DetailModal() {
+export default function DetailModal({ siteName }: { siteName: string }) {
   const [state, setState] = useState<ModalState | null>(null);
   const [Dialog, setDialog] = useState<ComponentType<DialogProps> | null>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -74,5 +74,5 @@ export default function DetailModal() {
   }, [hide]);
 
   if (!state || !Dialog) return null;
-  return <Dialog ticker={state.ticker} open={state.open} onClose={close} />;
+  return <Dialog ticker={state.ticker} open={state.open} onClose={close} siteName={siteName} />;
 }

@@ -216,6 +216,7 @@ test.describe('the detail modal', () => {
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/\/signal\/PNW$/);
     await expect(dialog.getByRole('heading', { name: /PNW/ })).toBeVisible();
+    await expect(page).toHaveTitle('C-Score Signals PNW');
     await expect(dialog).toHaveAttribute('aria-describedby', /.+/);
     await expect(dialog.getByTestId('cscore')).toHaveText('96.81', { timeout: 5000 });
     await expect(dialog.getByTestId('earnings-badge')).toHaveText('Earnings: Jan 5');
@@ -227,6 +228,7 @@ test.describe('the detail modal', () => {
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/$/);
     await expect(link).toBeFocused();
+    await expect(page).not.toHaveTitle('C-Score Signals PNW');
 
     await link.click();
     await expect(dialog).toBeVisible();

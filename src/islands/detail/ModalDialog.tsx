@@ -102,8 +102,22 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
 }
 
 /** The detail dialog: title and description, the modal variant of the detail cards, a link to the full page. */
-export default function ModalDialog({ ticker, open, onClose }: { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void }) {
+export default function ModalDialog({ ticker, open, onClose, siteName }: { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void; siteName: string }) {
   const load = useStockRecord(ticker);
+  // Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker; the list's title returns on close.
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.title;
+    document.title = `${siteName} ${ticker}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [open, siteName, ticker]);
+  useEffect(() => {
+    // Neither route knows the ticker right now: the pre-rendered page always has the day's data (or says the
+    // stock is not found), so go there instead of leaving an empty dialog.
+    if (open && load.state === 'error') location.assign(`/signal/${encodeURIComponent(ticker)}`);
+  }, [open, load.state, ticker]);
   const record = load.state === 'ready' ? load.record : null;
   const name = headerCompanyName(ticker, null, record?.companyName);
   return (
