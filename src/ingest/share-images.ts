@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
@@ -266,7 +267,8 @@ export async function withShareImages(
 ): Promise<ShareImageSummary> {
   const started = performance.now();
   const siteName = process.env.SITE_NAME || 'C-Score Signals';
-  const cache = resolve(cacheDir);
+  // Relative to the project root, like every other path of the daily job.
+  const cache = resolve(dirname(fileURLToPath(import.meta.url)), '../..', cacheDir);
   await mkdir(cache, { recursive: true });
   const font = FONT_CANDIDATES.find((f) => f.files.every((file) => existsSync(file)));
   const images = data.history.latest.map((record) => {
