@@ -270,7 +270,7 @@ export function CompanyCard({ profile, idPrefix }: { profile: CompanyProfile; id
 }
 
 /** Similar Tickers: up to 12, each a link to its page with the signed C-Score coloured by the thresholds. */
-export function SimilarCard({ items, idPrefix }: { items: SimilarTicker[]; idPrefix: string }) {
+export function SimilarCard({ items, idPrefix, withLogo = [] }: { items: SimilarTicker[]; idPrefix: string; withLogo?: readonly string[] }) {
   return (
     <Card title="Similar Tickers" id={`${idPrefix}-similar`}>
       {items.length === 0 ? (
@@ -280,7 +280,7 @@ export function SimilarCard({ items, idPrefix }: { items: SimilarTicker[]; idPre
           {items.map((item) => (
             <li key={item.ticker}>
               <a href={`/signal/${item.ticker}`} className="similar">
-                <Avatar ticker={item.ticker} score={item.cScore} size="sm" />
+                <Avatar ticker={item.ticker} score={item.cScore} size="sm" logo={withLogo.includes(item.ticker)} />
                 <span className="font-semibold">{item.ticker}</span>
                 <span className={`ml-auto tabular-nums ${TONE_TEXT[signalDirection(item.cScore)]}`}>
                   {formatSignedScore(item.cScore)}
