@@ -19,6 +19,9 @@ import { TREND_OPTIONS, load, useApi } from './detail/use-api';
 
 const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;
 
+/** Empty slots on the x-axis before the first point. */
+const LEAD = 2;
+
 /** Props: the ticker, its current C-Score, the view size, and the trend embedded at build time (absent: fetched). */
 export interface TrendChartProps {
   ticker: string;
@@ -115,11 +118,11 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
           borderVisible: false,
           fixLeftEdge: true,
           fixRightEdge: true,
-          tickMarkFormatter: (time: unknown) => points[Number(time)]?.axisLabel ?? '',
+          tickMarkFormatter: (time: unknown) => points[Number(time) - LEAD]?.axisLabel ?? '',
         },
         localization: {
           timeFormatter: (time: unknown) => {
-            const p = points[Number(time)];
+            const p = points[Number(time) - LEAD];
             return p ? trendTooltip(p).heading : '';
           },
           // Only the five ticks of the spec get a label on the price axis.
@@ -140,7 +143,8 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
         priceLineVisible: false,
         autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }),
       });
-      series.setData(points.map((p, i) => ({ time: i as never, value: p.cScore })));
+      // Two empty slots before the first point leave room for the average points' labels.
+      series.setData([...Array.from({ length: LEAD }, (_, i) => ({ time: i as never })), ...points.map((p, i) => ({ time: (i + LEAD) as never, value: p.cScore }))]);
       for (const r of TREND_REFERENCE_LINES) {
         series.createPriceLine({ price: r.value, color: COLORS[r.tone], lineWidth: 1, lineStyle: r.dashed ? lib.LineStyle.Dashed : lib.LineStyle.Solid, axisLabelVisible: true, axisLabelColor: COLORS[r.tone], axisLabelTextColor: '#ffffff' });
       }
@@ -149,11 +153,11 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
       }
       lib.createSeriesMarkers(
         series,
-        points.flatMap((p, i) => (p.type === '7d-avg' || p.type === '14d-avg' ? [{ time: i as never, position: p.type === '7d-avg' ? ('aboveBar' as const) : ('belowBar' as const), shape: 'circle' as const, color, text: p.axisLabel }] : [])),
+        points.flatMap((p, i) => (p.type === '7d-avg' || p.type === '14d-avg' ? [{ time: (i + LEAD) as never, position: p.type === '7d-avg' ? ('aboveBar' as const) : ('belowBar' as const), shape: 'circle' as const, color, text: p.axisLabel }] : [])),
       );
       chart.timeScale().fitContent();
       chart.subscribeCrosshairMove((param) => {
-        const index = Number(param.time);
+        const index = Number(param.time) - LEAD;
         const p = param.time === undefined ? undefined : points[index];
         if (!p || !param.point) return setTip(null);
         const { heading, label } = trendTooltip(p);
