@@ -12,7 +12,7 @@ import {
   trendColor,
   trendTooltip,
   validateTrend,
-  type ChartPoint,
+  type TrendPoint,
   type TrendResponse,
 } from '../lib/domain/trend';
 import { TREND_OPTIONS, load, useApi } from './detail/use-api';
@@ -35,18 +35,34 @@ type View =
   | { state: 'loading' }
   | { state: 'error'; message: string }
   | { state: 'empty'; message: string }
-  | { state: 'chart'; points: ChartPoint[] };
+  | { state: 'chart'; valid: TrendPoint[] };
 
-/** Turns a trend response into what the card shows: the chart's points, or the spec's empty message. */
+/** Turns a trend response into what the card shows: the valid points, or the spec's empty message. */
 function toView(ticker: string, response: unknown): View {
   try {
-    const valid = validateTrend(ticker, response);
-    const { points, warnings } = toChartPoints(valid);
-    for (const warning of warnings) console.warn(warning);
-    return points.length === 0 ? { state: 'empty', message: `No historical C-Score data available for ${ticker}` } : { state: 'chart', points };
+    return { state: 'chart', valid: validateTrend(ticker, response) };
   } catch (error) {
     return { state: 'empty', message: (error as Error).message };
   }
+}
+
+/** Scores in the chart's order (averages first, 14-day first; the current day last) for the static drawing. */
+function drawingScores(valid: TrendPoint[]): number[] {
+  const rank = (p: TrendPoint) => (p.is14DayAvg ? 0 : p.is7DayAvg ? 1 : p.isCurrentDay ? 3 : 2);
+  return valid
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
+    .map(({ p }) => Number(p.cScore));
+}
+
+/** A short text of the chart for screen readers: the number of reports, the current score and the averages. */
+function trendSummary(ticker: string, valid: TrendPoint[]): string {
+  const score = (pick: (p: TrendPoint) => boolean | undefined) => {
+    const p = valid.find(pick);
+    return p ? formatScore(Number(p.cScore)) : '—';
+  };
+  const reports = valid.filter((p) => !p.is7DayAvg && !p.is14DayAvg).length;
+  return `C-Score trend for ${ticker} over ${reports} reports: current day ${score((p) => p.isCurrentDay)}, 7-day average ${score((p) => p.is7DayAvg)}, 14-day average ${score((p) => p.is14DayAvg)}.`;
 }
 
 /** y of a score in a box `height` high, on the domain -110..110. */
@@ -56,10 +72,10 @@ function yOf(score: number, height: number): number {
 }
 
 /** The static first-paint drawing: the line and the reference lines as SVG, the size of the chart it stands for. */
-function StaticChart({ points, height, color }: { points: ChartPoint[]; height: number; color: string }) {
+function StaticChart({ scores, height, color }: { scores: number[]; height: number; color: string }) {
   const width = 300;
-  const step = points.length > 1 ? width / (points.length - 1) : 0;
-  const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${yOf(p.cScore, height).toFixed(1)}`).join('');
+  const step = scores.length > 1 ? width / (scores.length - 1) : 0;
+  const line = scores.map((s, i) => `${i === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${yOf(s, height).toFixed(1)}`).join('');
   return (
     <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" width="100%" height={height} aria-hidden="true" className="absolute inset-0">
       {TREND_REFERENCE_LINES.map((r) => (
@@ -95,11 +111,14 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
   const box = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState(false);
   const [tip, setTip] = useState<{ x: number; y: number; heading: string; label: string; value: string } | null>(null);
-  const points = view.state === 'chart' ? view.points : null;
+  const valid = view.state === 'chart' ? view.valid : null;
 
   useEffect(() => {
     const el = box.current;
-    if (!el || !points) return;
+    if (!el || !valid) return;
+    // The labelled points are made only in the browser, when the chart is drawn.
+    const { points, warnings } = toChartPoints(valid);
+    for (const warning of warnings) console.warn(warning);
     let disposed = false;
     let cleanup = () => undefined as void;
     let observer: IntersectionObserver | undefined;
@@ -183,18 +202,16 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
       cleanup();
       setDrawn(false);
     };
-  }, [points, height, color]);
+  }, [valid, height, color]);
 
-  const summary = points
-    ? `C-Score trend for ${ticker}: ${points.map((p) => `${trendTooltip(p).heading} ${formatScore(p.cScore)}`).join(', ')}.`
-    : '';
+  const summary = valid ? trendSummary(ticker, valid) : '';
 
   return (
     <div data-testid="trend-chart" data-state={view.state} data-drawn={drawn ? 'true' : 'false'} data-color={trendColor(currentScore)}>
       {view.state === 'chart' ? (
         <div className="relative" style={{ height }} role="img" aria-label={summary}>
           <div ref={box} className="absolute inset-0" style={{ opacity: drawn ? 1 : 0, transition: `opacity ${TREND_ANIMATION_MS}ms` }} />
-          {!drawn && <StaticChart points={view.points} height={height} color={color} />}
+          {!drawn && <StaticChart scores={drawingScores(view.valid)} height={height} color={color} />}
           {tip && (
             <div className="pointer-events-none absolute z-10 rounded bg-gray-900 px-2 py-1 text-xs text-white shadow dark:bg-gray-700" style={{ left: Math.min(tip.x + 8, 200), top: Math.max(0, tip.y - 48) }} data-testid="trend-tooltip">
               <div className="font-semibold">{tip.heading}</div>
