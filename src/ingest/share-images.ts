@@ -242,7 +242,7 @@ function encodeIndexedPng(indices: Uint8Array, plte: Buffer): Buffer {
     Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
     pngChunk('IHDR', header),
     pngChunk('PLTE', plte),
-    pngChunk('IDAT', deflateSync(raw, { level: 6 })),
+    pngChunk('IDAT', deflateSync(raw, { level: 3 })),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
