@@ -2,13 +2,15 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
+import sitemap from '@astrojs/sitemap';
 
 export default defineConfig({
   output: 'static',
   site: process.env.SITE_URL || 'http://localhost:4321',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [react()],
+  // The sitemap lists every pre-rendered page, each /signal/{TICKER} included; the not-found page stays out.
+  integrations: [react(), sitemap({ filter: (page) => !/\/404\/?$/.test(page) })],
   vite: {
     plugins: [tailwindcss()],
     server: {

@@ -12,6 +12,7 @@ import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { readUniverse, DEFAULT_UNIVERSE_FILE } from './universe';
 import { DEFAULT_COMPANY_INFO_FILE, readCompanyInfoStore } from './company-info';
+import { withShareImages } from './share-images';
 
 /** The project's root folder (where package.json is). */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -290,7 +291,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
       const siteDataFile = join(staging, 'data', 'site.json');
       await writeFile(siteDataFile, JSON.stringify(siteData));
       log(`Building the site for ${reportDate} (${history.latest.length} tickers)...`);
-      await runAstroBuild(join(staging, 'client'), siteDataFile, config.verbose ?? false);
+      await withShareImages(siteData, join(staging, 'client'), () => runAstroBuild(join(staging, 'client'), siteDataFile, config.verbose ?? false));
       await writeStaticApi(join(staging, 'client'), siteData);
       const smoke = await smokeCheck(join(staging, 'client'), history.latest.map((r) => r.ticker));
       smoke.problems.push(...(await checkStaticApi(join(staging, 'client'), history.latest.map((r) => r.ticker))));

@@ -1,0 +1,155 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useEffect, useState } from 'react';
+import { headerCompanyName } from '../../lib/domain/company-name';
+import { formatDate } from '../../lib/domain/format';
+import type { SignalRecord } from '../../lib/domain/schemas';
+import TrendChart from '../TrendChart';
+import { Avatar, DetailFooter, HistoryCard, MetricsCard, ScoreCard, SignalBadge, SignalInfoCard } from './cards';
+import { countUp } from './count-up';
+import HeaderLive from './HeaderLive';
+import PriceCard from './PriceCard';
+import { fetchStockRecord } from './stock';
+import './detail.css';
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; record: SignalRecord };
+
+/** Spec sections 4 and 8: the record by the direct fetch, else from the all-signals list; refetched when the tab shows again. */
+function useStockRecord(ticker: string): Load {
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  useEffect(() => {
+    let controller = new AbortController();
+    const run = (quiet: boolean) => {
+      controller.abort();
+      controller = new AbortController();
+      if (!quiet) setLoad({ state: 'loading' });
+      fetchStockRecord(ticker, controller.signal)
+        .then((record) => setLoad(record ? { state: 'ready', record } : { state: 'error' }))
+        .catch((error: unknown) => {
+          if (!controller.signal.aborted) {
+            console.warn(`Failed to fetch signals: ${(error as Error).message}`);
+            if (!quiet) setLoad({ state: 'error' });
+          }
+        });
+    };
+    run(false);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') run(true);
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      controller.abort();
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [ticker]);
+  return load;
+}
+
+/** The score card with its count-up started once the dialog shows it. */
+function CountedScore({ record }: { record: SignalRecord }) {
+  useEffect(() => {
+    const el = document.querySelector<HTMLElement>('#detail-modal [data-countup]');
+    return el ? countUp(el) : undefined;
+  }, [record.ticker, record.cScore]);
+  return <ScoreCard record={record} idPrefix="dm" />;
+}
+
+function Body({ ticker, load }: { ticker: string; load: Load }) {
+  if (load.state === 'loading') {
+    return (
+      <div className="grid gap-4" aria-busy="true" aria-label="Loading stock data">
+        <div className="card">
+          <div className="skeleton h-10 w-32" />
+          <div className="skeleton mt-4 h-3 w-full" />
+        </div>
+        {[0, 1].map((i) => (
+          <div key={i} className="card grid grid-cols-2 gap-3">
+            {[0, 1, 2, 3].map((j) => (
+              <div key={j} className="skeleton h-8" />
+            ))}
+          </div>
+        ))}
+        <div className="skeleton h-16" />
+        <div className="skeleton h-16" />
+      </div>
+    );
+  }
+  if (load.state === 'error') {
+    return (
+      <div className="py-8 text-center">
+        <p className="text-lg font-semibold">Stock Not Found</p>
+        <p className="mt-1 muted">Please select a valid ticker.</p>
+      </div>
+    );
+  }
+  const { record } = load;
+  return (
+    <div className="grid gap-4">
+      <HeaderLive ticker={ticker} reportDate={record.reportDate} modal />
+      <CountedScore record={record} />
+      <SignalInfoCard record={record} idPrefix="dm" />
+      <section className="card" aria-labelledby="dm-trend">
+        <h2 id="dm-trend" className="card-title">C-Score Trend</h2>
+        <TrendChart ticker={ticker} currentScore={record.cScore} size="modal" />
+      </section>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <MetricsCard record={record} idPrefix="dm" />
+        <HistoryCard record={record} idPrefix="dm" />
+      </div>
+      <PriceCard ticker={ticker} modal />
+      <DetailFooter reportDate={record.reportDate} />
+    </div>
+  );
+}
+
+/** The detail dialog: title and description, the modal variant of the detail cards, a link to the full page. */
+export default function ModalDialog({ ticker, open, onClose, siteName }: { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void; siteName: string }) {
+  const load = useStockRecord(ticker);
+  // Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker; the list's title returns on close.
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.title;
+    document.title = `${siteName} ${ticker}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [open, siteName, ticker]);
+  useEffect(() => {
+    // Neither route knows the ticker right now: the pre-rendered page always has the day's data (or says the
+    // stock is not found), so go there instead of leaving an empty dialog.
+    if (open && load.state === 'error') location.assign(`/signal/${encodeURIComponent(ticker)}`);
+  }, [open, load.state, ticker]);
+  const record = load.state === 'ready' ? load.record : null;
+  const name = headerCompanyName(ticker, null, record?.companyName);
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose(true)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-[200] bg-black/60" />
+        <Dialog.Content
+          id="detail-modal"
+          className="fixed inset-0 z-[200] overflow-y-auto bg-white p-4 text-gray-900 sm:inset-auto sm:top-1/2 sm:left-1/2 sm:max-h-[90vh] sm:w-[min(56rem,95vw)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl sm:p-6 dark:bg-[#0c0d10] dark:text-gray-100"
+          onCloseAutoFocus={(event) => event.preventDefault()}
+        >
+          <div className="mb-4 flex items-start gap-3">
+            {record && <Avatar ticker={ticker} score={record.cScore} />}
+            <div className="min-w-0 flex-1">
+              <Dialog.Title className="flex items-center gap-2 text-2xl font-bold">
+                {ticker}
+                {record?.isTopTicker && <span className="text-amber-500" title="Top Signal" role="img" aria-label="Top Signal">★</span>}
+                {record?._signalChangeType === 'new' && <span className="inline-block h-2.5 w-2.5 rounded-full bg-blue-500" title="New Signal" role="img" aria-label="New Signal" />}
+                {record && <SignalBadge score={record.cScore} />}
+              </Dialog.Title>
+              <Dialog.Description className="muted">
+                {record ? `${name}: C-Score detail for the report of ${formatDate(record.reportDate)}` : `C-Score detail for ${ticker}`}
+              </Dialog.Description>
+            </div>
+            <a href={`/signal/${ticker}`} className="btn">Open page</a>
+            <Dialog.Close className="btn" aria-label="Close">
+              <span aria-hidden="true">✕</span>
+            </Dialog.Close>
+          </div>
+          <Body ticker={ticker} load={load} />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

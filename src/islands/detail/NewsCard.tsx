@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { formatDate } from '../../lib/domain/format';
+import type { NewsArticle } from '../../lib/domain/market';
+import { NEWS_OPTIONS, useApi } from './use-api';
+
+/** Spec section 9: fetch 5 articles, show 3. */
+const NEWS_FETCH = 5;
+const NEWS_SHOWN = 3;
+
+/** Only http(s) links from data render (DESIGN.md security rules). */
+function safeUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function ArticleImage({ src }: { src: string | null }) {
+  const [failed, setFailed] = useState(false);
+  if (!src || failed) {
+    return (
+      <span className="flex h-16 w-16 shrink-0 items-center justify-center rounded bg-gray-200 text-2xl text-gray-500 dark:bg-gray-800" aria-hidden="true" data-testid="news-placeholder">
+        📰
+      </span>
+    );
+  }
+  return <img src={src} alt="" width={64} height={64} loading="lazy" className="h-16 w-16 shrink-0 rounded object-cover" onError={() => setFailed(true)} />;
+}
+
+/** Latest News: the first 3 of 5 fetched articles, each with image, title link, date, publisher and description. */
+export default function NewsCard({ ticker }: { ticker: string }) {
+  const news = useApi<{ results?: NewsArticle[] }>(`/api/polygon/news/${encodeURIComponent(ticker)}?limit=${NEWS_FETCH}`, NEWS_OPTIONS);
+  const articles = (news.data?.results ?? []).slice(0, NEWS_SHOWN);
+  return (
+    <section className="card" aria-labelledby={`news-${ticker}`}>
+      <h2 id={`news-${ticker}`} className="card-title">Latest News</h2>
+      {news.loading && !news.data ? (
+        <p className="text-sm muted">Loading news...</p>
+      ) : articles.length === 0 ? (
+        <p className="text-sm muted">No recent news for {ticker}.</p>
+      ) : (
+        <ul className="space-y-3">
+          {articles.map((a) => {
+            const href = safeUrl(a.article_url);
+            return (
+              <li key={a.id} className="flex gap-3">
+                <ArticleImage src={safeUrl(a.image_url)} />
+                <div className="min-w-0 text-sm">
+                  {href ? (
+                    <a href={href} target="_blank" rel="noopener noreferrer" className="link font-medium">{a.title}</a>
+                  ) : (
+                    <span className="font-medium">{a.title}</span>
+                  )}
+                  <p className="text-xs muted">{formatDate(a.published_utc)} · {a.publisher.name}</p>
+                  {a.description && <p className="line-clamp-2 text-xs">{a.description}</p>}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { formatChange, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/format';
+import type { Quote } from '../../lib/domain/market';
+import { QUOTE_OPTIONS, useApi } from './use-api';
+
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/** 'Updated at' time of a quote, in the visitor's time zone. */
+function updatedAt(iso: string | undefined): string {
+  const date = iso ? new Date(iso) : new Date();
+  return timeFormat.format(Number.isNaN(date.getTime()) ? new Date() : date);
+}
+
+/** The rows of the price card: fixed rows, then P/E, EPS, Dividend Yield and Beta only when present, and the modal's extras. */
+export function priceRows(q: Quote, modal: boolean): [string, string][] {
+  const rows: [string, string][] = [
+    ['Current Price', formatPrice(q.regularMarketPrice)],
+    ['Day Change', `${formatPercent(q.regularMarketChangePercent)} (${formatChange(q.regularMarketChange)})`],
+    ['Prev. Close', formatPrice(q.regularMarketPreviousClose)],
+    ['Daily Range', q.regularMarketDayLow !== undefined && q.regularMarketDayHigh !== undefined ? `${formatPrice(q.regularMarketDayLow)} - ${formatPrice(q.regularMarketDayHigh)}` : '—'],
+    ['Volume', formatVolume(q.regularMarketVolume)],
+    ['Market Cap', formatMarketCap(q.marketCap)],
+  ];
+  if (q.trailingPE !== undefined) rows.push(['P/E Ratio', q.trailingPE.toFixed(2)]);
+  if (q.eps !== undefined) rows.push(['EPS', formatPrice(q.eps)]);
+  if (q.dividendYield !== undefined) rows.push(['Dividend Yield', formatDividendYield(q.dividendYield)]);
+  if (q.beta !== undefined) rows.push(['Beta', q.beta.toFixed(2)]);
+  if (modal) {
+    rows.push(['Open', formatPrice(q.regularMarketOpen)], ['High', formatPrice(q.regularMarketDayHigh)], ['Low', formatPrice(q.regularMarketDayLow)], ['Last Updated', updatedAt(q.fetchedAt)]);
+  }
+  return rows;
+}
+
+/** Price Information: the live quote with every conditional field; hidden when the quote fails. */
+export default function PriceCard({ ticker, modal = false }: { ticker: string; modal?: boolean }) {
+  const quote = useApi<Quote>(`/api/stock-price/${encodeURIComponent(ticker)}`, QUOTE_OPTIONS);
+  // Spec section 2: the price card hides on error.
+  if (quote.error && !quote.data) return null;
+  const q = quote.data;
+  return (
+    <section className="card" aria-labelledby={`price-${ticker}`} data-testid="price-card">
+      <div className="flex items-center justify-between">
+        <h2 id={`price-${ticker}`} className="card-title">{modal ? 'Price Details' : 'Price Information'}</h2>
+        <a className="link text-xs" href={`https://finance.yahoo.com/quote/${encodeURIComponent(ticker)}`} target="_blank" rel="noopener noreferrer">
+          Yahoo<span className="sr-only"> Finance quote page for {ticker} (opens in a new tab)</span> <span aria-hidden="true">↗</span>
+        </a>
+      </div>
+      {!q ? (
+        <p className="text-sm muted">{quote.loading ? 'Loading price data...' : 'No price information available for this ticker'}</p>
+      ) : q.regularMarketPrice === undefined ? (
+        <p className="text-sm muted">No price information available for this ticker</p>
+      ) : (
+        <>
+          <dl className="grid grid-cols-2 gap-3 text-sm">
+            {priceRows(q, modal).map(([label, value]) => (
+              <div key={label}>
+                <dt className="text-xs muted">{label}</dt>
+                <dd className="font-semibold tabular-nums">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-3 text-xs muted" data-testid="price-source">
+            {q.isDemo ? 'Demo prices, not market data' : 'Data from Polygon.io'} • Updated at {updatedAt(q.fetchedAt)}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

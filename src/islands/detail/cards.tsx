@@ -1,0 +1,306 @@
+/**
+ * The detail view's cards that need no live data. The page renders them to static HTML (no client directive)
+ * and the detail modal renders the same components, so both show one source of every figure and text.
+ */
+import type { ReactNode } from 'react';
+import {
+  formatScore,
+  formatSignedScore,
+  formatYesterdayScore,
+  scoreBarFill,
+  formatDate,
+} from '../../lib/domain/format';
+import { CSCORE_GUIDE, DISCLAIMER, signalExplanations } from '../../lib/domain/detail';
+import type { CompanyProfile } from '../../lib/domain/company-profile';
+import type { SignalRecord } from '../../lib/domain/schemas';
+import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
+import type { SimilarTicker } from '../../lib/domain/similar';
+
+/** Text colour of each direction (colour is never alone: a badge word or an arrow goes with it). */
+export const TONE_TEXT: Record<SignalDirection, string> = {
+  bullish: 'text-green-700 dark:text-green-400',
+  bearish: 'text-red-700 dark:text-red-400',
+  neutral: 'text-gray-600 dark:text-gray-400',
+};
+
+const TONE_BADGE: Record<SignalDirection, string> = {
+  bullish: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300',
+  bearish: 'bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300',
+  neutral: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
+};
+
+const TONE_FILL: Record<SignalDirection, string> = {
+  bullish: 'bg-green-600',
+  bearish: 'bg-red-600',
+  neutral: 'bg-gray-500',
+};
+
+const TONE_AVATAR: Record<SignalDirection, string> = {
+  bullish: 'bg-green-700',
+  bearish: 'bg-red-700',
+  neutral: 'bg-gray-600',
+};
+
+/** The card frame every detail card uses. */
+export function Card({ title, children, className = '', id }: { title?: string; children: ReactNode; className?: string; id?: string }) {
+  return (
+    <section className={`card ${className}`} aria-labelledby={title && id ? id : undefined}>
+      {title && <h2 id={id} className="card-title">{title}</h2>}
+      {children}
+    </section>
+  );
+}
+
+/** Bullish, Bearish or Neutral badge of a C-Score. */
+export function SignalBadge({ score }: { score: number | null | undefined }) {
+  return <span className={`badge ${TONE_BADGE[signalDirection(score)]}`}>{classifySignal(score)}</span>;
+}
+
+/** A term with a hover and focus tooltip (CSS only, so it works in static HTML and inside the modal). */
+export function Tip({ id, label, tip, children }: { id: string; label: string; tip: string; children?: ReactNode }) {
+  return (
+    <span className="tip">
+      {children ?? label}
+      <button type="button" className="tip-btn" aria-label={`About ${label}`} aria-describedby={id}>
+        <span aria-hidden="true">i</span>
+      </button>
+      <span role="tooltip" id={id} className="tip-text">{tip}</span>
+    </span>
+  );
+}
+
+/** Avatar of a ticker: its first letter on a sentiment colour, or the company logo over it when one is known. */
+export function Avatar({ ticker, score, logo, size = 'lg' }: { ticker: string; score: number; logo?: boolean; size?: 'lg' | 'sm' }) {
+  const box = size === 'lg' ? 'avatar' : 'avatar avatar-sm';
+  return (
+    <span className={`${box} ${TONE_AVATAR[signalDirection(score)]}`} aria-hidden="true">
+      {ticker.charAt(0)}
+      {logo && (
+        <img
+          src={`/api/polygon/logo/${encodeURIComponent(ticker)}`}
+          alt=""
+          width={size === 'lg' ? 48 : 28}
+          height={size === 'lg' ? 48 : 28}
+          loading="lazy"
+          decoding="async"
+          // A missing logo falls back to the letter underneath.
+          onError={(e) => e.currentTarget.remove()}
+        />
+      )}
+    </span>
+  );
+}
+
+const ARROW = { up: '▲', down: '▼', flat: '▶' } as const;
+const ARROW_LABEL = { up: 'up from yesterday', down: 'down from yesterday', flat: 'unchanged from yesterday' } as const;
+
+/** The C-Score card: score (counted up by the page), badge, 'vs {x} yesterday' with an arrow, the centred bar, Market and Delta. */
+export function ScoreCard({ record, idPrefix }: { record: SignalRecord; idPrefix: string }) {
+  const direction = signalDirection(record.cScore);
+  const trend = trendDirection(record.cScore, record.yesterdayCScore);
+  const fill = scoreBarFill(record.cScore);
+  return (
+    <Card title="C-Score" id={`${idPrefix}-score`}>
+      <div className="flex flex-wrap items-center gap-3">
+        <span className={`score-num ${TONE_TEXT[direction]}`} data-countup={record.cScore} data-testid="cscore">
+          {formatScore(record.cScore)}
+        </span>
+        <SignalBadge score={record.cScore} />
+      </div>
+      <p className="mt-1 text-sm muted" data-testid="vs-yesterday">
+        <span className={TONE_TEXT[trend === 'up' ? 'bullish' : trend === 'down' ? 'bearish' : 'neutral']} data-arrow={trend}>
+          <span aria-hidden="true">{ARROW[trend]}</span>
+          <span className="sr-only">{ARROW_LABEL[trend]}, </span>
+        </span>{' '}
+        vs {formatYesterdayScore(record.yesterdayCScore)} yesterday
+      </p>
+      <div className="tip-block mt-4">
+        <div
+          className="bar"
+          role="meter"
+          aria-valuemin={-100}
+          aria-valuemax={100}
+          aria-valuenow={record.cScore}
+          aria-label={`C-Score ${formatScore(record.cScore)} on a scale from -100 to +100`}
+          aria-describedby={`${idPrefix}-bar-tip`}
+          tabIndex={0}
+        >
+          <span className="bar-mid" />
+          <span
+            className={`bar-fill ${TONE_FILL[direction]}`}
+            data-testid="score-bar-fill"
+            style={{ left: `${Number(fill.startPercent.toFixed(3))}%`, width: `${Number(fill.widthPercent.toFixed(3))}%` }}
+          />
+        </div>
+        <span role="tooltip" id={`${idPrefix}-bar-tip`} className="tip-text">
+          C-Score {formatScore(record.cScore)}: the bar runs from -100 (left) through 0 (centre) to +100 (right).
+        </span>
+        <div className="flex justify-between text-xs muted" aria-hidden="true">
+          <span>-100</span>
+          <span>0</span>
+          <span>+100</span>
+        </div>
+      </div>
+      <dl className="mt-4 grid grid-cols-2 gap-3">
+        <div>
+          <dt className="text-xs muted">
+            <Tip id={`${idPrefix}-market-tip`} label="Market Score" tip="Relative share-price performance over a blend of the past 1, 3 and 12 months, a forced ranking from -100 to +100." />
+          </dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="market-score">{record.marketScore.toFixed(2)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs muted">
+            <Tip id={`${idPrefix}-delta-tip`} label="Delta Score" tip="Projected beat or miss versus consensus and its probability, a forced ranking from -100 to +100." />
+          </dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="delta-score">{record.deltaScore.toFixed(2)}</dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+/** Signal Information: the Top Signal text, the classification's text and the collapsible interpretation guide. */
+export function SignalInfoCard({ record, idPrefix }: { record: SignalRecord; idPrefix: string }) {
+  const items = signalExplanations(record.ticker, record.cScore, record.isTopTicker);
+  return (
+    <Card title="Signal Information" id={`${idPrefix}-info`}>
+      {items.map((item) => (
+        <div key={item.tone} className="mt-2" data-testid={`explanation-${item.tone}`}>
+          <h3 className={`font-semibold ${item.tone === 'top' ? 'text-amber-700 dark:text-amber-400' : TONE_TEXT[item.tone]}`}>
+            {item.tone === 'top' && <span aria-hidden="true">★ </span>}
+            {item.heading}
+          </h3>
+          <p className="text-sm">{item.text}</p>
+        </div>
+      ))}
+      <details className="mt-3 text-sm">
+        <summary className="cursor-pointer font-medium">{CSCORE_GUIDE.summary}</summary>
+        <h3 className="mt-2 font-semibold">{CSCORE_GUIDE.title}</h3>
+        <ul className="mt-1 list-disc pl-5">
+          {CSCORE_GUIDE.ranges.map((r) => (
+            <li key={r.label}>
+              <strong>{r.range}</strong>: {r.label}, {r.text}
+            </li>
+          ))}
+        </ul>
+        <p className="mt-2 muted">{CSCORE_GUIDE.methodology}</p>
+      </details>
+    </Card>
+  );
+}
+
+function Pairs({ pairs, testid }: { pairs: [string, string][]; testid: string }) {
+  return (
+    <dl className="grid grid-cols-2 gap-3" data-testid={testid}>
+      {pairs.map(([label, value]) => (
+        <div key={label}>
+          <dt className="text-xs muted">{label}</dt>
+          <dd className="font-semibold tabular-nums">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Signal Metrics: Delta, Accuracy, Market and Relevance scores. */
+export function MetricsCard({ record, idPrefix }: { record: SignalRecord; idPrefix: string }) {
+  return (
+    <Card title="Signal Metrics" id={`${idPrefix}-metrics`}>
+      <Pairs
+        testid="signal-metrics"
+        pairs={[
+          ['Delta Score', formatScore(record.deltaScore)],
+          ['Accuracy Score', formatScore(record.accuracyScore)],
+          ['Market Score', formatScore(record.marketScore)],
+          ['Relevance Score', formatScore(record.relevanceScore)],
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** C-Score History: the 7- and 14-day averages and signal-day counts. */
+export function HistoryCard({ record, idPrefix }: { record: SignalRecord; idPrefix: string }) {
+  return (
+    <Card title="C-Score History" id={`${idPrefix}-history`}>
+      <Pairs
+        testid="cscore-history"
+        pairs={[
+          ['7-Day Average', record.avgCScoreL7D.toFixed(2)],
+          ['14-Day Average', record.avgCScoreL14D.toFixed(2)],
+          ['7-Day Signals', `${record.countL7DWithSignal} of 7 days`],
+          ['14-Day Signals', `${record.countL14DWithSignal} of 14 days`],
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** Company Overview: description with its true source, Industry and Website. */
+export function CompanyCard({ profile, idPrefix }: { profile: CompanyProfile; idPrefix: string }) {
+  return (
+    <Card title="Company Overview" id={`${idPrefix}-company`}>
+      <p className="text-sm">
+        <span className="badge mr-2 bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300">
+          {profile.descriptionSource === 'provider' ? 'Company profile' : 'Generated summary'}
+        </span>
+        {profile.description}
+      </p>
+      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
+        <div>
+          <dt className="text-xs muted">Industry</dt>
+          <dd className="font-medium">{profile.industry ?? 'N/A'}</dd>
+        </div>
+        <div>
+          <dt className="text-xs muted">Website</dt>
+          <dd className="font-medium break-all">
+            {profile.website ? (
+              <a href={profile.website} target="_blank" rel="noopener noreferrer" className="link">
+                {profile.website.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            ) : (
+              'N/A'
+            )}
+          </dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+/** Similar Tickers: up to 12, each a link to its page with the signed C-Score coloured by the thresholds. */
+export function SimilarCard({ items, idPrefix, withLogo = [] }: { items: SimilarTicker[]; idPrefix: string; withLogo?: readonly string[] }) {
+  return (
+    <Card title="Similar Tickers" id={`${idPrefix}-similar`}>
+      {items.length === 0 ? (
+        <p className="text-sm muted">No similar tickers in today's report.</p>
+      ) : (
+        <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4" data-testid="similar-tickers">
+          {items.map((item) => (
+            <li key={item.ticker}>
+              <a href={`/signal/${item.ticker}`} className="similar">
+                <Avatar ticker={item.ticker} score={item.cScore} size="sm" logo={withLogo.includes(item.ticker)} />
+                <span className="font-semibold">{item.ticker}</span>
+                <span className={`ml-auto tabular-nums ${TONE_TEXT[signalDirection(item.cScore)]}`}>
+                  {formatSignedScore(item.cScore)}
+                  <span className="sr-only"> {classifySignal(item.cScore)}</span>
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** The footer: the report date and the full disclaimer. */
+export function DetailFooter({ reportDate }: { reportDate: string | null | undefined }) {
+  return (
+    <footer className="mt-6 border-t border-gray-200 pt-4 text-xs muted dark:border-gray-800">
+      <p data-testid="report-date">Signal data uploaded: {formatDate(reportDate ?? null)}</p>
+      <p className="mt-2">{DISCLAIMER}</p>
+    </footer>
+  );
+}

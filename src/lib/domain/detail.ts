@@ -1,0 +1,210 @@
+/**
+ * The stock detail view (spec section 2 "Stock detail"): route tickers, the texts of the signal explanation,
+ * the back button's label, the page's meta description and structured data, and the compact form in which a
+ * page embeds its trend for the chart's first paint.
+ */
+import { formatDate, formatScore } from './format';
+import { classifySignal, signalDirection } from './signal';
+import type { TrendPoint, TrendResponse } from './trend';
+
+/** Texts of the not-found screen of the detail route (spec section 2). */
+export const STOCK_NOT_FOUND = {
+  title: 'Stock Not Found',
+  message: 'Please select a valid ticker.',
+  action: 'Back to Dashboard',
+} as const;
+
+// The TickerSchema rule, repeated here so the islands that import this module do not pull zod into the browser.
+const TICKER = /^[A-Z0-9.-]{1,10}$/;
+
+/** The route ticker upper-cased and trimmed, or null when it is not a well-formed ticker (DESIGN.md security rules). */
+export function routeTicker(raw: string | null | undefined): string | null {
+  const ticker = decodeURIComponentSafe(raw ?? '').trim().toUpperCase();
+  return TICKER.test(ticker) ? ticker : null;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** One paragraph of the Signal Information card: a heading and its text. */
+export interface SignalExplanation {
+  tone: 'top' | 'bullish' | 'bearish' | 'neutral';
+  heading: string;
+  text: string;
+}
+
+/** The Signal Information paragraphs of a ticker: 'Top Signal' first for a top ticker, then its classification's. */
+export function signalExplanations(ticker: string, cScore: number | null | undefined, isTopTicker: boolean): SignalExplanation[] {
+  const out: SignalExplanation[] = [];
+  if (isTopTicker) {
+    out.push({
+      tone: 'top',
+      heading: 'Top Signal',
+      text: `${ticker} is among the strongest signals in today's report: one of the Top Signals with the highest conviction.`,
+    });
+  }
+  const direction = signalDirection(cScore);
+  if (direction === 'bullish') {
+    out.push({
+      tone: 'bullish',
+      heading: 'Bullish Signal',
+      text: `${ticker} shows strong positive momentum, with a C-Score of 65 or more.`,
+    });
+  } else if (direction === 'bearish') {
+    out.push({
+      tone: 'bearish',
+      heading: 'Bearish Signal',
+      text: `${ticker} shows strong negative momentum, with a C-Score of -65 or less.`,
+    });
+  } else {
+    out.push({
+      tone: 'neutral',
+      heading: 'Neutral Signal',
+      text: `${ticker} has a C-Score between -65 and 65: no strong signal in either direction today.`,
+    });
+  }
+  return out;
+}
+
+/** The C-Score interpretation guide behind 'More information': one line per range, then the methodology note. */
+export const CSCORE_GUIDE = {
+  summary: 'More information',
+  title: 'C-Score interpretation guide',
+  ranges: [
+    { range: '65 to 100', label: 'Bullish', text: 'strong positive conviction: consumer spending and market expectations point up.' },
+    { range: '-65 to 65', label: 'Neutral', text: 'no strong conviction in either direction.' },
+    { range: '-100 to -65', label: 'Bearish', text: 'strong negative conviction: consumer spending and market expectations point down.' },
+  ],
+  methodology:
+    'Methodology: the C-Score ranges from -100 to +100. It combines a consumer panel of 25 million credit and debit cards with market expectations, and is updated daily before the market opens. The Delta Score ranks the projected beat or miss against consensus and its probability; the Market Score ranks relative share-price performance over a blend of the past 1, 3 and 12 months.',
+} as const;
+
+/** The full disclaimer of the detail page's footer. */
+export const DISCLAIMER =
+  'Disclaimer: C-Score Signals and every score, signal, chart and text on this page are for informational purposes only and are not investment, financial, legal or tax advice, nor an offer or a solicitation to buy or sell any security. Signals are derived from aggregated consumer-spending data and market expectations; they may be incomplete, delayed or wrong, and past signals do not guarantee future results. Prices and company data come from third parties and may be delayed or inaccurate. Investing involves risk, including the loss of principal. Do your own research and consult a licensed financial adviser before making any investment decision. You alone are responsible for your investment decisions.';
+
+/** The page's meta description: ticker, company, C-Score, its classification and the report date. */
+export function detailDescription(ticker: string, companyName: string, cScore: number, reportDate: string): string {
+  const name = companyName ? ` (${companyName})` : '';
+  return `${ticker}${name} C-Score ${formatScore(cScore)}, ${classifySignal(cScore)}, report of ${formatDate(reportDate)}. Daily consumer-spending signal with its 7- and 14-day history.`;
+}
+
+/** What the structured data of a detail page says. */
+export interface DetailJsonLdInput {
+  siteName: string;
+  siteUrl: string;
+  ticker: string;
+  companyName: string;
+  description: string;
+  reportDate: string;
+  website: string | null;
+}
+
+/** JSON-LD of a detail page: the WebPage, the Corporation with its tickerSymbol, and the BreadcrumbList. */
+export function detailJsonLd(input: DetailJsonLdInput): Record<string, unknown> {
+  const pageUrl = new URL(`/signal/${input.ticker}`, input.siteUrl).href;
+  const home = new URL('/', input.siteUrl).href;
+  const corporation: Record<string, unknown> = {
+    '@type': 'Corporation',
+    '@id': `${pageUrl}#corporation`,
+    name: input.companyName,
+    tickerSymbol: input.ticker,
+  };
+  if (input.website) corporation.url = input.website;
+  return {
+    '@context': 'https://schema.org',
+    '@graph': [
+      {
+        '@type': 'WebPage',
+        '@id': pageUrl,
+        url: pageUrl,
+        name: `${input.siteName} ${input.ticker}`,
+        description: input.description,
+        dateModified: input.reportDate,
+        isPartOf: { '@type': 'WebSite', name: input.siteName, url: home },
+        about: { '@id': `${pageUrl}#corporation` },
+      },
+      corporation,
+      {
+        '@type': 'BreadcrumbList',
+        itemListElement: [
+          { '@type': 'ListItem', position: 1, name: 'All Signals', item: home },
+          { '@type': 'ListItem', position: 2, name: input.ticker, item: pageUrl },
+        ],
+      },
+    ],
+  };
+}
+
+/** JSON for a <script> element: '<' escaped so no text in the data can close the element. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * A trend response in the compact text a page embeds: 'reportDate|date,score,flags;...' where flags is any of
+ * c (current day), y (yesterday), 7 and 14 (the averages). About a third of the JSON's size.
+ */
+export function encodeTrend(trend: TrendResponse): string {
+  const points = trend.trend.map((p) => {
+    const flags = `${p.isCurrentDay ? 'c' : ''}${p.isYesterday ? 'y' : ''}${p.is7DayAvg ? '7' : ''}${p.is14DayAvg ? '14' : ''}`;
+    return `${p.date},${p.cScore},${flags}`;
+  });
+  return `${trend.reportDate}|${points.join(';')}`;
+}
+
+/** The trend response back from `encodeTrend`'s text. */
+export function decodeTrend(ticker: string, text: string): TrendResponse {
+  const [reportDate = '', body = ''] = text.split('|');
+  const trend: TrendPoint[] = body === ''
+    ? []
+    : body.split(';').map((entry) => {
+        const [date = '', score = '', flags = ''] = entry.split(',');
+        const point: TrendPoint = { date, cScore: Number(score) };
+        if (flags.includes('c')) point.isCurrentDay = true;
+        if (flags.includes('y')) point.isYesterday = true;
+        if (flags.includes('14')) point.is14DayAvg = true;
+        else if (flags.includes('7')) point.is7DayAvg = true;
+        return point;
+      });
+  return { ticker, reportDate, trend };
+}
+
+/** The inputs of a ticker's share image: what it shows, so an unchanged text keeps the image. */
+export interface ShareImageInput {
+  ticker: string;
+  companyName: string;
+  cScore: number;
+  reportDate: string;
+}
+
+/** The lines a share image shows: ticker, company, C-Score, classification and date. */
+export function shareImageText(input: ShareImageInput, siteName: string): {
+  ticker: string;
+  company: string;
+  score: string;
+  classification: string;
+  footer: string;
+  tone: 'bullish' | 'bearish' | 'neutral';
+} {
+  return {
+    ticker: input.ticker,
+    company: input.companyName,
+    score: formatScore(input.cScore),
+    classification: classifySignal(input.cScore),
+    footer: `C-Score report of ${formatDate(input.reportDate)} · ${siteName}`,
+    tone: signalDirection(input.cScore),
+  };
+}
+
+/** Earnings badge text of the page: 'Earnings: Jan 5, 2025', or null when no next date is known. */
+export function earningsBadgeText(date: string | null | undefined, format: (d: string) => string): string | null {
+  if (!date) return null;
+  const text = format(date);
+  return text === 'N/A' ? null : `Earnings: ${text}`;
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { backTarget } from '../../src/lib/domain/back-section';
+import {
+  DISCLAIMER,
+  STOCK_NOT_FOUND,
+  decodeTrend,
+  detailDescription,
+  detailJsonLd,
+  earningsBadgeText,
+  encodeTrend,
+  routeTicker,
+  scriptJson,
+  shareImageText,
+  signalExplanations,
+} from '../../src/lib/domain/detail';
+import { formatDate, formatShortDate } from '../../src/lib/domain/format';
+import type { TrendResponse } from '../../src/lib/domain/trend';
+
+describe('routeTicker: the route ticker is upper-cased, a malformed one is refused', () => {
+  it.each([
+    ['aapl', 'AAPL'],
+    [' brk.b ', 'BRK.B'],
+    ['BF-B', 'BF-B'],
+    ['brk%2Eb', 'BRK.B'],
+    ['', null],
+    ['TOO-LONG-TICKER', null],
+    ['<script>', null],
+    ['A/B', null],
+    ['%E0%A4%A', null],
+  ])('%j -> %j', (raw, expected) => {
+    expect(routeTicker(raw)).toBe(expected);
+  });
+});
+
+describe('backTarget: Back to {previous section}, returning to the previous path or /', () => {
+  it.each([
+    ['/recently-qualified', 'Back to Recently Qualified', '/recently-qualified'],
+    ['/currently-qualified?sort=cScore', 'Back to Currently Qualified', '/currently-qualified?sort=cScore'],
+    ['/reversals-exits', 'Back to Reversals & Exits', '/reversals-exits'],
+    ['/heatmap', 'Back to Heatmap', '/heatmap'],
+    ['/explore', 'Back to Explore', '/explore'],
+    ['/all-signals', 'Back to Dashboard', '/all-signals'],
+    ['/', 'Back to Dashboard', '/'],
+    ['/signal/AAPL', 'Back to Dashboard', '/'],
+    ['//evil.example.com', 'Back to Dashboard', '/'],
+    [null, 'Back to Dashboard', '/'],
+  ])('%j', (previous, label, href) => {
+    expect(backTarget(previous)).toEqual({ label, href });
+  });
+});
+
+describe('signalExplanations: Top Signal for top tickers, then the text of the classification', () => {
+  it.each([
+    [65, false, ['bullish']],
+    [99.36, true, ['top', 'bullish']],
+    [-65, false, ['bearish']],
+    [-64.99, false, ['neutral']],
+    [64.99, true, ['top', 'neutral']],
+    [0, false, ['neutral']],
+  ])('C-Score %d, top %s -> %j', (score, top, tones) => {
+    expect(signalExplanations('AAPL', score, top).map((e) => e.tone)).toEqual(tones);
+  });
+
+  it('says the spec\'s facts in each text', () => {
+    expect(signalExplanations('AAPL', 70, true)[0]).toMatchObject({ heading: 'Top Signal', text: expect.stringContaining('among the strongest signals') });
+    expect(signalExplanations('AAPL', 70, false)[0]!.text).toContain('strong positive momentum, with a C-Score of 65 or more');
+    expect(signalExplanations('AAPL', -70, false)[0]!.text).toContain('C-Score of -65 or less');
+    expect(signalExplanations('AAPL', 10, false)[0]!.text).toContain('C-Score between -65 and 65');
+  });
+});
+
+describe('meta: description and structured data', () => {
+  it('the description names the C-Score, its classification and the report date', () => {
+    expect(detailDescription('AAPL', 'Apple Inc.', 72.456, '2026-11-20')).toMatch(/^AAPL \(Apple Inc\.\) C-Score 72\.46, Bullish, report of Nov 20, 2026\./);
+    expect(detailDescription('T', '', -100, '2026-11-20')).toMatch(/^T C-Score -100, Bearish/);
+  });
+
+  it('JSON-LD holds a WebPage, a Corporation with its tickerSymbol and a BreadcrumbList', () => {
+    const ld = detailJsonLd({ siteName: 'C-Score Signals', siteUrl: 'https://signals.example.com/', ticker: 'AAPL', companyName: 'Apple Inc.', description: 'd', reportDate: '2026-11-20', website: 'https://www.apple.com/' });
+    const graph = ld['@graph'] as Record<string, unknown>[];
+    expect(graph.map((n) => n['@type'])).toEqual(['WebPage', 'Corporation', 'BreadcrumbList']);
+    expect(graph[0]).toMatchObject({ url: 'https://signals.example.com/signal/AAPL', name: 'C-Score Signals AAPL' });
+    expect(graph[1]).toMatchObject({ tickerSymbol: 'AAPL', name: 'Apple Inc.', url: 'https://www.apple.com/' });
+  });
+
+  it('scriptJson cannot close its script element', () => {
+    expect(scriptJson({ name: '</script><script>alert(1)</script>' })).not.toContain('</script>');
+    expect(JSON.parse(scriptJson({ name: '</script>' }))).toEqual({ name: '</script>' });
+  });
+});
+
+describe('encodeTrend / decodeTrend: the embedded trend round-trips', () => {
+  const trend: TrendResponse = {
+    ticker: 'AAPL',
+    reportDate: '2026-11-20',
+    trend: [
+      { date: '2026-11-06', cScore: 68.2, is14DayAvg: true },
+      { date: '2026-11-12', cScore: 70.1, is7DayAvg: true },
+      { date: '2026-11-18', cScore: 66 },
+      { date: '2026-11-19', cScore: -12.5, isYesterday: true },
+      { date: '2026-11-20', cScore: 72.5, isCurrentDay: true },
+    ],
+  };
+  it('keeps every date, score and flag', () => {
+    expect(decodeTrend('AAPL', encodeTrend(trend))).toEqual(trend);
+  });
+  it('an empty trend stays empty', () => {
+    expect(decodeTrend('AAPL', encodeTrend({ ...trend, trend: [] }))).toEqual({ ...trend, trend: [] });
+    expect(decodeTrend('AAPL', '').trend).toEqual([]);
+  });
+});
+
+describe('share image text and earnings badge', () => {
+  it('shows ticker, company, C-Score, classification and date', () => {
+    expect(shareImageText({ ticker: 'AAPL', companyName: 'Apple Inc.', cScore: -65, reportDate: '2026-11-20' }, 'C-Score Signals')).toEqual({
+      ticker: 'AAPL',
+      company: 'Apple Inc.',
+      score: '-65.00',
+      classification: 'Bearish',
+      footer: 'C-Score report of Nov 20, 2026 · C-Score Signals',
+      tone: 'bearish',
+    });
+  });
+  it.each([
+    ['2025-01-05', formatDate, 'Earnings: Jan 5, 2025'],
+    ['2025-01-05', formatShortDate, 'Earnings: Jan 5'],
+    [null, formatDate, null],
+    ['not a date', formatDate, null],
+  ])('%j', (date, format, expected) => {
+    expect(earningsBadgeText(date, format)).toBe(expected);
+  });
+  it('the not-found texts and the disclaimer are the spec\'s', () => {
+    expect(STOCK_NOT_FOUND).toEqual({ title: 'Stock Not Found', message: 'Please select a valid ticker.', action: 'Back to Dashboard' });
+    expect(DISCLAIMER).toContain('not investment');
+  });
+});
