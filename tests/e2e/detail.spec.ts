@@ -292,3 +292,12 @@ test.describe('addresses', () => {
     });
   }
 });
+
+test('with the real server and the demo provider: demo prices say so, news and earnings show their empty states', async ({ page }) => {
+  // No route is intercepted here: the quote, news and earnings come from the running server's demo provider.
+  await page.goto('/signal/AAPL');
+  await expect(page.getByText(/Demo prices, not market data • Updated at/)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('No price information available for this ticker')).toHaveCount(0);
+  await expect(page.getByText('Loading news...')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByText(/Earnings: /)).toHaveCount(0);
+});
