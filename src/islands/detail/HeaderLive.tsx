@@ -56,7 +56,8 @@ export default function HeaderLive({ ticker, reportDate, modal = false }: { tick
     : earningsBadgeText(earningsDate, formatDate);
 
   return (
-    <div className="flex min-h-9 flex-wrap items-center gap-x-4 gap-y-2">
+    // Two rows are reserved below 640 px, where the price and the buttons wrap, so loading the quote shifts nothing.
+    <div className="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">
       <div className="flex min-w-40 items-baseline gap-2" aria-live="polite">
         {quote.loading && !q ? (
           <span className="skeleton inline-block h-6 w-36" aria-label="Loading price" />
