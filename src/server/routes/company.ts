@@ -7,7 +7,7 @@ import type { StoredCompanyInfo } from '../../lib/domain/company-profile';
 import { similarTickers } from '../../lib/domain/similar';
 import { signalDirection } from '../../lib/domain/signal';
 import { ProviderError } from '../providers/provider';
-import { jsonError, jsonHeaders, knownRecord, routeTicker, sendJson, type ApiContext } from './context';
+import { jsonError, jsonHeaders, knownRecord, routeRecord, sendJson, type ApiContext } from './context';
 
 const HOURLY = jsonHeaders('public, max-age=3600');
 const NO_STORE = jsonHeaders('no-store');
@@ -38,19 +38,17 @@ export interface SyncReport {
 /** Mounts the company routes on the API router. */
 export function companyRoutes(api: Hono, context: ApiContext): void {
   api.get('/company-info/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const info = companyInfo(ticker, found.record.companyName, found.site.universe.get(ticker), await context.companies.get(ticker));
     return sendJson(JSON.stringify(info), HOURLY);
   });
 
   api.get('/polygon/company-info/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     let stored = await context.companies.get(ticker);
     if (stored?.description === undefined && context.provider.name === 'polygon') {
       try {
@@ -123,10 +121,9 @@ export function companyRoutes(api: Hono, context: ApiContext): void {
   });
 
   api.get('/market-sentiment/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const { record } = found;
     const sentiment: MarketSentiment = {
       ticker,
@@ -140,10 +137,9 @@ export function companyRoutes(api: Hono, context: ApiContext): void {
   });
 
   api.get('/stock-complete-data/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const { record, site } = found;
     const body = {
       ticker,

@@ -55,6 +55,14 @@ export function routeTicker(c: Context): string | Response {
   return problem === null ? raw.toUpperCase() : jsonError(400, problem);
 }
 
+/** The route's checked ticker with its latest record, or the 400 (malformed), 404 (unknown) or 503 (no build) answer. */
+export async function routeRecord(c: Context, context: ApiContext): Promise<{ ticker: string; record: SignalRecord; site: SiteIndex } | Response> {
+  const ticker = routeTicker(c);
+  if (typeof ticker !== 'string') return ticker;
+  const found = await knownRecord(context, ticker);
+  return found instanceof Response ? found : { ticker, ...found };
+}
+
 /** The latest report's record of a ticker, or a 404 (unknown ticker) or 503 (no build yet) answer. */
 export async function knownRecord(context: ApiContext, ticker: string): Promise<{ record: SignalRecord; site: SiteIndex } | Response> {
   const site = await context.site.current();

@@ -11,6 +11,7 @@ import {
   jsonHeaders,
   knownRecord,
   providerAnswer,
+  routeRecord,
   routeTicker,
   sendJson,
   type ApiContext,
@@ -69,10 +70,9 @@ export function marketRoutes(api: Hono, context: ApiContext): void {
   });
 
   api.get('/earnings-date/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const body = await providerAnswer(context, `earnings:${ticker}`, ANSWER_WINDOWS_MS.earnings, () => context.provider.earnings(ticker), NO_EARNINGS);
     return sendJson(body, DAILY_HEADERS);
   });
@@ -112,10 +112,9 @@ export function marketRoutes(api: Hono, context: ApiContext): void {
   });
 
   api.get('/polygon/price/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const body = await providerAnswer(
       context,
       `price:${ticker}`,
@@ -130,10 +129,9 @@ export function marketRoutes(api: Hono, context: ApiContext): void {
   });
 
   api.get('/polygon/ticker-details/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const body = await providerAnswer(
       context,
       `details:${ticker}`,
@@ -151,10 +149,9 @@ export function marketRoutes(api: Hono, context: ApiContext): void {
   });
 
   api.get('/polygon/logo/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const found = await knownRecord(context, ticker);
+    const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
+    const { ticker } = found;
     const missing = `No logo for ${ticker}: the page shows the ticker's initials instead.`;
     if (context.answers.peek(`logo-missing:${ticker}`) !== undefined) return jsonError(404, missing);
     try {
