@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { FETCH_ERRORS } from '../lib/client/api';
 
 /** The signed-in state (spec section 4 "Auth"): loading, then signed-out (default) or signed-in. */
 export type UserState =
@@ -8,9 +9,6 @@ export type UserState =
 
 /** The current user. */
 export const $user = atom<UserState>({ status: 'loading' });
-
-/** Spec section 8: a failed user fetch leaves the user signed out with this error text. */
-export const USER_FETCH_ERROR = 'Failed to fetch user data';
 
 /** Loads the user from GET /api/auth/user; a non-OK answer means signed out. */
 export async function loadUser(): Promise<void> {
@@ -29,7 +27,7 @@ export async function loadUser(): Promise<void> {
         : { status: 'signed-out' },
     );
   } catch {
-    $user.set({ status: 'signed-out', error: USER_FETCH_ERROR });
+    $user.set({ status: 'signed-out', error: FETCH_ERRORS.user });
   }
 }
 
