@@ -1,5 +1,5 @@
 /** Section 4, API throughput: autocannon against the running server on loopback, one route at a time. */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
@@ -93,6 +93,30 @@ export const API_NOTE =
   'requests/s is completed requests per second; p50 and p99 are latency percentiles; errors are socket errors + timeouts + non-2xx answers. ' +
   'A route that does not answer 200 is recorded as not available and counts as a miss.';
 
+// A bare node:http server answering the quote's bytes: what this machine can serve at all, to read the routes against.
+const BARE_SERVER = `
+const body = process.argv[1];
+require('node:http')
+  .createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }); res.end(body); })
+  .listen(0, '127.0.0.1', function () { console.log(this.address().port); });
+`;
+
+/** Loads a bare node:http server with the same tool and body, as a reference row with no budget. */
+async function bareBaseline(tool: LoadTool, body: string, seconds: number): Promise<LoadResult> {
+  const child = spawn(process.execPath, ['-e', BARE_SERVER, body], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+      child.once('exit', (code) => reject(new Error(`the bare node:http server exited (${code})`)));
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    await tool.run(url, WARM_UP_SECONDS);
+    return await tool.run(url, seconds);
+  } finally {
+    child.kill();
+  }
+}
+
 /** Loads each route for a fixed time after a warm-up and reports requests/s, p50, p99 and errors. */
 export async function apiSection(ctx: BenchContext, origin: string, routes: ApiRoute[]): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -100,10 +124,14 @@ export async function apiSection(ctx: BenchContext, origin: string, routes: ApiR
   const seconds = ctx.quick ? 3 : 10;
   const tool = existsSync(WRK) ? wrk : cannon;
   const method = `${tool.name}, ${CONNECTIONS} connections, ${seconds} s`;
+  let referenceBody: string | null = null;
   for (const route of routes) {
     const url = origin + route.path;
     // The first answer fills the server's caches; a route that is not there yet is a miss, not a crash.
-    const status = (await fetch(url, { headers: HEADERS })).status;
+    const first = await fetch(url);
+    const status = first.status;
+    const text = await first.text();
+    referenceBody ??= status === 200 ? text : null;
     if (status !== 200) {
       ctx.log(`  ${route.path}: ${status}, not measured`);
       const missing = { missing: `not available (${status})`, value: null, method };
@@ -118,6 +146,13 @@ export async function apiSection(ctx: BenchContext, origin: string, routes: ApiR
     add({ name: `${route.label}: p50 latency`, value: round(result.p50Ms, 2), unit: 'ms', method });
     add({ name: `${route.label}: p99 latency`, value: round(result.p99Ms, 2), unit: 'ms', budget: route.p99, method });
     add({ name: `${route.label}: errors`, value: result.errors, unit: 'requests', budget: { op: '=', limit: 0 }, method: result.total === null ? method : `${method}, of ${result.total} requests` });
+  }
+  if (referenceBody !== null) {
+    const bare = await bareBaseline(tool, referenceBody, seconds);
+    ctx.log(`  bare node:http reference: ${Math.round(bare.requestsPerSecond)} req/s, p99 ${round(bare.p99Ms, 2)} ms`);
+    const reference = `${method}; a bare node:http server answering the first route's body, for scale`;
+    add({ name: 'reference, bare node:http: requests/s', value: Math.round(bare.requestsPerSecond), unit: 'req/s', method: reference });
+    add({ name: 'reference, bare node:http: p99 latency', value: round(bare.p99Ms, 2), unit: 'ms', method: reference });
   }
   return figures;
 }
