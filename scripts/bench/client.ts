@@ -47,7 +47,9 @@ function settleAfter(action: 'sort' | 'filter', text: string, timeoutMs: number)
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }
   return new Promise((resolve) => {
-    // The first frame after the last mutation is when the user sees the new order; one quiet frame confirms it.
+    // The user sees the new order when the first frame after the last mutation has been laid out and painted: a
+    // task queued from that frame's animation-frame callback runs after its style, layout and paint. One quiet
+    // frame confirms there was no later mutation.
     let counted = 0;
     let shownAt = -1;
     const frame = () => {
@@ -56,6 +58,9 @@ function settleAfter(action: 'sort' | 'filter', text: string, timeoutMs: number)
       if (mutations > counted) {
         counted = mutations;
         shownAt = now;
+        setTimeout(() => {
+          if (counted === mutations) shownAt = performance.now();
+        }, 0);
       } else if (shownAt >= 0) {
         observer.disconnect();
         resolve(shownAt - started);
@@ -92,7 +97,7 @@ function baselineDomWork(action: 'sort' | 'filter', text: string, run: number): 
     for (const row of body.rows) row.hidden = !(row.textContent ?? '').toLowerCase().includes(needle);
   }
   void document.body.offsetHeight;
-  return new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now() - started)));
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0)));
 }
 
 function clearBaselineFilter(): void {
@@ -121,10 +126,11 @@ export const CLIENT_NOTE =
   'Playwright drives the system Chromium (no CPU throttling) on /all-signals of the 6,000-ticker build served by `npm start` ' +
   '(/ when /all-signals is not there; the 503-ticker build with --quick), after load + network idle (at most 10 s). ' +
   'When the table has a sort button in a header cell (`th button`, the C-Score one first), it is clicked in the page and the time runs ' +
-  "from the click to the first animation frame after the table's last DOM mutation (a MutationObserver on the table's parent; one quiet " +
-  `frame confirms it). The search input nearest the table (\`input[type=search]\` or \`name=q\`) is set to "${FILTER_TEXT}" the same way and cleared between runs. ` +
+  "from the click until the first frame after the table's last DOM mutation has been rendered (a MutationObserver on the table's parent; " +
+  "the end is a task queued from that frame's animation-frame callback, which runs after the frame's style, layout and paint; one quiet " +
+  `frame confirms no later mutation). The search input nearest the table (\`input[type=search]\` or \`name=q\`) is set to "${FILTER_TEXT}" the same way and cleared between runs. ` +
   'Without such controls the figure is a baseline DOM re-sort: in page.evaluate the rows are sorted by their C-Score cell (direction ' +
-  `alternating) and re-appended, or the rows not containing "${FILTER_TEXT}" are hidden, then a forced layout and the next animation frame. ` +
+  `alternating) and re-appended, or the rows not containing "${FILTER_TEXT}" are hidden, then a forced layout and the next frame rendered. ` +
   `Median of ${RUNS} runs; the method column lists every run.`;
 
 /** Opens the biggest list page of the build and times re-sorting and filtering its rows, median of 5. */

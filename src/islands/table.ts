@@ -2,6 +2,11 @@
  * Enhances the list tables of a page in place (no re-render from a JSON copy): header buttons sort by any column,
  * the filter form filters by text, direction, sector and watched, the state lives in the URL query, and the star
  * toggles the watchlist. A chosen top ticker passes the paywall rule before the link may navigate.
+ *
+ * A table of WINDOW_FROM_ROWS rows or more then keeps only the rows near its scroll position in the page (spacer rows
+ * stand for the others, aria-rowcount and aria-rowindex tell assistive technology where a row is). Moving thousands
+ * of rows costs the browser a new layout box per row and makes every later frame slower; a window of a few dozen
+ * rows re-sorts and scrolls in a frame or two. The pre-rendered table stays whole for readers without JavaScript.
  */
 import {
   matchesFilters,
@@ -13,6 +18,9 @@ import {
   type FilterableRow,
   type SortValue,
   type TableState,
+  type RowWindow,
+  rowWindow,
+  WINDOW_FROM_ROWS,
 } from '../lib/domain/table';
 import { signalDirection } from '../lib/domain/signal';
 import { $watchedSet, toggleWatch } from '../stores/watchlist';
@@ -26,6 +34,25 @@ interface Table {
   headers: Map<string, { th: HTMLTableCellElement; index: number; kind: 'num' | 'text'; button: HTMLButtonElement }>;
   values: Map<string, SortValue[]>;
   shownOrder: string;
+  /** Set once the table shows only the rows near its scroll position. */
+  view?: RowView;
+}
+
+/** A windowed table: the shown rows in order, and which of them are in the page. */
+interface RowView {
+  scroller: HTMLElement;
+  rowHeight: number;
+  /** Where the first row starts below the top of the scroller's content, under the sticky header. */
+  bodyTop: number;
+  /** The scroller's scroll position and the height it shows rows in, as last measured. */
+  scrollTop: number;
+  viewport: number;
+  before: HTMLTableRowElement;
+  after: HTMLTableRowElement;
+  /** Row indexes of the rows that pass the filters, in the shown order. */
+  order: number[];
+  range: RowWindow;
+  frame: number;
 }
 
 /** The values of one column, read once from the pre-rendered cells. */
@@ -91,20 +118,28 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
   let shown = 0;
   let total = 0;
   for (const table of tables) {
-    let visible = 0;
+    // A table just switched to its window was measured there: measuring again now would lay out every row.
+    const measured = !table.view && table.rows.length >= WINDOW_FROM_ROWS && startWindow(table);
     const info = filterInfo(table);
-    table.rows.forEach((row, i) => {
-      const match = matchesFilters(info[i]!, state, watched);
-      row.hidden = !match;
-      if (match) visible += 1;
-    });
+    const sortable = state.sort !== '' && table.headers.has(state.sort);
+    const order = sortable ? sortPermutation(columnValues(table, state.sort), state.order) : table.rows.map((_, i) => i);
+    let visible = 0;
+    if (table.view) {
+      table.view.order = order.filter((i) => matchesFilters(info[i]!, state, watched));
+      visible = table.view.order.length;
+      renderWindow(table, true, !measured);
+    } else {
+      table.rows.forEach((row, i) => {
+        const match = matchesFilters(info[i]!, state, watched);
+        row.hidden = !match;
+        if (match) visible += 1;
+      });
+      showOrder(table, order, sortable ? `${state.sort}:${state.order}` : '');
+    }
     shown += visible;
     total += table.rows.length;
     const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
     if (noMatch) noMatch.hidden = visible > 0 || table.rows.length === 0;
-    const sortable = state.sort !== '' && table.headers.has(state.sort);
-    if (sortable) showOrder(table, sortPermutation(columnValues(table, state.sort), state.order), `${state.sort}:${state.order}`);
-    else showOrder(table, table.rows.map((_, i) => i), '');
     for (const [key, header] of table.headers) {
       if (sortable && key === state.sort) header.th.setAttribute('aria-sort', state.order === 'asc' ? 'ascending' : 'descending');
       else header.th.removeAttribute('aria-sort');
@@ -112,6 +147,116 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
   }
   const count = form?.querySelector('[data-count]');
   if (count) count.textContent = shown === total ? `${total} rows` : `Showing ${shown} of ${total} rows`;
+}
+
+/** A spacer row standing for rows outside the window. */
+function spacerRow(): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.className = 'gap';
+  row.setAttribute('aria-hidden', 'true');
+  return row;
+}
+
+/**
+ * Switches a table in a scroll container to showing only the rows near the scroll position; true when it did.
+ * Every measurement comes first: once anything changes, the next read would lay out thousands of rows again.
+ */
+function startWindow(table: Table): boolean {
+  const scroller = table.element.closest<HTMLElement>('.table-scroll');
+  const sample = table.rows[0];
+  if (!scroller || !sample) return false;
+  const head = table.element.tHead?.getBoundingClientRect().height ?? 0;
+  const scrollTop = scroller.scrollTop;
+  const viewport = scroller.clientHeight - head;
+  const bodyTop = table.body.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scrollTop - head;
+  // The first row laid out in full (it may be outside the viewport, where content-visibility skips its content).
+  sample.style.contentVisibility = 'visible';
+  const rowHeight = sample.getBoundingClientRect().height;
+  sample.style.contentVisibility = '';
+  if (!(rowHeight > 0)) return false; // not displayed (a hidden panel): stay a plain table
+  table.element.tHead?.rows[0]?.setAttribute('aria-rowindex', '1');
+  for (const row of table.rows) row.hidden = false;
+  const view: RowView = {
+    scroller,
+    rowHeight,
+    bodyTop,
+    scrollTop,
+    viewport,
+    before: spacerRow(),
+    after: spacerRow(),
+    order: table.rows.map((_, i) => i),
+    range: { first: 0, last: 0 },
+    frame: 0,
+  };
+  table.view = view;
+  const schedule = () => {
+    if (view.frame === 0) {
+      view.frame = requestAnimationFrame(() => {
+        view.frame = 0;
+        renderWindow(table, false);
+      });
+    }
+  };
+  scroller.addEventListener('scroll', schedule, { passive: true });
+  window.addEventListener('resize', schedule, { passive: true });
+  return true;
+}
+
+/**
+ * Puts the window's rows (and the spacers for the rest) in the body: `force` after the shown order changed,
+ * `measure` unless the scroller's geometry was just measured.
+ */
+function renderWindow(table: Table, force: boolean, measure = true): void {
+  const view = table.view!;
+  if (measure) {
+    view.scrollTop = view.scroller.scrollTop;
+    view.viewport = view.scroller.clientHeight - (table.element.tHead?.offsetHeight ?? 0);
+  }
+  const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length);
+  if (!force && range.first === view.range.first && range.last === view.range.last) return;
+  view.range = range;
+  table.element.setAttribute('aria-rowcount', String(view.order.length + 1));
+  view.before.style.height = `${range.first * view.rowHeight}px`;
+  view.after.style.height = `${(view.order.length - range.last) * view.rowHeight}px`;
+  const wanted: HTMLTableRowElement[] = [view.before];
+  const watched = $watchedSet.get();
+  for (let position = range.first; position < range.last; position++) {
+    const row = table.rows[view.order[position]!]!;
+    row.setAttribute('aria-rowindex', String(position + 2));
+    const star = row.querySelector<HTMLButtonElement>('button.star');
+    if (star) showStar(star, watched);
+    wanted.push(row);
+  }
+  wanted.push(view.after);
+  const { body } = table;
+  if (body.rows.length > 4 * wanted.length) {
+    // Most rows leave (the first window of a whole table): one bulk replace, far cheaper than a removal per row.
+    const focused = document.activeElement;
+    body.replaceChildren(...wanted);
+    if (focused instanceof HTMLElement && focused !== document.activeElement && body.contains(focused)) focused.focus({ preventScroll: true });
+    // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
+    if (!table.element.hasAttribute('data-windowed')) {
+      table.element.style.setProperty('--row-h', `${view.rowHeight}px`);
+      table.element.dataset.windowed = '';
+    }
+    return;
+  }
+  // Rows that stay keep their place (and keyboard focus); only the rows that leave or arrive move.
+  const keep = new Set(wanted);
+  for (const row of [...body.rows]) if (!keep.has(row)) row.remove();
+  let next: Element | null = body.firstElementChild;
+  for (const row of wanted) {
+    if (row === next) next = next.nextElementSibling;
+    else body.insertBefore(row, next);
+  }
+}
+
+/** Shows whether the star's ticker is on the watchlist. */
+function showStar(star: HTMLButtonElement, watched: ReadonlySet<string>): void {
+  const on = watched.has(star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '');
+  if ((star.getAttribute('aria-pressed') === 'true') === on) return;
+  star.setAttribute('aria-pressed', String(on));
+  star.textContent = on ? '★' : '☆';
 }
 
 function readForm(form: HTMLFormElement | null, state: TableState): TableState {
@@ -170,13 +315,9 @@ export function enhanceTables(): void {
   $watchedSet.subscribe((watched) => {
     // The page is rendered with every star off: with an empty watchlist and no star on there is nothing to change,
     // and otherwise only the stars that change are touched.
+    // A windowed table's rows outside the page catch up when they come into its window.
     if (watched.size > 0 || document.querySelector('button.star[aria-pressed="true"]')) {
-      document.querySelectorAll<HTMLButtonElement>('button.star').forEach((star) => {
-        const on = watched.has(star.closest<HTMLElement>('[data-t]')?.dataset.t ?? '');
-        if ((star.getAttribute('aria-pressed') === 'true') === on) return;
-        star.setAttribute('aria-pressed', String(on));
-        star.textContent = on ? '★' : '☆';
-      });
+      document.querySelectorAll<HTMLButtonElement>('button.star').forEach((star) => showStar(star, watched));
     }
     if (state.watched) apply(tables, state, form);
   });
@@ -190,5 +331,12 @@ export function enhanceTables(): void {
   });
 
   // The pre-rendered page already shows the default view: only a query from the URL needs work on load.
+  // A big table switches to its window once the page is idle (the first sort or filter would do it otherwise).
   if (tableStateToQuery(state) !== '') apply(tables, state, form);
+  else if (tables.some((table) => table.rows.length >= WINDOW_FROM_ROWS)) {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    idle(() => {
+      if (tables.some((table) => table.rows.length >= WINDOW_FROM_ROWS && !table.view)) apply(tables, state, form);
+    });
+  }
 }

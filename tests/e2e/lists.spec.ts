@@ -56,7 +56,7 @@ async function expected() {
       }
     });
   }
-  return { all, current, newToday, recent, events };
+  return { all, current, newToday, recent, events, latest: D.scores };
 }
 
 const tickers = (page: Page, table: string) => page.locator(`#${table} tbody tr:not([hidden])`).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.t!));
@@ -181,4 +181,74 @@ test('archives paginate 7 files a page with numbers and Next, cards expand to do
   await expect(raw).toHaveAttribute('href', /^\/api\/download-excel\/[0-9a-f]{16}$/);
   await expect(card.getByText(/^Summary · \d+ rows$/)).toBeVisible();
   await expect(card.getByRole('link', { name: 'CSV of sheet Summary' })).toHaveAttribute('href', /^\/api\/download-csv\/[0-9a-f]{16}\?sheetId=\d+$/);
+});
+
+test('a 6,036-row table keeps a window of rows: sorted across the whole list, scrollable to its end, filterable, walkable by keyboard', async ({ page }) => {
+  // The sample has 503 tickers: the served /all-signals page is copied 12 times over (AAPL, AAPL~1, … AAPL~11)
+  // so the real page script meets a table past the windowing threshold.
+  const COPIES = 12;
+  await page.route('**/all-signals', async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    const body = /(<tbody[^>]*>)([\s\S]*?)(<\/tbody>)/.exec(html)!;
+    const copies = Array.from({ length: COPIES }, (_, k) =>
+      k === 0 ? body[2]! : body[2]!.replace(/(data-t="|aria-label="Watch )([^"]+)"/g, `$1$2~${k}"`).replace(/(data-detail-link[^>]*>)([^<]+)</g, `$1$2~${k}<`),
+    ).join('');
+    await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html.replace(body[0]!, () => body[1] + copies + body[3]) });
+  });
+  await page.goto('/all-signals');
+  const table = page.locator('#all-signals');
+  const total = 503 * COPIES;
+  await expect(table).toHaveAttribute('data-windowed', '');
+  await expect(table).toHaveAttribute('aria-rowcount', String(total + 1));
+  await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
+  const inPage = () =>
+    table.locator('tbody tr:not(.gap)').evaluateAll((rows) =>
+      rows.map((r) => ({ index: Number(r.getAttribute('aria-rowindex')), t: (r as HTMLElement).dataset.t!, score: parseFloat(r.children[2]!.textContent!.replace('\u2212', '-')) })),
+    );
+  expect((await inPage()).length).toBeLessThan(80);
+
+  // The C-Score sort covers every row: the top of the window is the highest score, the end of the list the lowest.
+  await page.getByRole('columnheader', { name: 'C-Score' }).getByRole('button').click();
+  await expect(page.getByRole('columnheader', { name: 'C-Score' })).toHaveAttribute('aria-sort', 'descending');
+  const want = [...(await expected()).latest.values()].sort((a, b) => b - a).map((s) => Math.round(s * 100) / 100);
+  let rows = await inPage();
+  expect(rows[0]!.index).toBe(2);
+  expect(rows[0]!.score).toBe(want[0]);
+  await page.locator('#all-signals').evaluate((t) => {
+    const scroller = t.closest('.table-scroll')!;
+    scroller.scrollTop = scroller.scrollHeight;
+  });
+  await expect.poll(async () => (await inPage()).at(-1)!.index).toBe(total + 1);
+  rows = await inPage();
+  expect(rows.at(-1)!.score).toBe(want.at(-1));
+  // Positions follow each other and scores never rise inside the window.
+  rows.forEach((row, i) => i > 0 && expect([row.index - rows[i - 1]!.index, row.score <= rows[i - 1]!.score]).toEqual([1, true]));
+
+  // A filter applies to the whole list (AAPL and its 11 copies), and the count says so.
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('aapl');
+  await expect(page.locator('[data-count]')).toHaveText(`Showing ${COPIES} of ${total} rows`);
+  await expect(table).toHaveAttribute('aria-rowcount', String(COPIES + 1));
+  expect((await inPage()).map((r) => r.t).sort()).toEqual(['AAPL', ...Array.from({ length: COPIES - 1 }, (_, k) => `AAPL~${k + 1}`)].sort());
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('');
+  await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
+
+  // Watching a row, then scrolling it out of the window and back, keeps its star on.
+  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));
+  await expect.poll(async () => (await inPage())[0]!.index).toBe(2);
+  const first = (await inPage())[0]!.t;
+  await page.getByRole('button', { name: `Watch ${first}`, exact: true }).click();
+  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 100_000));
+  await expect(page.getByRole('button', { name: `Watch ${first}`, exact: true })).toHaveCount(0);
+  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));
+  await expect(page.getByRole('button', { name: `Watch ${first}`, exact: true })).toHaveAttribute('aria-pressed', 'true');
+
+  // Tab walks row after row past the first window: each row's star and ticker link take focus in order.
+  await page.getByRole('button', { name: `Watch ${first}`, exact: true }).focus();
+  for (let i = 0; i < 2 * 60; i++) await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => {
+    const row = document.activeElement?.closest('tr');
+    return row ? Number(row.getAttribute('aria-rowindex')) : null;
+  });
+  expect(focused).toBe(62);
 });

@@ -5,6 +5,7 @@ import {
   nextSort,
   parseSortNumber,
   parseTableState,
+  rowWindow,
   sortPermutation,
   tableStateToQuery,
   type TableState,
@@ -89,5 +90,31 @@ describe('nextSort', () => {
     [{ ...DEFAULT_TABLE_STATE, sort: 'cScore', order: 'asc' }, 'cScore', 'num', 'cScore', 'desc'],
   ] as [TableState, string, 'num' | 'text', string, string][])('%j %s', (state, key, kind, sort, order) => {
     expect(nextSort(state, key, kind)).toMatchObject({ sort, order });
+  });
+});
+
+describe('rowWindow', () => {
+  // 44 px rows in a 440 px tall container: 10 rows visible, one more for a partly shown row.
+  it('keeps the visible rows and the overscan on each side', () => {
+    expect(rowWindow(0, 440, 44, 6000, 12)).toEqual({ first: 0, last: 23 });
+    expect(rowWindow(44 * 100, 440, 44, 6000, 12)).toEqual({ first: 88, last: 123 });
+    // Half-way through a row still counts that row as the top one.
+    expect(rowWindow(44 * 100 + 30, 440, 44, 6000, 12)).toEqual({ first: 88, last: 123 });
+  });
+
+  it('clamps to the rows there are', () => {
+    expect(rowWindow(44 * 5995, 440, 44, 6000, 12)).toEqual({ first: 5977, last: 6000 });
+    expect(rowWindow(0, 440, 44, 7, 12)).toEqual({ first: 0, last: 7 });
+  });
+
+  it('shows the last rows when scrolled past the end of a list that just got shorter', () => {
+    // Scrolled to row 3,000, then a filter leaves 20 rows: the 11 visible ones are the last 11, plus overscan above.
+    expect(rowWindow(44 * 3000, 440, 44, 20, 12)).toEqual({ first: 0, last: 20 });
+    expect(rowWindow(44 * 3000, 440, 44, 100, 2)).toEqual({ first: 87, last: 100 });
+  });
+
+  it('is empty with no rows or no row height', () => {
+    expect(rowWindow(0, 440, 44, 0)).toEqual({ first: 0, last: 0 });
+    expect(rowWindow(0, 440, 0, 6000)).toEqual({ first: 0, last: 0 });
   });
 });

@@ -131,3 +131,28 @@ export function nextSort(state: TableState, key: string, kind: 'num' | 'text'): 
   if (state.sort === key) return { ...state, order: state.order === 'asc' ? 'desc' : 'asc' };
   return { ...state, sort: key, order: kind === 'num' ? 'desc' : 'asc' };
 }
+
+/** Tables with at least this many rows show only the rows near the scroll position once the page script runs. */
+export const WINDOW_FROM_ROWS = 1000;
+/** Rows kept in the page above and below the visible ones, so keyboard focus and quick scrolls find rows there. */
+export const WINDOW_OVERSCAN_ROWS = 12;
+
+/** The rows to keep in the page: positions `first` (inclusive) to `last` (exclusive) of the shown order. */
+export interface RowWindow {
+  first: number;
+  last: number;
+}
+
+/**
+ * Which of `count` equal-height rows a scroll container shows when it is scrolled `offset` px past the first row
+ * and is `viewport` px tall, widened by `overscan` rows on each side and clamped to the rows there are.
+ */
+export function rowWindow(offset: number, viewport: number, rowHeight: number, count: number, overscan = WINDOW_OVERSCAN_ROWS): RowWindow {
+  if (count <= 0 || !(rowHeight > 0)) return { first: 0, last: 0 };
+  const visible = Math.ceil(Math.max(0, viewport) / rowHeight) + 1;
+  // Scrolled past the end (the list just got shorter): the last rows.
+  const top = Math.min(Math.floor(Math.max(0, offset) / rowHeight), Math.max(0, count - visible));
+  const first = Math.min(count, Math.max(0, top - overscan));
+  const last = Math.min(count, top + visible + overscan);
+  return { first: Math.min(first, last), last };
+}
