@@ -14,6 +14,8 @@ function ToastViewport() {
   const [paused, setPaused] = useState(false);
   const [offset, setOffset] = useState(0);
   const start = useRef<number | null>(null);
+  // The distance dragged, read on release: the state may not have re-rendered after the last move yet.
+  const dragged = useRef(0);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -26,25 +28,35 @@ function ToastViewport() {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  // A new toast starts where toasts sit; pausing (hover, focus) must not undo a swipe under way.
   useEffect(() => {
     setOffset(0);
-    if (!toast || paused) return;
+    dragged.current = 0;
+  }, [toast?.id]);
+
+  useEffect(() => {
+    if (!toast?.open || paused) return;
     const timer = setTimeout(dismissToast, toast.durationMs);
     return () => clearTimeout(timer);
   }, [toast, paused]);
 
   const onPointerDown = (event: ReactPointerEvent) => {
+    // Capturing the pointer would send the close button's click to the toast instead.
+    if ((event.target as Element).closest('button')) return;
     start.current = event.clientX;
     (event.currentTarget as HTMLElement).setPointerCapture?.(event.pointerId);
   };
   const onPointerMove = (event: ReactPointerEvent) => {
-    if (start.current !== null) setOffset(Math.max(0, event.clientX - start.current));
+    if (start.current === null) return;
+    dragged.current = Math.max(0, event.clientX - start.current);
+    setOffset(dragged.current);
   };
   const onPointerUp = () => {
     if (start.current === null) return;
     start.current = null;
-    if (offset > TOAST_SWIPE_THRESHOLD_PX) dismissToast();
-    else setOffset(0);
+    if (dragged.current > TOAST_SWIPE_THRESHOLD_PX) dismissToast();
+    dragged.current = 0;
+    setOffset(0);
   };
 
   return (
@@ -52,9 +64,11 @@ function ToastViewport() {
       {toast && (
         <li
           key={toast.id}
-          role="status"
+          role={toast.open ? 'status' : undefined}
           aria-live="polite"
           aria-atomic="true"
+          aria-hidden={toast.open ? undefined : true}
+          data-state={toast.open ? 'open' : 'closed'}
           className={`toast${toast.variant === 'destructive' ? ' toast-destructive' : ''}`}
           style={offset ? { transform: `translateX(${offset}px)`, opacity: Math.max(0.2, 1 - offset / 200) } : undefined}
           onPointerDown={onPointerDown}
@@ -70,7 +84,7 @@ function ToastViewport() {
             <p className="toast-title">{toast.title}</p>
             {toast.description && <p className="toast-description">{toast.description}</p>}
           </div>
-          <button type="button" className="toast-close" onClick={dismissToast} aria-label="Dismiss notification">×</button>
+          <button type="button" className="toast-close" onClick={dismissToast} aria-label="Dismiss notification" tabIndex={toast.open ? undefined : -1}>×</button>
         </li>
       )}
     </ol>

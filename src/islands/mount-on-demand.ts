@@ -28,7 +28,7 @@ const paywall = () => mount('paywall-root', () => import('./Paywall'));
 /** Starts watching the toast and paywall stores and the F8 key. */
 export function mountShellIslandsOnDemand(): void {
   $toast.subscribe((toast) => {
-    if (toast) void toaster();
+    if (toast?.open) void toaster();
   });
   $paywall.subscribe((state) => {
     if (state.open) void paywall();

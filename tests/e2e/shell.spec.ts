@@ -176,3 +176,44 @@ test('the Learn video dialog has a title and says when no video is configured', 
   await page.getByText('What is the C-Score?').click();
   await expect(page.getByText(/consumer panel of 25 million credit and debit cards/)).toBeVisible();
 });
+
+test('toasts: one at a time, F8 focuses the notification area, the close button and a 50 px swipe dismiss, the watch message leaves after 2 s', async ({ page }) => {
+  await page.goto('/currently-qualified');
+  const rows = page.locator('#currently-qualified tbody tr');
+  const [a, b] = [(await rows.nth(0).getAttribute('data-t'))!, (await rows.nth(1).getAttribute('data-t'))!];
+  const status = page.getByRole('status');
+  await page.getByRole('button', { name: `Watch ${a}`, exact: true }).click();
+  await expect(status).toHaveText(new RegExp(`${a} added to watchlist`));
+  // A second message replaces the first: one toast at a time.
+  await page.getByRole('button', { name: `Watch ${b}`, exact: true }).click();
+  await expect(status).toHaveCount(1);
+  await expect(status).toHaveText(new RegExp(`${b} added to watchlist`));
+
+  await page.keyboard.press('F8');
+  await expect(page.getByRole('list', { name: 'Notifications (F8)' })).toBeFocused();
+  await page.getByRole('button', { name: 'Dismiss notification' }).click();
+  // Dismissed: closed at once (no longer announced or clickable) while the store keeps it for 1,000,000 ms.
+  await expect(status).toHaveCount(0);
+  await expect(page.locator('.toast[data-state="closed"]')).toBeHidden();
+
+  // A swipe right past 50 px dismisses; a shorter one snaps back.
+  await page.getByRole('button', { name: `Watch ${a}`, exact: true }).click();
+  await expect(status).toHaveText(new RegExp(`${a} removed from watchlist`));
+  const swipe = async (dx: number) => {
+    // hover() waits until the toast has stopped sliding in.
+    await status.hover({ position: { x: 20, y: 10 } });
+    const box = (await status.boundingBox())!;
+    await page.mouse.down();
+    await page.mouse.move(box.x + 20 + dx, box.y + 10, { steps: 5 });
+    await page.mouse.up();
+  };
+  await swipe(30);
+  await expect(status).toHaveCount(1);
+  await swipe(80);
+  await expect(status).toHaveCount(0);
+
+  // The watch message (spec: 2 s) closes by itself.
+  await page.getByRole('button', { name: `Watch ${b}`, exact: true }).click();
+  await expect(status).toHaveText(new RegExp(`${b} removed from watchlist`));
+  await expect(status).toHaveCount(0, { timeout: 4_000 });
+});
