@@ -4,13 +4,22 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
 
+const site = process.env.SITE_URL || 'http://localhost:4321';
+const NOT_FOUND_PAGES = /^\/(404|signal)\/?$/;
+
 export default defineConfig({
   output: 'static',
-  site: process.env.SITE_URL || 'http://localhost:4321',
+  site,
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  // The sitemap lists every pre-rendered page, each /signal/{TICKER} included; the not-found page stays out.
-  integrations: [react(), sitemap({ filter: (page) => !/\/404\/?$/.test(page) })],
+  // The sitemap lists every pre-rendered page, each /signal/{TICKER} included; the not-found pages (404 and the
+  // Stock Not Found screen at /signal/) stay out.
+  integrations: [
+    react(),
+    sitemap({
+      filter: (page) => !NOT_FOUND_PAGES.test(new URL(page).pathname),
+    }),
+  ],
   vite: {
     plugins: [tailwindcss()],
     server: {

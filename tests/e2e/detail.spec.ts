@@ -289,8 +289,30 @@ test.describe('addresses', () => {
       await expect(page.getByRole('heading', { name: 'Stock Not Found' })).toBeVisible();
       await expect(page.getByText('Please select a valid ticker.')).toBeVisible();
       await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+      await expect(page.getByText('Page not found')).toHaveCount(0);
     });
   }
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('/signal/ZZZZ shows Stock Not Found, from the server, with a 404 status', async ({ page }) => {
+      const response = await page.goto('/signal/ZZZZ');
+      expect(response?.status()).toBe(404);
+      await expect(page).toHaveTitle(/^Stock Not Found \| /);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stock Not Found');
+      await expect(page.getByText('Please select a valid ticker.')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+      await expect(page.getByText('Page not found')).toHaveCount(0);
+    });
+
+    test('any other unknown path shows Page not found', async ({ page }) => {
+      const response = await page.goto('/nope');
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+      await expect(page.getByText('Stock Not Found')).toHaveCount(0);
+    });
+  });
 });
 
 test('with the real server and the demo provider: demo prices say so, news and earnings show their empty states', async ({ page }) => {

@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import { headerCompanyName } from '../../lib/domain/company-name';
+import { STOCK_NOT_FOUND } from '../../lib/domain/detail';
 import { formatDate } from '../../lib/domain/format';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import TrendChart from '../TrendChart';
@@ -76,8 +77,8 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
   if (load.state === 'error') {
     return (
       <div className="py-8 text-center">
-        <p className="text-lg font-semibold">Stock Not Found</p>
-        <p className="mt-1 muted">Please select a valid ticker.</p>
+        <p className="text-lg font-semibold">{STOCK_NOT_FOUND.title}</p>
+        <p className="mt-1 muted">{STOCK_NOT_FOUND.message}</p>
       </div>
     );
   }
