@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CompanyInfoSchema } from '../../src/lib/domain/api-responses';
 import { QuoteSchema } from '../../src/lib/domain/market';
 import { PolygonProvider } from '../../src/server/providers/polygon';
-import { buildSite, startApi, startFakePolygon, type BuiltSite, type FakeMode, type FakePolygon, type RunningApi } from './api-harness';
+import { startFakePolygon, type FakeMode, type FakePolygon } from '../fixtures/fake-polygon';
+import { buildSite, startApi, type BuiltSite, type RunningApi } from './api-harness';
 
 const KEY = 'pk_test_9f8e7d6c5b4a39281706';
 const START = Date.parse('2026-11-20T15:00:00Z');
@@ -50,7 +51,7 @@ beforeAll(async () => {
     if (previous === undefined) delete process.env.POLYGON_API_KEY;
     else process.env.POLYGON_API_KEY = previous;
   }
-  fake = await startFakePolygon(KEY);
+  fake = await startFakePolygon({ key: KEY });
 });
 
 afterEach(async () => {
