@@ -131,6 +131,25 @@ describe('the Polygon provider over the fake server', () => {
     expect((await api.get('/api/polygon/logo/JPM')).status).toBe(404);
   });
 
+  it('answers per ticker as the fake is told (the e2e fixture): one ticker down upstream, another with its own news', async () => {
+    const article = (n: number) => ({ id: `m${n}`, title: `Microsoft news ${n}`, article_url: `https://news.example.com/m${n}`, published_utc: '2026-11-19T12:00:00Z', publisher: { name: 'Wire' } });
+    const special = await startFakePolygon({ key: KEY, tickers: { NVDA: { down: true }, MSFT: { news: [1, 2, 3, 4, 5].map(article) } } });
+    try {
+      const provider = new PolygonProvider({ apiKey: KEY, baseUrl: special.origin, ratePerMinute: 100, timeoutMs: 1000, now: () => START, log: (line) => logs.push(line) });
+      current = { api: await startApi(site, provider, () => START), provider, advance: () => undefined };
+      const { api } = current;
+      expect((await api.get('/api/stock-price/NVDA')).status).toBe(503);
+      expect((await body(api, '/api/polygon/news/NVDA')).json).toEqual({ results: [] });
+      expect(special.calls.filter((path) => path.includes('NVDA')).length).toBeGreaterThan(0);
+      expect((await body(api, '/api/stock-price/AAPL')).json).toMatchObject({ symbol: 'AAPL', regularMarketPrice: 120.47 });
+      const news = (await body(api, '/api/polygon/news/MSFT?limit=3')).json.results as { title: string }[];
+      expect(news.map((a) => a.title)).toEqual(['Microsoft news 1', 'Microsoft news 2', 'Microsoft news 3']);
+      expect(((await body(api, '/api/polygon/news/AAPL')).json.results as unknown[]).length).toBe(1);
+    } finally {
+      await special.close();
+    }
+  });
+
   it('merges identical requests in flight into one upstream call', async () => {
     const { api } = await setup();
     fake.delayMs = 150;
