@@ -76,7 +76,7 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
   const slow = useSlowLoad(ticker, load.state === 'loading');
   if (load.state === 'loading') {
     // The first RESET_ON_OPEN_MS of a load: an empty body, held at the skeleton's height.
-    if (!slow) return <div className="min-h-96" aria-busy="true" data-testid="modal-body-pending" />;
+    if (!slow) return <div className="min-h-96" aria-busy="true" />;
     return (
       <div className="grid gap-4" aria-busy="true" aria-label="Loading stock data">
         <div className="card">
