@@ -3,14 +3,25 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
+import { canonicalUrl } from './src/lib/domain/canonical';
+
+const site = process.env.SITE_URL || 'http://localhost:4321';
+const NOT_FOUND_PAGES = /^\/(404|signal)\/?$/;
 
 export default defineConfig({
   output: 'static',
-  site: process.env.SITE_URL || 'http://localhost:4321',
+  site,
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  // The sitemap lists every pre-rendered page, each /signal/{TICKER} included; the not-found page stays out.
-  integrations: [react(), sitemap({ filter: (page) => !/\/404\/?$/.test(page) })],
+  // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
+  // the not-found pages (404 and the Stock Not Found screen at /signal/) stay out.
+  integrations: [
+    react(),
+    sitemap({
+      filter: (page) => !NOT_FOUND_PAGES.test(new URL(page).pathname),
+      serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),
+    }),
+  ],
   vite: {
     plugins: [tailwindcss()],
     server: {

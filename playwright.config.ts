@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
+import { DEMO_URL, E2E_DIR, E2E_PORT, FAKE_POLYGON_KEY, FAKE_POLYGON_PORT, FAKE_POLYGON_URL, POLYGON_APP_PORT, POLYGON_URL } from './tests/e2e/servers';
 
-const port = Number(process.env.E2E_PORT || 4391);
-// Each checkout may run its own e2e server: E2E_PORT and E2E_DIR keep them apart.
-const e2eDir = process.env.E2E_DIR || '.tmp/e2e';
+const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+// Both app servers serve the one build the first writes.
+const site = { SIGNALS_SOURCE: 'data/sample-exports', ARCHIVE_DIR: `${E2E_DIR}/archive`, DIST_DIR: `${E2E_DIR}/dist` };
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -12,25 +13,44 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   timeout: 30_000,
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
+    baseURL: DEMO_URL,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: launchArgs },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  // The real `npm start` path: the server runs the daily job into a fresh folder first, then serves it.
-  webServer: {
-    command: `rm -rf ${e2eDir} && tsx src/server/main.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SIGNALS_SOURCE: 'data/sample-exports',
-      ARCHIVE_DIR: `${e2eDir}/archive`,
-      DIST_DIR: `${e2eDir}/dist`,
+  // Playwright starts these in order, each once the one before answers (tests/e2e/servers.ts says who uses which).
+  webServer: [
+    {
+      // The real `npm start` path: the server runs the daily job into a fresh folder first, then serves it.
+      command: `rm -rf ${E2E_DIR} && tsx src/server/main.ts`,
+      url: `${DEMO_URL}/api/health`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      // No key, whatever the shell has: the offline demo provider.
+      env: { ...site, PORT: String(E2E_PORT), HOST: '127.0.0.1', POLYGON_API_KEY: '' },
     },
-  },
+    {
+      command: 'tsx tests/fixtures/fake-polygon-server.ts',
+      // Any answer means it listens: without the key it is Polygon's 401.
+      url: `${FAKE_POLYGON_URL}/v3/reference/tickers/AAPL`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      env: { FAKE_POLYGON_PORT: String(FAKE_POLYGON_PORT), FAKE_POLYGON_KEY },
+    },
+    {
+      // The build exists by now, so this server starts at once on it; its market data comes from the fake.
+      command: 'tsx src/server/main.ts',
+      url: `${POLYGON_URL}/api/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: {
+        ...site,
+        PORT: String(POLYGON_APP_PORT),
+        HOST: '127.0.0.1',
+        POLYGON_API_KEY: FAKE_POLYGON_KEY,
+        POLYGON_BASE_URL: FAKE_POLYGON_URL,
+        // The detail tests open many pages a minute; the free tier's 5 calls would leave most quotes empty.
+        POLYGON_RATE_PER_MIN: '1000',
+      },
+    },
+  ],
 });

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 export const FIXED_ROUTES = [
   'index.html',
   '404.html',
+  'signal/index.html',
   'all-signals/index.html',
   'recently-qualified/index.html',
   'currently-qualified/index.html',

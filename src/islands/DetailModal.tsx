@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import { routeTicker } from '../lib/domain/detail';
 import { mayOpenStock } from '../stores/paywall';
+import { RESET_AFTER_CLOSE_MS } from './detail/modal-timing';
 
 type DialogProps = { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void; siteName: string };
-
-/** Spec section 4: delays before the dialog's content is reset after it closed. */
-const RESET_AFTER_CLOSE_MS = 300;
 
 interface ModalState {
   ticker: string;
@@ -26,6 +24,9 @@ export default function DetailModal({ siteName }: { siteName: string }) {
   const opener = useRef<HTMLElement | null>(null);
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
+  // Spec section 4's two delays (detail/modal-timing.ts): opening within RESET_AFTER_CLOSE_MS of a close keeps the
+  // dialog mounted; for another ticker it then drops the held content itself and waits RESET_ON_OPEN_MS before
+  // showing the loading skeleton.
   const show = useCallback((ticker: string) => {
     clearTimeout(resetTimer.current);
     void import('./detail/ModalDialog').then((module) => setDialog(() => module.default));

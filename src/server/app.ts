@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
 import { securityHeaders } from './headers';
-import { signalPageRedirect } from './routes/pages';
+import { notFoundPageFor, signalPageRedirect } from './routes/pages';
 import { type StaticSiteOptions, createStaticSite } from './static';
 
 /** What createApp serves: the static build and, when given, the live API router. */
@@ -19,7 +19,8 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   app.use(securityHeaders());
   app.use('/signal/*', signalPageRedirect());
   if (options.api !== undefined) app.route('/api', options.api);
-  app.all('*', createStaticSite(options).handler);
+  // A path with no file gets 404.html, or under /signal the Stock Not Found screen, with status 404.
+  app.all('*', createStaticSite({ ...options, notFoundPage: options.notFoundPage ?? notFoundPageFor }).handler);
   app.onError((error, c) => {
     console.error(`Request ${c.req.method} ${c.req.path} failed:`, error);
     const message = 'Internal server error; the server log has the details.';

@@ -15,6 +15,11 @@ export interface StaticSiteOptions {
   cacheMaxBytes?: number;
   /** Shortest time between two looks at build.json for a new build; default 1000 ms. */
   buildCheckIntervalMs?: number;
+  /**
+   * The page (a file below client/) that answers a path with no file, with status 404; default `404.html` for
+   * every path. That file never answers its own address with a 200, and when a build lacks it, `404.html` answers.
+   */
+  notFoundPage?: (path: string) => string;
 }
 
 /** The static build as a Hono handler, with a cache that follows build swaps. */
@@ -49,7 +54,8 @@ interface Snapshot {
   root: Promise<string | null> | undefined;
   entries: Map<string, Entry>;
   pending: Map<string, Promise<Entry | null>>;
-  notFoundPage: Promise<Entry | null> | undefined;
+  /** The not-found pages read so far, by file. */
+  notFoundPages: Map<string, Promise<Entry | null>>;
   bytes: number;
 }
 
@@ -58,6 +64,7 @@ const REVALIDATE = 'public, max-age=0, must-revalidate';
 const HASHED_ASSETS = '/_astro/';
 const MIN_COMPRESS_BYTES = 256;
 const MAX_PATH_LENGTH = 1024;
+const DEFAULT_NOT_FOUND_PAGE = '404.html';
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'EISDIR', 'ELOOP', 'EACCES', 'EINVAL']);
 
 const gzipAsync = promisify(gzip);
@@ -71,6 +78,7 @@ export function createStaticSite(options: StaticSiteOptions): StaticSite {
   // A single file may take a quarter of the cache; a larger one is read for each request and sent uncompressed.
   const maxEntryBytes = Math.floor(maxBytes / 4);
   const checkInterval = options.buildCheckIntervalMs ?? 1000;
+  const notFoundPageOf = options.notFoundPage ?? (() => DEFAULT_NOT_FOUND_PAGE);
 
   let snapshot = newSnapshot();
   let buildSignature: string | undefined;
@@ -78,7 +86,7 @@ export function createStaticSite(options: StaticSiteOptions): StaticSite {
   let checking: Promise<void> | undefined;
 
   function newSnapshot(): Snapshot {
-    return { root: undefined, entries: new Map(), pending: new Map(), notFoundPage: undefined, bytes: 0 };
+    return { root: undefined, entries: new Map(), pending: new Map(), notFoundPages: new Map(), bytes: 0 };
   }
 
   /** The real path of client/ for this build (null when there is none), so symlinks cannot lead outside it. */
@@ -153,7 +161,10 @@ export function createStaticSite(options: StaticSiteOptions): StaticSite {
   async function resolveEntry(current: Snapshot, path: string): Promise<Entry | null> {
     const root = await rootOf(current);
     if (root === null) return null;
+    const notFoundFile = notFoundPageOf(path);
     for (const candidate of candidateFiles(path)) {
+      // A not-found page is the 404 answer of the paths it covers, never a page of its own (/404.html, /signal/).
+      if (candidate === notFoundFile) continue;
       const bytes = await readInside(root, candidate);
       if (bytes === null) continue;
       const cacheable = bytes.byteLength <= maxEntryBytes;
@@ -176,18 +187,28 @@ export function createStaticSite(options: StaticSiteOptions): StaticSite {
 
   function notFound(c: Context, path: string, current: Snapshot): Response | Promise<Response> {
     if (isApiPath(path)) return c.json({ error: `Not found: ${path}` }, 404);
-    current.notFoundPage ??= rootOf(current)
-      .then(async (root) => {
-        const bytes = root === null ? null : await readInside(root, '404.html');
-        return bytes === null ? null : buildEntry(bytes, '404.html', 404, REVALIDATE, true);
-      })
-      .catch((error: unknown) => {
-        current.notFoundPage = undefined;
-        throw error;
-      });
-    return current.notFoundPage.then((page) =>
+    return notFoundEntry(current, notFoundPageOf(path)).then((page) =>
       page === null ? c.text('Page not found.', 404, { 'Cache-Control': REVALIDATE }) : sendVariant(page.status, pickVariant(page, c)),
     );
+  }
+
+  /** A not-found page read once per build, compressed like any page; `404.html` stands in for one the build lacks. */
+  function notFoundEntry(current: Snapshot, file: string): Promise<Entry | null> {
+    let page = current.notFoundPages.get(file);
+    if (page === undefined) {
+      page = rootOf(current)
+        .then(async (root) => {
+          const bytes = root === null ? null : await readInside(root, file);
+          if (bytes !== null) return buildEntry(bytes, file, 404, REVALIDATE, true);
+          return file === DEFAULT_NOT_FOUND_PAGE ? null : notFoundEntry(current, DEFAULT_NOT_FOUND_PAGE);
+        })
+        .catch((error: unknown) => {
+          current.notFoundPages.delete(file);
+          throw error;
+        });
+      current.notFoundPages.set(file, page);
+    }
+    return page;
   }
 
   const handler: Handler = (c) => {

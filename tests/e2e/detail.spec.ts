@@ -1,12 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
+import { DEMO_URL, POLYGON_URL } from './servers';
+
+// The detail journeys run against the app whose provider is Polygon, pointed at the fake Polygon server
+// (tests/fixtures/fake-polygon-server.ts): every live card is filled by the real server from Polygon's reference
+// answers. The fake's quote for any ticker is the reference snapshot (last trade 120.47, +0.98 / +0.82% on the
+// day, previous close 119.49, day 118.81 to 120.53, volume 28,727,868) with the market cap of the reference ticker
+// details (2,771,126,040,150). PNW has five news articles; every call about MMM answers 500.
+test.use({ baseURL: POLYGON_URL });
 
 // Tickers of the sample's latest report (2026-11-20), one per classification:
 //   PNW  bullish, a top ticker, up from 93.29; APTV bearish, down from -75.40; MMM neutral, up from -32.11.
-const PNW = {
-  ticker: 'PNW', companyName: 'Pinnacle West Capital', cScore: 96.81, yesterdayCScore: 93.29, reportDate: '2026-11-20', isTopTicker: true,
-  deltaScore: 56.86, accuracyScore: 50, marketScore: 94.23, relevanceScore: 50, avgCScoreL7D: 91.85, avgCScoreL14D: 91.9,
-  countL7DWithSignal: 7, countL14DWithSignal: 14,
-};
 
 // Dark theme (the default): Tailwind's green-400, red-400 and gray-400 for the score, -600/-500 for the bar.
 const GREEN = 'oklch(0.792 0.209 151.711)';
@@ -14,40 +17,20 @@ const RED = 'oklch(0.704 0.191 22.216)';
 const GREY = 'oklch(0.707 0.022 261.325)';
 const BAR = { bullish: 'oklch(0.627 0.194 149.214)', bearish: 'oklch(0.577 0.245 27.325)', neutral: 'oklch(0.551 0.027 264.364)' };
 
-/** Answers the live routes of another issue with fixed data, so the cards' filled states can be checked. */
-async function fakeLiveRoutes(page: Page, options: { quote?: 'full' | 'minimal' | 'error' } = {}) {
-  const quote = options.quote ?? 'full';
-  await page.route('**/api/stock-price/*', (route) => {
-    if (quote === 'error') return route.fulfill({ status: 503, body: 'provider down' });
-    const base = {
-      symbol: 'PNW', regularMarketPrice: 88.5, regularMarketChange: 1.25, regularMarketChangePercent: 1.4327,
-      regularMarketPreviousClose: 87.25, regularMarketOpen: 87.5, regularMarketDayLow: 87.1, regularMarketDayHigh: 88.9,
-      regularMarketVolume: 1234567, marketCap: 9.87e9, fetchedAt: '2026-11-21T15:30:00.000Z', isDemo: true,
-    };
-    const body = quote === 'full' ? { ...base, trailingPE: 17.234, eps: 5.12, dividendYield: 0.0391, beta: 0.52 } : base;
-    return route.fulfill({ json: body });
-  });
-  await page.route('**/api/earnings-date/*', (route) => route.fulfill({ json: { earningsAvailable: true, earningsDate: '2027-01-05' } }));
-  await page.route('**/api/polygon/news/**', (route) =>
-    route.fulfill({
-      json: {
-        results: [1, 2, 3, 4, 5].map((n) => ({
-          id: `n${n}`,
-          title: `Article ${n}`,
-          article_url: `https://news.example.com/${n}`,
-          image_url: n === 1 ? 'https://127.0.0.1:1/broken.png' : undefined,
-          published_utc: '2026-11-19T12:00:00Z',
-          publisher: { name: 'Example Wire' },
-          description: `Description ${n}`,
-        })),
-      },
-    }),
-  );
+/** Waits for the real server's answer to a live route, and checks its status. */
+async function liveAnswer(page: Page, route: string, status: number) {
+  const response = await page.waitForResponse((r) => new URL(r.url()).pathname === route, { timeout: 15_000 });
+  expect(response.status(), route).toBe(status);
+  return response;
+}
+
+/** The articles of the Latest News card. */
+function newsItems(page: Page) {
+  return page.locator('section').filter({ has: page.getByRole('heading', { name: 'Latest News' }) }).locator('li');
 }
 
 test.describe('the stock detail page', () => {
   test('a bullish top ticker: badge, star, texts, colours, bar, arrow, averages and meta tags', async ({ page, request }) => {
-    await fakeLiveRoutes(page);
     const response = await page.goto('/signal/PNW');
     expect(response?.status()).toBe(200);
     await expect(page).toHaveTitle('C-Score Signals PNW');
@@ -80,9 +63,8 @@ test.describe('the stock detail page', () => {
     await expect(page.getByText(/^Disclaimer: .*not investment, financial, legal or tax advice/)).toBeVisible();
     await expect(page.getByRole('link', { name: /Back to Dashboard/ })).toHaveAttribute('href', '/');
 
-    // Meta: description, canonical, Open Graph, Twitter, JSON-LD and the share image.
+    // Meta: description, Open Graph, Twitter, the share image.
     await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /PNW .*C-Score 96\.81, Bullish, report of Nov 20, 2026/);
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/signal\/PNW\/?$/);
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image');
     const image = await page.locator('meta[property="og:image"]').getAttribute('content');
     expect(image).toMatch(/\/og\/signal\/PNW\.png$/);
@@ -91,11 +73,18 @@ test.describe('the stock detail page', () => {
     const bytes = await png.body();
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
-    const types = ld['@graph'].map((node: { '@type': string }) => node['@type']);
-    expect(types).toEqual(['WebPage', 'Corporation', 'BreadcrumbList']);
-    expect(ld['@graph'][1].tickerSymbol).toBe('PNW');
-    const sitemap = await request.get('/sitemap-0.xml');
-    expect(await sitemap.text()).toContain('/signal/PNW/');
+    const [webPage, corporation, breadcrumbs] = ld['@graph'];
+    expect([webPage['@type'], corporation['@type'], breadcrumbs['@type']]).toEqual(['WebPage', 'Corporation', 'BreadcrumbList']);
+    expect(corporation.tickerSymbol).toBe('PNW');
+
+    // One address for the page, the one it is served and linked at: canonical, og:url, JSON-LD and the sitemap.
+    const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+    expect(canonical).toMatch(/^https?:\/\/[^/]+\/signal\/PNW$/);
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', canonical!);
+    expect([webPage['@id'], webPage.url, breadcrumbs.itemListElement[1].item]).toEqual([canonical, canonical, canonical]);
+    const sitemap = await (await request.get('/sitemap-0.xml')).text();
+    expect(sitemap).toContain(`<loc>${canonical}</loc>`);
+    expect(sitemap).not.toContain(`<loc>${canonical}/</loc>`);
   });
 
   test('a bearish ticker: red, arrow down, bar filled left of the centre, bearish text', async ({ page }) => {
@@ -112,8 +101,11 @@ test.describe('the stock detail page', () => {
     await expect(page.getByTestId('cscore-history')).toContainText('7-Day Average-73.08');
   });
 
-  test('a neutral ticker: grey, neutral text, and the live cards\' empty and error states', async ({ page }) => {
-    await fakeLiveRoutes(page, { quote: 'error' });
+  test('a neutral ticker whose market data is down upstream: grey, neutral text, no price card, no news', async ({ page }) => {
+    // The fake Polygon answers 500 to every call about MMM: the server has no quote to give (503), and the
+    // spec's price card hides on error.
+    const quote = liveAnswer(page, '/api/stock-price/MMM', 503);
+    const news = liveAnswer(page, '/api/polygon/news/MMM', 200);
     await page.goto('/signal/MMM');
     await expect(page.locator('h1 .badge')).toHaveText('Neutral');
     await expect(page.getByTestId('cscore')).toHaveText('-25.72', { timeout: 5000 });
@@ -123,33 +115,69 @@ test.describe('the stock detail page', () => {
     await expect(page.getByTestId('score-bar-fill')).toHaveAttribute('style', /left:\s*37\.14%;\s*width:\s*12\.86%/);
     await expect(page.getByTestId('explanation-neutral')).toContainText('C-Score between -65 and 65');
     await expect(page.getByTestId('explanation-top')).toHaveCount(0);
-    // Spec: the price card hides when the quote fails.
     await page.getByRole('heading', { name: 'Latest News' }).scrollIntoViewIfNeeded();
-    await expect(page.getByTestId('price-card')).toHaveCount(0);
+    await quote;
+    expect(await (await news).json()).toEqual({ results: [] });
+    // The first answer and the client's two retries a second apart (spec section 9) all fail before it hides.
+    await expect(page.getByTestId('price-card')).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.getByTestId('header-price')).toHaveCount(0);
+    await expect(page.getByText('Loading news...')).toHaveCount(0);
+    await expect(newsItems(page)).toHaveCount(0);
   });
 
-  test('live cards: price with every field and its source, earnings badge, 3 of 5 news with an image fallback, copy and watch', async ({ page, context }) => {
+  test('live cards from Polygon: every price field and its source, 3 of 5 news with an image fallback, no earnings, copy and watch', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await fakeLiveRoutes(page);
+    const quote = liveAnswer(page, '/api/stock-price/PNW', 200);
+    const news = liveAnswer(page, '/api/polygon/news/PNW', 200);
+    const earnings = liveAnswer(page, '/api/earnings-date/PNW', 200);
     await page.goto('/signal/PNW');
-    await expect(page.getByTestId('header-price')).toHaveText('$88.50');
-    await expect(page.getByTestId('header-change')).toHaveText('▲ +1.25 (+1.43%)');
-    await expect(page.getByTestId('earnings-badge')).toHaveText('Earnings: Jan 5, 2027');
+    const answer = await (await quote).json();
+    expect(answer).toMatchObject({ symbol: 'PNW', regularMarketPrice: 120.47, marketCap: 2771126040150 });
+    expect(answer).not.toHaveProperty('isDemo');
+    await expect(page.getByTestId('header-price')).toHaveText('$120.47');
+    await expect(page.getByTestId('header-change')).toHaveText('▲ +0.98 (+0.82%)');
+    await expect(page.getByText('Demo price', { exact: true })).toHaveCount(0);
     const price = page.getByTestId('price-card');
     await price.scrollIntoViewIfNeeded();
-    for (const text of ['Current Price$88.50', 'Day Change+1.43% (+1.25)', 'Prev. Close$87.25', 'Daily Range$87.10 - $88.90', 'Volume1,234,567', 'Market Cap$9.87B', 'P/E Ratio17.23', 'EPS$5.12', 'Dividend Yield3.91%', 'Beta0.52']) {
+    await expect(price.getByRole('heading')).toHaveText('Price Information');
+    for (const text of ['Current Price$120.47', 'Day Change+0.82% (+0.98)', 'Prev. Close$119.49', 'Daily Range$118.81 - $120.53', 'Volume28,727,868', 'Market Cap$2,771.13B']) {
       await expect(price).toContainText(text);
     }
-    await expect(page.getByTestId('price-source')).toContainText('Demo prices, not market data • Updated at');
+    // Polygon has no P/E, EPS, dividend yield or beta: each shows only when present.
+    for (const label of ['P/E Ratio', 'EPS', 'Dividend Yield', 'Beta']) await expect(price).not.toContainText(label);
+    await expect(page.getByTestId('price-source')).toContainText(/^Data from Polygon\.io • Updated at \d{1,2}:\d{2}\s?[AP]M$/);
     await expect(price.getByRole('link', { name: /Yahoo/ })).toHaveAttribute('href', 'https://finance.yahoo.com/quote/PNW');
+    await expect(price.getByRole('link', { name: /Yahoo/ })).toHaveAttribute('target', '_blank');
+
+    // Spec: the first 3 of 5 fetched articles, each with image (placeholder icon on image error), title link,
+    // published date, publisher name and description.
+    expect(((await (await news).json()) as { results: unknown[] }).results).toHaveLength(5);
     await page.getByRole('heading', { name: 'Latest News' }).scrollIntoViewIfNeeded();
-    await expect(page.getByRole('link', { name: /^Article \d$/ })).toHaveCount(3);
-    await expect(page.getByTestId('news-placeholder')).toHaveCount(3);
+    const articles = page.getByRole('link', { name: /^Pinnacle West news \d$/ });
+    await expect(articles).toHaveText(['Pinnacle West news 1', 'Pinnacle West news 2', 'Pinnacle West news 3']);
+    await expect(articles.first()).toHaveAttribute('href', 'https://news.example.com/pnw/1');
+    await expect(articles.first()).toHaveAttribute('target', '_blank');
+    const items = newsItems(page);
+    await expect(items).toHaveCount(3);
+    await expect(items.nth(0)).toContainText('Nov 19, 2026 · Investing.com');
+    await expect(items.nth(0)).toContainText('Description of Pinnacle West news 1.');
+    // Article 1's image cannot load: the placeholder replaces it. Article 2's loads. Article 3 has none.
+    await expect(items.nth(0).getByTestId('news-placeholder')).toHaveCount(1);
+    await expect(items.nth(0).locator('img')).toHaveCount(0);
+    await expect.poll(() => items.nth(1).locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1200);
+    await expect(items.nth(1).getByTestId('news-placeholder')).toHaveCount(0);
+    await expect(items.nth(2).getByTestId('news-placeholder')).toHaveCount(1);
+    await expect(page.getByText('Loading news...')).toHaveCount(0);
+
+    // Polygon has no earnings calendar: the server says so, and the page shows no badge.
+    expect(await (await earnings).json()).toMatchObject({ earningsAvailable: false });
+    await expect(page.getByTestId('earnings-badge')).toHaveCount(0);
 
     // Astro drops an island's ssr attribute once it has hydrated.
     await expect(page.locator('astro-island:has([data-testid=watch-toggle])')).not.toHaveAttribute('ssr', /.*/);
     await page.getByRole('button', { name: 'Copy link to this page' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/signal\/PNW$/);
+    await expect(page.getByText('URL copied')).toBeVisible();
     const watch = page.getByTestId('watch-toggle');
     await expect(watch).toHaveAttribute('aria-pressed', 'false');
     await watch.click();
@@ -158,13 +186,26 @@ test.describe('the stock detail page', () => {
     expect(await page.evaluate(() => localStorage.getItem('watched-tickers'))).toBe('["PNW"]');
   });
 
-  test('a quote without the optional figures shows no P/E, EPS, yield or beta', async ({ page }) => {
-    await fakeLiveRoutes(page, { quote: 'minimal' });
+  test('figures no provider of ours supplies (P/E, EPS, dividend yield, beta, an earnings date) show when present', async ({ page }) => {
+    // Neither Polygon nor the demo provider has these, so no server can answer them: the two routes are faked here.
+    await page.route('**/api/stock-price/PNW', (route) =>
+      route.fulfill({
+        json: {
+          symbol: 'PNW', regularMarketPrice: 88.5, regularMarketChange: -1.25, regularMarketChangePercent: -1.4327,
+          regularMarketPreviousClose: 89.75, regularMarketDayLow: 87.1, regularMarketDayHigh: 89.9, regularMarketVolume: 1234567,
+          marketCap: 9.87e8, trailingPE: 17.234, eps: 5.12, dividendYield: 0.0391, beta: 0.52, fetchedAt: '2026-11-21T15:30:00.000Z',
+        },
+      }),
+    );
+    await page.route('**/api/earnings-date/PNW', (route) => route.fulfill({ json: { earningsAvailable: true, earningsDate: '2027-01-05' } }));
     await page.goto('/signal/PNW');
+    await expect(page.getByTestId('earnings-badge')).toHaveText('Earnings: Jan 5, 2027');
+    await expect(page.getByTestId('header-change')).toHaveText('▼ -1.25 (-1.43%)');
     const price = page.getByTestId('price-card');
     await price.scrollIntoViewIfNeeded();
-    await expect(price).toContainText('Market Cap$9.87B');
-    for (const label of ['P/E Ratio', 'EPS', 'Dividend Yield', 'Beta']) await expect(price).not.toContainText(label);
+    for (const text of ['Market Cap$987.00M', 'P/E Ratio17.23', 'EPS$5.12', 'Dividend Yield3.91%', 'Beta0.52']) {
+      await expect(price).toContainText(text);
+    }
   });
 
   test('the trend chart: drawn from the embedded data with no request, coloured by the score, with tooltips', async ({ page }) => {
@@ -196,18 +237,7 @@ async function waitForModalIsland(page: Page) {
 }
 
 test.describe('the detail modal', () => {
-  async function fakeStockRoutes(page: Page) {
-    // The direct stock route fails, so the record comes from the all-signals list (spec "Detail data sourcing").
-    await page.route('**/api/stock/*', (route) => route.fulfill({ status: 404, body: 'not found' }));
-    await page.route('**/api/all-signals', (route) => route.fulfill({ json: [{ ...PNW, ticker: 'pnw' }, { ...PNW, ticker: 'ZZZ' }] }));
-  }
-
-  test('a row opens the dialog at /signal/{T}; Escape and the close button close it and focus returns', async ({ page }) => {
-    await fakeStockRoutes(page);
-    await fakeLiveRoutes(page);
-    await page.route('**/api/c-score-trend/*', (route) =>
-      route.fulfill({ json: { ticker: 'PNW', reportDate: '2026-11-20', trend: [{ date: '2026-11-19', cScore: 93.29, isYesterday: true }, { date: '2026-11-20', cScore: 96.81, isCurrentDay: true }] } }),
-    );
+  test('a row opens the dialog at /signal/{T} with the live cards; Escape and the close button close it and focus returns', async ({ page }) => {
     await page.goto('/');
     await waitForModalIsland(page);
     const link = page.locator('a[data-detail-link][href="/signal/PNW"]');
@@ -218,12 +248,15 @@ test.describe('the detail modal', () => {
     await expect(dialog.getByRole('heading', { name: /PNW/ })).toBeVisible();
     await expect(page).toHaveTitle('C-Score Signals PNW');
     await expect(dialog).toHaveAttribute('aria-describedby', /.+/);
+    await expect(dialog.getByText('Pinnacle West Capital: C-Score detail for the report of Nov 20, 2026')).toBeVisible();
     await expect(dialog.getByTestId('cscore')).toHaveText('96.81', { timeout: 5000 });
-    await expect(dialog.getByTestId('earnings-badge')).toHaveText('Earnings: Jan 5');
+    // Spec: the modal shows 'No Earnings Scheduled' when no date exists (Polygon has no earnings calendar).
+    await expect(dialog.getByTestId('earnings-badge')).toHaveText('No Earnings Scheduled');
     await expect(dialog.getByTestId('trend-chart')).toHaveAttribute('data-state', 'chart');
     expect((await dialog.getByTestId('trend-chart').boundingBox())!.height).toBe(225);
-    await expect(dialog.getByTestId('price-card')).toContainText('Open$87.50');
-    await expect(dialog.getByTestId('price-card')).toContainText('Last Updated');
+    const price = dialog.getByTestId('price-card');
+    await expect(price.getByRole('heading')).toHaveText('Price Details');
+    for (const text of ['Current Price$120.47', 'Open$119.62', 'High$120.53', 'Low$118.81', 'Last Updated']) await expect(price).toContainText(text);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/$/);
@@ -244,8 +277,129 @@ test.describe('the detail modal', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('PNW');
   });
 
+  test('reopened at once for another ticker, the dialog never shows the previous ticker\'s content (spec: the 150 ms and 300 ms resets)', async ({ page }) => {
+    // The second record answers slowly, so the body's reset to the skeleton after 150 ms can be seen.
+    let aptvRequests = 0;
+    await page.route('**/api/stock/APTV', async (route) => {
+      aptvRequests++;
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await page.goto('/');
+    await waitForModalIsland(page);
+    await page.locator('a[data-detail-link][href="/signal/PNW"]').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '96.81');
+    await expect(dialog).toContainText('Pinnacle West Capital');
+
+    // Close (Back, as Escape does) and choose APTV's row well within the 300 ms the closed dialog keeps its content.
+    // From that click on, record every state of the dialog and every text put into the page, painted or not.
+    const timeline = await page.evaluate(async () => {
+      const states: { at: number; title: string; text: string; skeleton: boolean }[] = [];
+      const inserted: string[] = [];
+      let clickedAt = 0;
+      const observer = new MutationObserver((mutations) => {
+        if (clickedAt === 0) return;
+        for (const mutation of mutations) {
+          // A node put in and taken out again before this callback shows its text only among the removed ones.
+          for (const node of [...mutation.addedNodes, ...mutation.removedNodes]) inserted.push(node.textContent ?? '');
+          if (mutation.type === 'characterData') inserted.push(mutation.target.textContent ?? '');
+        }
+        const modal = document.getElementById('detail-modal');
+        if (!modal) return;
+        states.push({
+          at: performance.now() - clickedAt,
+          title: modal.querySelector('h2')?.textContent ?? '',
+          text: modal.textContent ?? '',
+          skeleton: modal.querySelector('[aria-label="Loading stock data"]') !== null,
+        });
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      await new Promise((resolve) => {
+        addEventListener('popstate', resolve, { once: true });
+        history.back();
+      });
+      // The dialog has closed: its content is out of the page, still held by the island.
+      await new Promise((resolve) => {
+        const closed = () => (document.getElementById('detail-modal') ? requestAnimationFrame(closed) : resolve(null));
+        closed();
+      });
+      clickedAt = performance.now();
+      document.querySelector<HTMLAnchorElement>('a[data-detail-link][href="/signal/APTV"]')!.click();
+      await new Promise((resolve) => {
+        const done = () => (document.querySelector('#detail-modal [data-testid="cscore"]') ? resolve(null) : setTimeout(done, 20));
+        done();
+      });
+      observer.disconnect();
+      return { states, inserted };
+    });
+    await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '-76.21');
+    await expect(dialog).toContainText('Bearish');
+    await expect(dialog).not.toContainText('Pinnacle West');
+    expect(timeline.states.length).toBeGreaterThan(0);
+    for (const state of timeline.states) {
+      expect(state.title, `at ${Math.round(state.at)} ms`).toMatch(/^APTV/);
+      expect(state.text, `at ${Math.round(state.at)} ms`).not.toContain('Pinnacle West');
+    }
+    for (const text of timeline.inserted) {
+      expect(text).not.toContain('Pinnacle West');
+      expect(text).not.toContain('96.81');
+    }
+    // The skeleton replaces the empty body only once the record has been on its way for 150 ms.
+    const firstSkeleton = timeline.states.find((state) => state.skeleton);
+    expect(firstSkeleton, 'the skeleton of a slow record').toBeDefined();
+    expect(firstSkeleton!.at).toBeGreaterThanOrEqual(140);
+
+    // Closed and reopened at once for the same ticker, the content is still there: no skeleton, no new fetch.
+    const shownAtOnce = await page.evaluate(async () => {
+      await new Promise((resolve) => {
+        addEventListener('popstate', resolve, { once: true });
+        history.back();
+      });
+      await new Promise((resolve) => {
+        const closed = () => (document.getElementById('detail-modal') ? requestAnimationFrame(closed) : resolve(null));
+        closed();
+      });
+      document.querySelector<HTMLAnchorElement>('a[data-detail-link][href="/signal/APTV"]')!.click();
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return document.querySelector('#detail-modal [data-testid="cscore"]')?.getAttribute('data-countup') ?? null;
+    });
+    expect(shownAtOnce).toBe('-76.21');
+    expect(aptvRequests).toBe(1);
+  });
+
+  test('when the direct stock fetch fails, the record comes from the all-signals list', async ({ page }) => {
+    // A failed request for one file cannot come from the server, which always has it: the request is aborted here.
+    await page.route('**/api/stock/PNW', (route) => route.abort('connectionfailed'));
+    const list = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/all-signals');
+    await page.goto('/');
+    await waitForModalIsland(page);
+    await page.locator('a[data-detail-link][href="/signal/PNW"]').click();
+    const dialog = page.getByRole('dialog');
+    expect((await list).status()).toBe(200);
+    await expect(dialog.getByTestId('cscore')).toHaveText('96.81', { timeout: 5000 });
+    await expect(dialog.getByText('Pinnacle West Capital: C-Score detail for the report of Nov 20, 2026')).toBeVisible();
+  });
+
+  test('a row for a ticker the report does not have ends on the Stock Not Found page', async ({ page }) => {
+    // A list left open from an older report: its row names a ticker today's build lacks.
+    await page.goto('/');
+    await waitForModalIsland(page);
+    await page.evaluate(() => {
+      const row = document.querySelector<HTMLAnchorElement>('a[data-detail-link][href="/signal/PNW"]')!;
+      row.href = '/signal/ZZZZ';
+      row.textContent = 'ZZZZ';
+    });
+    const navigation = page.waitForResponse((r) => new URL(r.url()).pathname === '/signal/ZZZZ' && r.request().resourceType() === 'document');
+    await page.getByRole('link', { name: 'ZZZZ', exact: true }).click();
+    expect((await navigation).status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stock Not Found');
+    await expect(page.getByText('Please select a valid ticker.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+  });
+
   test('the trend card\'s loading, error and empty states, with Try Again and Refresh', async ({ page }) => {
-    await fakeStockRoutes(page);
+    // The built trend file always answers: its failure and an empty trend are faked here.
     let answer: 'slow-error' | 'empty' | 'ok' = 'slow-error';
     await page.route('**/api/c-score-trend/*', async (route) => {
       if (answer === 'slow-error') {
@@ -253,7 +407,7 @@ test.describe('the detail modal', () => {
         return route.fulfill({ status: 500, body: 'boom' });
       }
       if (answer === 'empty') return route.fulfill({ json: { ticker: 'PNW', reportDate: '2026-11-20', trend: [] } });
-      return route.fulfill({ json: { ticker: 'PNW', reportDate: '2026-11-20', trend: [{ date: '2026-11-20', cScore: 96.81, isCurrentDay: true }] } });
+      return route.continue();
     });
     await page.goto('/');
     await waitForModalIsland(page);
@@ -278,26 +432,53 @@ test.describe('the detail modal', () => {
 test.describe('addresses', () => {
   test('/signal/pnw reaches PNW', async ({ page }) => {
     await page.goto('/signal/pnw');
-    await expect(page).toHaveURL(/\/signal\/PNW\/?$/);
+    await expect(page).toHaveURL(/\/signal\/PNW$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('PNW');
   });
 
-  for (const path of ['/signal/NOPE', '/signal/%3Cscript%3E', '/signal/TOO-LONG-TICKER-1']) {
+  for (const path of ['/signal/NOPE', '/signal/%3Cscript%3E', '/signal/TOO-LONG-TICKER-1', '/signal']) {
     test(`${path} shows Stock Not Found with a 404 status`, async ({ page }) => {
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
       await expect(page.getByRole('heading', { name: 'Stock Not Found' })).toBeVisible();
       await expect(page.getByText('Please select a valid ticker.')).toBeVisible();
       await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+      await expect(page.getByText('Page not found')).toHaveCount(0);
     });
   }
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('/signal/ZZZZ shows Stock Not Found, from the server, with a 404 status', async ({ page }) => {
+      const response = await page.goto('/signal/ZZZZ');
+      expect(response?.status()).toBe(404);
+      await expect(page).toHaveTitle(/^Stock Not Found \| /);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stock Not Found');
+      await expect(page.getByText('Please select a valid ticker.')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+      await expect(page.getByText('Page not found')).toHaveCount(0);
+    });
+
+    test('any other unknown path shows Page not found', async ({ page }) => {
+      const response = await page.goto('/nope');
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+      await expect(page.getByText('Stock Not Found')).toHaveCount(0);
+    });
+  });
 });
 
-test('with the real server and the demo provider: demo prices say so, news and earnings show their empty states', async ({ page }) => {
-  // No route is intercepted here: the quote, news and earnings come from the running server's demo provider.
-  await page.goto('/signal/AAPL');
-  await expect(page.getByText(/Demo prices, not market data • Updated at/)).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText('No price information available for this ticker')).toHaveCount(0);
-  await expect(page.getByText('Loading news...')).toHaveCount(0, { timeout: 15_000 });
-  await expect(page.getByText(/Earnings: /)).toHaveCount(0);
+test.describe('with the demo provider', () => {
+  test.use({ baseURL: DEMO_URL });
+
+  test('demo prices say so, news and earnings show their empty states', async ({ page }) => {
+    // No route is intercepted here: the quote, news and earnings come from the demo server's offline provider.
+    await page.goto('/signal/AAPL');
+    await expect(page.getByText(/Demo prices, not market data • Updated at/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Demo price', { exact: true })).toBeVisible();
+    await expect(page.getByText('No price information available for this ticker')).toHaveCount(0);
+    await expect(page.getByText('Loading news...')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByText(/Earnings: /)).toHaveCount(0);
+  });
 });

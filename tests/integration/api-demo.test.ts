@@ -88,6 +88,26 @@ describe('static daily-data routes (spec section 7)', () => {
     expect((await api.get('/signal/AAPL')).status).toBe(200);
   });
 
+  it('answers an unknown or malformed ticker page with the built Stock Not Found page, 404, readable without JavaScript', async () => {
+    for (const path of ['/signal/ZZZZ', '/signal/@@']) {
+      const response = await api.get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await response.text();
+      expect(html).toContain('<title>Stock Not Found | ');
+      expect(html).toMatch(/<h1[^>]*>Stock Not Found<\/h1>/);
+      expect(html).toContain('Please select a valid ticker.');
+      expect(html).toMatch(/<a href="\/"[^>]*>Back to Dashboard<\/a>/);
+      expect(html).toContain('<meta name="robots" content="noindex">');
+      expect(html).not.toContain('Page not found');
+    }
+    const other = await api.get('/nope');
+    expect(other.status).toBe(404);
+    const html = await other.text();
+    expect(html).toMatch(/<h1[^>]*>Page not found<\/h1>/);
+    expect(html).not.toContain('Stock Not Found');
+  });
+
   it('answers 400 with what is wrong for a malformed ticker and 404 naming the report for an unknown one', async () => {
     for (const path of ['/api/stock/AA$PL', '/api/ticker-metrics/ABCDEFGHIJKL', '/api/c-score-trend/%3Cscript%3E', '/api/similar-tickers/A%00B']) {
       const { status, body } = await json(path);

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CompanyInfoSchema } from '../../src/lib/domain/api-responses';
 import { QuoteSchema } from '../../src/lib/domain/market';
 import { PolygonProvider } from '../../src/server/providers/polygon';
-import { buildSite, startApi, startFakePolygon, type BuiltSite, type FakeMode, type FakePolygon, type RunningApi } from './api-harness';
+import { startFakePolygon, type FakeMode, type FakePolygon } from '../fixtures/fake-polygon';
+import { buildSite, startApi, type BuiltSite, type RunningApi } from './api-harness';
 
 const KEY = 'pk_test_9f8e7d6c5b4a39281706';
 const START = Date.parse('2026-11-20T15:00:00Z');
@@ -50,7 +51,7 @@ beforeAll(async () => {
     if (previous === undefined) delete process.env.POLYGON_API_KEY;
     else process.env.POLYGON_API_KEY = previous;
   }
-  fake = await startFakePolygon(KEY);
+  fake = await startFakePolygon({ key: KEY });
 });
 
 afterEach(async () => {
@@ -128,6 +129,25 @@ describe('the Polygon provider over the fake server', () => {
     expect(logo.headers.get('content-security-policy')).toContain('sandbox');
     expect(await logo.text()).toContain('<svg');
     expect((await api.get('/api/polygon/logo/JPM')).status).toBe(404);
+  });
+
+  it('answers per ticker as the fake is told (the e2e fixture): one ticker down upstream, another with its own news', async () => {
+    const article = (n: number) => ({ id: `m${n}`, title: `Microsoft news ${n}`, article_url: `https://news.example.com/m${n}`, published_utc: '2026-11-19T12:00:00Z', publisher: { name: 'Wire' } });
+    const special = await startFakePolygon({ key: KEY, tickers: { NVDA: { down: true }, MSFT: { news: [1, 2, 3, 4, 5].map(article) } } });
+    try {
+      const provider = new PolygonProvider({ apiKey: KEY, baseUrl: special.origin, ratePerMinute: 100, timeoutMs: 1000, now: () => START, log: (line) => logs.push(line) });
+      current = { api: await startApi(site, provider, () => START), provider, advance: () => undefined };
+      const { api } = current;
+      expect((await api.get('/api/stock-price/NVDA')).status).toBe(503);
+      expect((await body(api, '/api/polygon/news/NVDA')).json).toEqual({ results: [] });
+      expect(special.calls.filter((path) => path.includes('NVDA')).length).toBeGreaterThan(0);
+      expect((await body(api, '/api/stock-price/AAPL')).json).toMatchObject({ symbol: 'AAPL', regularMarketPrice: 120.47 });
+      const news = (await body(api, '/api/polygon/news/MSFT?limit=3')).json.results as { title: string }[];
+      expect(news.map((a) => a.title)).toEqual(['Microsoft news 1', 'Microsoft news 2', 'Microsoft news 3']);
+      expect(((await body(api, '/api/polygon/news/AAPL')).json.results as unknown[]).length).toBe(1);
+    } finally {
+      await special.close();
+    }
   });
 
   it('merges identical requests in flight into one upstream call', async () => {

@@ -78,6 +78,7 @@ beforeAll(async () => {
     SIGNALS_SOURCE: source,
     ARCHIVE_DIR: join(work, 'archive'),
     DIST_DIR: join(work, 'dist'),
+    SITE_URL: 'https://signals.example',
   };
 });
 
@@ -109,6 +110,20 @@ describe('npm run daily', () => {
     ]);
     const page = await readFile(join(work, 'dist/client/signal/BRK.B/index.html'), 'utf8');
     expect(page).toContain('Berkshire Hathaway, Inc.');
+    // One address for the ticker page, as it is served and linked: canonical, og:url, JSON-LD and sitemap agree.
+    const address = 'https://signals.example/signal/BRK.B';
+    expect(page).toContain(`<link rel="canonical" href="${address}">`);
+    expect(page).toContain(`<meta property="og:url" content="${address}">`);
+    const ld = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)![1]!);
+    const [webPage, , breadcrumbs] = ld['@graph'];
+    expect([webPage['@id'], webPage.url, breadcrumbs.itemListElement[1].item]).toEqual([address, address, address]);
+    const sitemap = await readFile(join(work, 'dist/client/sitemap-0.xml'), 'utf8');
+    const locs = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toContain(address);
+    expect(locs).toContain('https://signals.example/');
+    expect(locs.filter((loc) => loc!.endsWith('/') && loc !== 'https://signals.example/')).toEqual([]);
+    // The not-found pages (404 and the Stock Not Found screen) stay out of it.
+    expect(locs.filter((loc) => /^https:\/\/signals\.example\/(404|signal)\/?$/.test(loc!))).toEqual([]);
     const home = await readFile(join(work, 'dist/client/index.html'), 'utf8');
     expect(home).toContain('href="/signal/MSFT"');
     const archived = await readdir(join(work, 'archive/files'));

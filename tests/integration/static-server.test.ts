@@ -216,12 +216,52 @@ describe('static server over real HTTP', () => {
   });
 
   it('answers an unknown page with the built 404 page and status 404', async () => {
-    for (const path of ['/no-such-page', '/signal/ZZZZ', '/_astro/missing.js']) {
+    for (const path of ['/no-such-page', '/nope', '/_astro/missing.js', '/404.html', '/404', '/signals/ZZZZ']) {
       const res = await fetch(server.origin + path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await res.text()).toBe((await file('404.html')).toString('utf8'));
+      const body = await res.text();
+      expect(body).toBe((await file('404.html')).toString('utf8'));
+      expect(body).toContain('Page not found');
+      expect(body).not.toContain('Stock Not Found');
       expectSecurityHeaders(res.headers);
+    }
+  });
+
+  it('answers /signal and every /signal/{unknown or malformed ticker} with the Stock Not Found page and status 404', async () => {
+    const paths = ['/signal/ZZZZ', '/signal/@@', '/signal/%3Cscript%3E', '/signal/TOO-LONG-TICKER-1', '/signal/ZZZZ/', '/signal/ZZZZ/news', '/signal', '/signal/'];
+    for (const path of paths) {
+      const res = await fetch(server.origin + path, { redirect: 'manual' });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const body = await res.text();
+      expect(body).toBe((await file('signal/index.html')).toString('utf8'));
+      expect(body).toContain('Stock Not Found');
+      expect(body).toContain('Please select a valid ticker.');
+      expect(body).not.toContain('Page not found');
+      expectSecurityHeaders(res.headers);
+    }
+    // A lower-case ticker still goes to its upper-case address first.
+    const lower = await fetch(`${server.origin}/signal/aapl`, { redirect: 'manual' });
+    expect(lower.status).toBe(301);
+    expect(lower.headers.get('location')).toBe('/signal/AAPL');
+  });
+
+  it('sends both not-found pages compressed and revalidated like the 404 page, without an entity tag', async () => {
+    for (const [path, relative] of [
+      ['/nope', '404.html'],
+      ['/signal/ZZZZ', 'signal/index.html'],
+    ] as const) {
+      for (const [acceptEncoding, expected] of [['br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
+        const res = await raw(server.port, path, { headers: { 'Accept-Encoding': acceptEncoding } });
+        expect(res.status, path).toBe(404);
+        expect(res.headers['content-encoding'], `${path} ${acceptEncoding}`).toBe(expected);
+        expect(res.headers['cache-control']).toBe(REVALIDATE);
+        expect(res.headers.vary).toBe('Accept-Encoding');
+        expect(res.headers.etag).toBeUndefined();
+        const decoded = expected === 'br' ? brotliDecompressSync(res.body) : expected === 'gzip' ? gunzipSync(res.body) : res.body;
+        expect(decoded.equals(await file(relative)), path).toBe(true);
+      }
     }
   });
 
@@ -309,6 +349,20 @@ describe('static server over a build that changes', () => {
     expect((await stock()).cScore).toBe(81);
     const res = await raw(server.port, '/api/stock/AAPL', { headers: { 'Accept-Encoding': 'br' } });
     expect(JSON.parse(brotliDecompressSync(res.body).toString('utf8')).cScore).toBe(81);
+  });
+
+  it('answers /signal/{unknown} with the 404 page when the build has no Stock Not Found page', async () => {
+    const older = join(dir, 'older');
+    await cp(FIXTURE, older, { recursive: true });
+    await rm(join(older, 'client', 'signal', 'index.html'));
+    const app = await start(createApp({ distDir: older }));
+    try {
+      const res = await fetch(`${app.origin}/signal/ZZZZ`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe((await file('404.html')).toString('utf8'));
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers a plain-text 404 while there is no build, and serves the build once it appears', async () => {

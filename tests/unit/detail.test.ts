@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backTarget } from '../../src/lib/domain/back-section';
+import { canonicalUrl } from '../../src/lib/domain/canonical';
 import {
   DISCLAIMER,
   STOCK_NOT_FOUND,
@@ -69,6 +70,22 @@ describe('signalExplanations: Top Signal for top tickers, then the text of the c
   });
 });
 
+describe('canonicalUrl: one address per page, as every link writes it', () => {
+  it.each([
+    ['/signal/AAPL/', 'https://signals.example.com', 'https://signals.example.com/signal/AAPL'],
+    ['/signal/AAPL', 'https://signals.example.com/', 'https://signals.example.com/signal/AAPL'],
+    ['/signal/BRK.B/', 'http://localhost:4321/', 'http://localhost:4321/signal/BRK.B'],
+    ['/all-signals/', 'http://localhost:4321', 'http://localhost:4321/all-signals'],
+    ['/archives/2/', 'http://localhost:4321', 'http://localhost:4321/archives/2'],
+    ['/', 'https://signals.example.com', 'https://signals.example.com/'],
+    ['', 'https://signals.example.com', 'https://signals.example.com/'],
+    ['https://signals.example.com/signal/AAPL/', 'http://ignored.example', 'https://signals.example.com/signal/AAPL'],
+    ['/signal/AAPL/?tab=news#top', 'https://signals.example.com', 'https://signals.example.com/signal/AAPL'],
+  ])('%s on %s is %s', (path, site, expected) => {
+    expect(canonicalUrl(path, site)).toBe(expected);
+  });
+});
+
 describe('meta: description and structured data', () => {
   it('the description names the C-Score, its classification and the report date', () => {
     expect(detailDescription('AAPL', 'Apple Inc.', 72.456, '2026-11-20')).toMatch(/^AAPL \(Apple Inc\.\) C-Score 72\.46, Bullish, report of Nov 20, 2026\./);
@@ -81,6 +98,21 @@ describe('meta: description and structured data', () => {
     expect(graph.map((n) => n['@type'])).toEqual(['WebPage', 'Corporation', 'BreadcrumbList']);
     expect(graph[0]).toMatchObject({ url: 'https://signals.example.com/signal/AAPL', name: 'C-Score Signals AAPL' });
     expect(graph[1]).toMatchObject({ tickerSymbol: 'AAPL', name: 'Apple Inc.', url: 'https://www.apple.com/' });
+  });
+
+  it.each([
+    ['https://signals.example.com/', 'https://signals.example.com/signal/AAPL/'],
+    ['https://signals.example.com', '/signal/AAPL'],
+    ['http://localhost:4321/', '/signal/AAPL/'],
+  ])('JSON-LD (site %s) names the page at the address of its canonical link and sitemap entry (built path %s)', (siteUrl, builtPath) => {
+    const canonical = canonicalUrl(builtPath, siteUrl);
+    expect(canonical).toBe(`${new URL(siteUrl).origin}/signal/AAPL`);
+    const ld = detailJsonLd({ siteName: 'C-Score Signals', siteUrl, ticker: 'AAPL', companyName: 'Apple Inc.', description: 'd', reportDate: '2026-11-20', website: null });
+    const [page, corporation, breadcrumbs] = ld['@graph'] as Record<string, unknown>[];
+    expect(page).toMatchObject({ '@id': canonical, url: canonical, isPartOf: { url: canonicalUrl('/', siteUrl) } });
+    expect(corporation!['@id']).toBe(`${canonical}#corporation`);
+    const items = (breadcrumbs!.itemListElement as { item: string }[]).map((i) => i.item);
+    expect(items).toEqual([canonicalUrl('/', siteUrl), canonical]);
   });
 
   it('scriptJson cannot close its script element', () => {

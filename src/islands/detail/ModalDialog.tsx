@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
 import { headerCompanyName } from '../../lib/domain/company-name';
+import { STOCK_NOT_FOUND } from '../../lib/domain/detail';
 import { formatDate } from '../../lib/domain/format';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import TrendChart from '../TrendChart';
@@ -8,26 +9,33 @@ import { Avatar, DetailFooter, HistoryCard, MetricsCard, ScoreCard, SignalBadge,
 import { countUp } from './count-up';
 import HeaderLive from './HeaderLive';
 import PriceCard from './PriceCard';
+import { RESET_ON_OPEN_MS } from './modal-timing';
 import { fetchStockRecord } from './stock';
 import './detail.css';
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; record: SignalRecord };
 
-/** Spec sections 4 and 8: the record by the direct fetch, else from the all-signals list; refetched when the tab shows again. */
+const LOADING: Load = { state: 'loading' };
+
+/**
+ * Spec sections 4 and 8: the record by the direct fetch, else from the all-signals list; refetched when the tab shows
+ * again. What it returns always belongs to `ticker`: when the dialog opens for another ticker, the previous record is
+ * never returned, not even for the first render (RESET_ON_OPEN_MS).
+ */
 function useStockRecord(ticker: string): Load {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [current, setCurrent] = useState<{ ticker: string; load: Load }>({ ticker, load: LOADING });
   useEffect(() => {
     let controller = new AbortController();
     const run = (quiet: boolean) => {
       controller.abort();
       controller = new AbortController();
-      if (!quiet) setLoad({ state: 'loading' });
+      if (!quiet) setCurrent({ ticker, load: LOADING });
       fetchStockRecord(ticker, controller.signal)
-        .then((record) => setLoad(record ? { state: 'ready', record } : { state: 'error' }))
+        .then((record) => setCurrent({ ticker, load: record ? { state: 'ready', record } : { state: 'error' } }))
         .catch((error: unknown) => {
           if (!controller.signal.aborted) {
             console.warn(`Failed to fetch signals: ${(error as Error).message}`);
-            if (!quiet) setLoad({ state: 'error' });
+            if (!quiet) setCurrent({ ticker, load: { state: 'error' } });
           }
         });
     };
@@ -41,7 +49,18 @@ function useStockRecord(ticker: string): Load {
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [ticker]);
-  return load;
+  return current.ticker === ticker ? current.load : LOADING;
+}
+
+/** True once `ticker` has been loading for RESET_ON_OPEN_MS: only then does the body show the loading skeleton. */
+function useSlowLoad(ticker: string, loading: boolean): boolean {
+  const [slowFor, setSlowFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (!loading) return;
+    const timer = setTimeout(() => setSlowFor(ticker), RESET_ON_OPEN_MS);
+    return () => clearTimeout(timer);
+  }, [ticker, loading]);
+  return loading && slowFor === ticker;
 }
 
 /** The score card with its count-up started once the dialog shows it. */
@@ -54,7 +73,10 @@ function CountedScore({ record }: { record: SignalRecord }) {
 }
 
 function Body({ ticker, load }: { ticker: string; load: Load }) {
+  const slow = useSlowLoad(ticker, load.state === 'loading');
   if (load.state === 'loading') {
+    // The first RESET_ON_OPEN_MS of a load: an empty body, held at the skeleton's height.
+    if (!slow) return <div className="min-h-96" aria-busy="true" />;
     return (
       <div className="grid gap-4" aria-busy="true" aria-label="Loading stock data">
         <div className="card">
@@ -76,8 +98,8 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
   if (load.state === 'error') {
     return (
       <div className="py-8 text-center">
-        <p className="text-lg font-semibold">Stock Not Found</p>
-        <p className="mt-1 muted">Please select a valid ticker.</p>
+        <p className="text-lg font-semibold">{STOCK_NOT_FOUND.title}</p>
+        <p className="mt-1 muted">{STOCK_NOT_FOUND.message}</p>
       </div>
     );
   }

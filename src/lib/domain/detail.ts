@@ -3,6 +3,7 @@
  * the back button's label, the page's meta description and structured data, and the compact form in which a
  * page embeds its trend for the chart's first paint.
  */
+import { canonicalUrl } from './canonical';
 import { formatDate, formatScore } from './format';
 import { classifySignal, signalDirection } from './signal';
 import type { TrendPoint, TrendResponse } from './trend';
@@ -107,8 +108,9 @@ export interface DetailJsonLdInput {
 
 /** JSON-LD of a detail page: the WebPage, the Corporation with its tickerSymbol, and the BreadcrumbList. */
 export function detailJsonLd(input: DetailJsonLdInput): Record<string, unknown> {
-  const pageUrl = new URL(`/signal/${input.ticker}`, input.siteUrl).href;
-  const home = new URL('/', input.siteUrl).href;
+  // The same addresses as the page's canonical link and the sitemap.
+  const pageUrl = canonicalUrl(`/signal/${input.ticker}`, input.siteUrl);
+  const home = canonicalUrl('/', input.siteUrl);
   const corporation: Record<string, unknown> = {
     '@type': 'Corporation',
     '@id': `${pageUrl}#corporation`,

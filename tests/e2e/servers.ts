@@ -1,0 +1,17 @@
+/**
+ * The e2e servers (playwright.config.ts starts them, the specs open them). E2E_PORT and E2E_DIR keep each
+ * checkout's servers apart; the two extra ports follow E2E_PORT unless set.
+ *   demo:    the app as `npm start` runs it without a key: the offline demo provider (every spec but detail's).
+ *   polygon: the same build served by a second app whose provider is Polygon, pointed at the fake Polygon server.
+ *   fake:    tests/fixtures/fake-polygon-server.ts, the reference answers of tests/fixtures/polygon/.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT || 4391);
+export const E2E_DIR = process.env.E2E_DIR || '.tmp/e2e';
+export const POLYGON_APP_PORT = Number(process.env.E2E_POLYGON_PORT || E2E_PORT + 100);
+export const FAKE_POLYGON_PORT = Number(process.env.E2E_FAKE_POLYGON_PORT || E2E_PORT + 200);
+
+export const DEMO_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const POLYGON_URL = `http://127.0.0.1:${POLYGON_APP_PORT}`;
+export const FAKE_POLYGON_URL = `http://127.0.0.1:${FAKE_POLYGON_PORT}`;
+/** The key the polygon app sends and the fake accepts. */
+export const FAKE_POLYGON_KEY = 'e2e-fake-polygon-key';
