@@ -173,8 +173,8 @@ test.describe('the stock detail page', () => {
     expect(await (await earnings).json()).toMatchObject({ earningsAvailable: false });
     await expect(page.getByTestId('earnings-badge')).toHaveCount(0);
 
-    // Astro drops an island's ssr attribute once it has hydrated.
-    await expect(page.locator('astro-island:has([data-testid=watch-toggle])')).not.toHaveAttribute('ssr', /.*/);
+    // The page script marks the live header once it has hydrated it.
+    await expect(page.locator('#dt-live')).toHaveAttribute('data-hydrated', '');
     await page.getByRole('button', { name: 'Copy link to this page' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/signal\/PNW$/);
     await expect(page.getByText('URL copied')).toBeVisible();
@@ -478,7 +478,44 @@ test.describe('with the demo provider', () => {
     await expect(page.getByText(/Demo prices, not market data • Updated at/)).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText('Demo price', { exact: true })).toBeVisible();
     await expect(page.getByText('No price information available for this ticker')).toHaveCount(0);
+    // The news card loads when it comes into view.
+    await page.getByRole('heading', { name: 'Latest News' }).scrollIntoViewIfNeeded();
     await expect(page.getByText('Loading news...')).toHaveCount(0, { timeout: 15_000 });
     await expect(page.getByText(/Earnings: /)).toHaveCount(0);
   });
+});
+
+test.describe('first paint', () => {
+  for (const viewport of [
+    { width: 412, height: 823 },
+    { width: 1350, height: 940 },
+  ]) {
+    test(`at ${viewport.width} px no script loads before the first contentful paint, and nothing shifts while the live cards fill`, async ({ browser }) => {
+      const context = await browser.newContext({ baseURL: POLYGON_URL, viewport });
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        (window as unknown as { shifts: number[] }).shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) (window as unknown as { shifts: number[] }).shifts.push((entry as unknown as { value: number }).value);
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto('/signal/PNW');
+      await expect(page.getByTestId('header-price')).toHaveText('$120.47', { timeout: 15_000 });
+      // On a phone the price and news cards are below the fold and load once scrolled into view.
+      await page.getByTestId('price-card').scrollIntoViewIfNeeded();
+      await expect(page.getByTestId('price-card').getByText('Current Price')).toBeVisible({ timeout: 15_000 });
+      await page.getByRole('heading', { name: 'Latest News' }).scrollIntoViewIfNeeded();
+      await expect(newsItems(page)).toHaveCount(3, { timeout: 15_000 });
+      const timing = await page.evaluate(() => {
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0]!.startTime;
+        const scripts = performance.getEntriesByType('resource').filter((e) => /\.js(\?|$)/.test(e.name));
+        return { fcp, scripts: scripts.length, early: scripts.filter((e) => e.startTime < fcp).map((e) => e.name) };
+      });
+      // The islands and page scripts exist (hydration happened) but every one was requested after the first paint.
+      expect(timing.scripts).toBeGreaterThan(3);
+      expect(timing.early).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+      await context.close();
+    });
+  }
 });

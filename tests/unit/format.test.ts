@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   formatChange,
+  formatClockTime,
   formatDate,
   formatDividendYield,
   formatMarketCap,
@@ -170,3 +171,42 @@ describe.each(['UTC', 'America/Los_Angeles', 'Pacific/Honolulu', 'Pacific/Kiriti
     });
   },
 );
+
+describe('hand-written en-US formats agree with Intl', () => {
+  // Intl is the oracle here; the page code avoids it because its first use loads ICU data (a long main-thread task).
+  const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+  const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const numbers = [0, 0.004, -0.004, 0.5, 2.5, -2.5, 12.345, 999.995, 1000, 1234.5, -1234.567, 98765.4321, 1234567.891, -1234567.891, 1e9, 2.5e12];
+
+  it.each(numbers)('price, volume and market cap of %s', (n) => {
+    // One difference on purpose: a value that rounds to zero shows no minus sign ('$0.00', not Intl's '-$0.00').
+    expect(formatPrice(n)).toBe(price.format(n).replace(/^-(\$0\.00)$/, '$1'));
+    expect(formatVolume(n)).toBe(integer.format(n).replace(/^-0$/, '0'));
+    if (n > 0) expect(formatMarketCap(n)).toBe(n >= 1e9 ? `$${twoDecimals.format(n / 1e9)}B` : `$${twoDecimals.format(n / 1e6)}M`);
+  });
+
+  it('dates across a leap year and every month', () => {
+    const long = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    const short = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const numeric = new Intl.DateTimeFormat('en-US', { month: 'numeric', day: 'numeric', timeZone: 'UTC' });
+    for (let day = 0; day < 366 * 2; day += 7) {
+      const date = new Date(Date.UTC(2024, 0, 1 + day));
+      const iso = date.toISOString().slice(0, 10);
+      expect([formatDate(iso), formatShortDate(iso), formatMonthDay(iso)]).toEqual([long.format(date), short.format(date), numeric.format(date)]);
+    }
+  });
+});
+
+describe('formatClockTime', () => {
+  it('agrees with Intl en-US hour and minute for every quarter hour of a day (local time)', () => {
+    const clock = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+    for (let minutes = 0; minutes < 24 * 60; minutes += 15) {
+      const date = new Date(2026, 10, 20, 0, minutes);
+      // ICU puts a narrow no-break space before AM/PM; the page uses a plain space.
+      expect(formatClockTime(date)).toBe(clock.format(date).replace(/\s/g, ' '));
+    }
+    expect(formatClockTime(new Date(2026, 10, 20, 0, 5))).toBe('12:05 AM');
+    expect(formatClockTime(new Date(2026, 10, 20, 12, 0))).toBe('12:00 PM');
+  });
+});

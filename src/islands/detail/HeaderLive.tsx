@@ -56,9 +56,10 @@ export default function HeaderLive({ ticker, reportDate, modal = false }: { tick
     : earningsBadgeText(earningsDate, formatDate);
 
   return (
-    // Two rows are reserved below 640 px, where the price and the buttons wrap, so loading the quote shifts nothing.
+    // Below 640 px the price takes a row of its own (28 px, the loaded price line) and the buttons the next, whether
+    // the quote is loading or shown, so loading it shifts nothing.
     <div className="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">
-      <div className="flex min-w-40 items-baseline gap-2" aria-live="polite">
+      <div className="flex min-h-7 min-w-40 basis-full items-baseline gap-2 sm:basis-auto" aria-live="polite">
         {quote.loading && !q ? (
           <span className="skeleton inline-block h-6 w-36" aria-label="Loading price" />
         ) : q?.regularMarketPrice !== undefined ? (

@@ -38,7 +38,8 @@ export default function NewsCard({ ticker }: { ticker: string }) {
     <section className="card" aria-labelledby={`news-${ticker}`}>
       <h2 id={`news-${ticker}`} className="card-title">Latest News</h2>
       {news.loading && !news.data ? (
-        <p className="text-sm muted">Loading news...</p>
+        // While loading, the card keeps the height of three articles (64 px images, 12 px apart): the cards below stay put.
+        <p className="min-h-54 text-sm muted">Loading news...</p>
       ) : articles.length === 0 ? (
         <p className="text-sm muted">No recent news for {ticker}.</p>
       ) : (

@@ -1,13 +1,11 @@
-import { formatChange, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/format';
+import { formatChange, formatClockTime, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/format';
 import type { Quote } from '../../lib/domain/market';
 import { QUOTE_OPTIONS, useApi } from './use-api';
-
-const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
 
 /** 'Updated at' time of a quote, in the visitor's time zone. */
 function updatedAt(iso: string | undefined): string {
   const date = iso ? new Date(iso) : new Date();
-  return timeFormat.format(Number.isNaN(date.getTime()) ? new Date() : date);
+  return formatClockTime(Number.isNaN(date.getTime()) ? new Date() : date);
 }
 
 /** The rows of the price card: fixed rows, then P/E, EPS, Dividend Yield and Beta only when present, and the modal's extras. */
@@ -45,7 +43,10 @@ export default function PriceCard({ ticker, modal = false }: { ticker: string; m
         </a>
       </div>
       {!q ? (
-        <p className="text-sm muted">{quote.loading ? 'Loading price data...' : 'No price information available for this ticker'}</p>
+        // While loading, the card keeps the height of its six fixed rows and footer, so the cards below stay put.
+        <p className={`text-sm muted${quote.loading ? ' min-h-40' : ''}`}>
+          {quote.loading ? 'Loading price data...' : 'No price information available for this ticker'}
+        </p>
       ) : q.regularMarketPrice === undefined ? (
         <p className="text-sm muted">No price information available for this ticker</p>
       ) : (

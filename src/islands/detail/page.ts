@@ -1,0 +1,44 @@
+/**
+ * The stock detail page's own behaviour, loaded after the first paint: the back link names the section the
+ * visitor came from, a logo that fails to load leaves the letter badge, the C-Score counts up, and the live
+ * header (rendered at build time) hydrates.
+ */
+import { startTransition } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { backTarget } from '../../lib/domain/back-section';
+import { countUp } from './count-up';
+import { HEADER_LIVE_ID_PREFIX, headerLiveElement } from './header-live-root';
+
+// Back button: 'Back to {previous section}', returning to the previous path of this site, else '/'.
+const back = document.getElementById('dt-back');
+let previous: string | null = null;
+try {
+  const url = new URL(document.referrer);
+  if (url.origin === location.origin) previous = url.pathname + url.search;
+} catch {
+  previous = null;
+}
+const target = backTarget(previous);
+if (back?.lastElementChild) {
+  back.lastElementChild.textContent = target.label;
+  back.setAttribute('href', target.href);
+}
+// A logo that fails to load leaves the ticker's letter underneath (static HTML carries no React handlers).
+for (const img of document.querySelectorAll<HTMLImageElement>('.avatar img')) {
+  if (img.complete && img.naturalWidth === 0) img.remove();
+  else img.addEventListener('error', () => img.remove());
+}
+const score = document.querySelector<HTMLElement>('[data-countup]');
+if (score) countUp(score);
+
+const live = document.getElementById('dt-live');
+if (live?.dataset.ticker && live.dataset.reportDate) {
+  const hydrated = () => {
+    live.dataset.hydrated = '';
+  };
+  const element = headerLiveElement({ ticker: live.dataset.ticker, reportDate: live.dataset.reportDate }, hydrated);
+  // As a transition, like Astro's islands: React hydrates in short slices and leaves the main thread free between.
+  startTransition(() => {
+    hydrateRoot(live, element, { identifierPrefix: HEADER_LIVE_ID_PREFIX });
+  });
+}
