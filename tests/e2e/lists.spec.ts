@@ -199,7 +199,8 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   await page.goto('/all-signals');
   const table = page.locator('#all-signals');
   const total = 503 * COPIES;
-  await expect(table).toHaveAttribute('data-windowed', '');
+  // The switch to the window happens once the page is idle.
+  await page.waitForFunction(() => document.querySelector('#all-signals')?.hasAttribute('data-windowed'), null, { timeout: 15_000 });
   await expect(table).toHaveAttribute('aria-rowcount', String(total + 1));
   await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
   const inPage = () =>
