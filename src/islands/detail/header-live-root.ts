@@ -10,7 +10,7 @@ import HeaderLive from './HeaderLive';
 export const HEADER_LIVE_ID_PREFIX = 'hl-';
 
 /** Calls `onMount` once the tree is live in the browser (never on the server); renders its children unchanged. */
-function Mounted({ onMount, children }: { onMount?: () => void; children: ReactNode }): ReactNode {
+function Mounted({ onMount, children }: { onMount?: () => void; children?: ReactNode }): ReactNode {
   useEffect(() => onMount?.(), [onMount]);
   return children;
 }
