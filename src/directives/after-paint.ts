@@ -9,7 +9,8 @@ function afterFirstPaint(run: () => void): void {
     setTimeout(run, 0);
   };
   // The paint entry arrives once the frame is on screen, later than an animation frame or the paint task.
-  if (typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+  const paintTiming = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint');
+  if (paintTiming) {
     const observer = new PerformanceObserver((list) => {
       if (list.getEntries().some((entry) => entry.name === 'first-contentful-paint')) {
         observer.disconnect();
@@ -18,8 +19,9 @@ function afterFirstPaint(run: () => void): void {
     });
     observer.observe({ type: 'paint', buffered: true });
   }
-  // A browser without paint timing, or a page that never paints contentful content: after load and a frame.
-  const afterLoad = () => requestAnimationFrame(() => setTimeout(go, 100));
+  // A browser without paint timing: after load and a frame. With paint timing, the same only as a safety net
+  // (a page that never reports a contentful paint), long after load: a busy phone may present its first frame late.
+  const afterLoad = () => requestAnimationFrame(() => setTimeout(go, paintTiming ? 5000 : 0));
   if (document.readyState === 'complete') afterLoad();
   else addEventListener('load', afterLoad, { once: true });
 }

@@ -1,5 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { DEMO_URL, POLYGON_URL } from './servers';
+
+// The shared test machine can be slow (islands load on first use, three servers share two cores): allow them time.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 // The detail journeys run against the app whose provider is Polygon, pointed at the fake Polygon server
 // (tests/fixtures/fake-polygon-server.ts): every live card is filled by the real server from Polygon's reference
