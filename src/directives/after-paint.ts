@@ -29,17 +29,18 @@ function afterFirstPaint(run: () => void): void {
 /**
  * `client:afterpaint`: hydrates an island once the page's first contentful frame is on screen, so nothing of it
  * downloads or runs before the largest paint (client:load starts at once; client:idle and client:visible can start
- * before the first frame is presented). With `{ rootMargin }` it then also waits until the island is in view.
+ * before the first frame is presented). With `{ rootMargin, threshold }` it then also waits until the island is in
+ * view (threshold 1: wholly in view).
  */
 const afterPaint: ClientDirective = (load, options, el) => {
   const hydrate = async () => {
     const run = await load();
     await run();
   };
-  const value = options.value as { rootMargin?: string } | boolean | undefined;
-  const rootMargin = typeof value === 'object' ? value.rootMargin : undefined;
+  const value = options.value as { rootMargin?: string; threshold?: number } | boolean | undefined;
+  const view = typeof value === 'object' && (value.rootMargin !== undefined || value.threshold !== undefined) ? value : undefined;
   afterFirstPaint(() => {
-    if (rootMargin === undefined) {
+    if (view === undefined) {
       void hydrate();
       return;
     }
@@ -49,7 +50,7 @@ const afterPaint: ClientDirective = (load, options, el) => {
         observer.disconnect();
         void hydrate();
       },
-      { rootMargin },
+      { rootMargin: view.rootMargin, threshold: view.threshold },
     );
     for (const child of el.children) observer.observe(child);
   });
