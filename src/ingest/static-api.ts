@@ -14,8 +14,8 @@ import {
   type CompanyDescription,
   type CompanyNameRecord,
 } from '../lib/domain/api-responses';
-import type { SignalRecord, SiteData } from '../lib/domain/schemas';
-import { similarTickers } from '../lib/domain/similar';
+import type { SiteData } from '../lib/domain/schemas';
+import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
 
 /** The per-ticker static routes, in the order they are written. */
@@ -32,7 +32,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData): Promise
   await Promise.all(PER_TICKER_ROUTES.map((route) => mkdir(join(apiDir, route), { recursive: true })));
   const universe = new Map(site.universe.map((company) => [company.ticker, company]));
   const latest = site.history.latest;
-  const peers = peerGroups(latest);
+  const similar = similarFinder(latest);
   const names: CompanyNameRecord[] = [];
   const descriptions: CompanyDescription[] = [];
   const files: [string, unknown][] = [];
@@ -48,7 +48,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData): Promise
       [join('stock', file), record],
       [join('ticker-metrics', file), tickerMetrics(record)],
       [join('c-score-trend', file), buildTrend(site.history, record.ticker)],
-      [join('similar-tickers', file), similarTickers(record.ticker, peers(record))],
+      [join('similar-tickers', file), similar(record)],
       [join('company-name', file), name],
       [join('company-description', file), description],
     );
@@ -65,32 +65,6 @@ export async function writeStaticApi(clientDir: string, site: SiteData): Promise
   // Synchronous writes: for tens of thousands of small files they beat the thread pool's round trips several times over.
   for (const [path, body] of files) writeFileSync(join(apiDir, path), JSON.stringify(body));
   return files.length;
-}
-
-/**
- * The records that can be similar to a record: its sector and its sub-industry, looked up in maps built once,
- * so similar tickers for every ticker cost n rather than n squared. similarTickers orders its answer itself.
- */
-function peerGroups(latest: readonly SignalRecord[]): (record: SignalRecord) => SignalRecord[] {
-  const bySector = groupBy(latest, (r) => r.sector);
-  const bySubIndustry = groupBy(latest, (r) => r.subIndustry);
-  return (record) => {
-    const sector = record.sector ? (bySector.get(record.sector) ?? []) : [];
-    const subIndustry = record.subIndustry ? (bySubIndustry.get(record.subIndustry) ?? []) : [];
-    return [record, ...new Set([...sector, ...subIndustry])];
-  };
-}
-
-function groupBy(records: readonly SignalRecord[], key: (record: SignalRecord) => string | undefined): Map<string, SignalRecord[]> {
-  const groups = new Map<string, SignalRecord[]>();
-  for (const record of records) {
-    const value = key(record);
-    if (!value) continue;
-    const group = groups.get(value);
-    if (group) group.push(record);
-    else groups.set(value, [record]);
-  }
-  return groups;
 }
 
 /** The smoke check of the static API: every route file exists for every ticker of the report; returns the problems. */

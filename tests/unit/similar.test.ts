@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SignalRecord } from '../../src/lib/domain/schemas';
-import { similarTickers } from '../../src/lib/domain/similar';
+import { similarFinder, similarTickers } from '../../src/lib/domain/similar';
 
 function record(ticker: string, cScore: number, sector?: string, subIndustry?: string): SignalRecord {
   return {
@@ -77,5 +77,16 @@ describe('similarTickers: same sub-industry, then same sector, each by |C| desce
     expect(similar).toHaveLength(12);
     expect(similar[0]).toEqual({ ticker: 'T19', cScore: 19 });
     expect(similar[11]).toEqual({ ticker: 'T08', cScore: 8 });
+  });
+});
+
+describe('similarFinder: the same answer as similarTickers over the whole report, from the sector and sub-industry groups', () => {
+  it('agrees for every record, classified, half-classified or not at all', () => {
+    const sectors = ['Energy', 'Utilities', undefined];
+    const subs = ['Oil', 'Gas', 'Power', undefined];
+    const latest = Array.from({ length: 60 }, (_, i) => record(`T${i}`, ((i * 37) % 201) - 100, sectors[i % 3], subs[i % 4]));
+    const similar = similarFinder(latest);
+    for (const r of latest) expect(similar(r)).toEqual(similarTickers(r.ticker, latest));
+    expect(similar(latest[0]!).length).toBeGreaterThan(0);
   });
 });

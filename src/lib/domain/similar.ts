@@ -36,3 +36,29 @@ export function similarTickers(
     : [];
   return [...sameSubIndustry, ...sameSector].slice(0, Math.max(0, limit)).map((r) => ({ ticker: r.ticker, cScore: r.cScore }));
 }
+
+function groupBy(records: readonly SignalRecord[], key: (record: SignalRecord) => string | undefined): Map<string, SignalRecord[]> {
+  const groups = new Map<string, SignalRecord[]>();
+  for (const record of records) {
+    const value = key(record);
+    if (!value) continue;
+    const group = groups.get(value);
+    if (group) group.push(record);
+    else groups.set(value, [record]);
+  }
+  return groups;
+}
+
+/**
+ * `similarTickers` for many records of one report: the sector and sub-industry groups are built once, and each
+ * record is compared only with its own groups, so similar tickers for every ticker cost n rather than n squared.
+ */
+export function similarFinder(latest: readonly SignalRecord[]): (record: SignalRecord) => SimilarTicker[] {
+  const bySector = groupBy(latest, (r) => r.sector);
+  const bySubIndustry = groupBy(latest, (r) => r.subIndustry);
+  return (record) => {
+    const sector = record.sector ? (bySector.get(record.sector) ?? []) : [];
+    const subIndustry = record.subIndustry ? (bySubIndustry.get(record.subIndustry) ?? []) : [];
+    return similarTickers(record.ticker, [record, ...new Set([...sector, ...subIndustry])]);
+  };
+}
