@@ -34,6 +34,8 @@ interface Table {
   headers: Map<string, { th: HTMLTableCellElement; index: number; kind: 'num' | 'text'; button: HTMLButtonElement }>;
   values: Map<string, SortValue[]>;
   shownOrder: string;
+  /** The row order of the last sort asked for, kept while only the filters change. */
+  sorted: { signature: string; order: number[] };
   /** Set once the table shows only the rows near its scroll position. */
   view?: RowView;
 }
@@ -84,7 +86,7 @@ function readTable(element: HTMLTableElement): Table {
     th.append(button);
     headers.set(key, { th, index, kind: th.dataset.kind === 'num' ? 'num' : 'text', button });
   });
-  return { element, body, rows, info: [], headers, values: new Map(), shownOrder: '' };
+  return { element, body, rows, info: [], headers, values: new Map(), shownOrder: '', sorted: { signature: '', order: rows.map((_, i) => i) } };
 }
 
 /** What the filters read from each row, read once on the first filtering. */
@@ -122,7 +124,7 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
     const measured = !table.view && table.rows.length >= WINDOW_FROM_ROWS && startWindow(table);
     const info = filterInfo(table);
     const sortable = state.sort !== '' && table.headers.has(state.sort);
-    const order = sortable ? sortPermutation(columnValues(table, state.sort), state.order) : table.rows.map((_, i) => i);
+    const order = sortedOrder(table, sortable ? state : null);
     let visible = 0;
     if (table.view) {
       table.view.order = order.filter((i) => matchesFilters(info[i]!, state, watched));
@@ -147,6 +149,15 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
   }
   const count = form?.querySelector('[data-count]');
   if (count) count.textContent = shown === total ? `${total} rows` : `Showing ${shown} of ${total} rows`;
+}
+
+/** Row indexes in the order of `state`'s sort (null: the pre-rendered order), computed once per sort. */
+function sortedOrder(table: Table, state: TableState | null): number[] {
+  const signature = state ? `${state.sort}:${state.order}` : '';
+  if (table.sorted.signature !== signature) {
+    table.sorted = { signature, order: state ? sortPermutation(columnValues(table, state.sort), state.order) : table.rows.map((_, i) => i) };
+  }
+  return table.sorted.order;
 }
 
 /** A spacer row standing for rows outside the window. */
