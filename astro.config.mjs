@@ -19,6 +19,24 @@ const afterPaintDirective = {
   },
 };
 
+/**
+ * Script islands (src/renderers/script-island.ts): plain TypeScript hydrated by Astro's client directives, with no
+ * framework in the browser. Listed before React, so React's check never runs (and never calls) a script island.
+ */
+const scriptIslands = {
+  name: 'c-score:script-islands',
+  hooks: {
+    /** @param {{ addRenderer: (r: { name: string; serverEntrypoint: string; clientEntrypoint: string }) => void }} options */
+    'astro:config:setup': ({ addRenderer }) => {
+      addRenderer({
+        name: 'c-score:script-island',
+        serverEntrypoint: './src/renderers/script-island-server.ts',
+        clientEntrypoint: './src/renderers/script-island-client.ts',
+      });
+    },
+  },
+};
+
 export default defineConfig({
   output: 'static',
   site,
@@ -29,6 +47,7 @@ export default defineConfig({
   // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
   // the not-found pages (404 and the Stock Not Found screen at /signal/) stay out.
   integrations: [
+    scriptIslands,
     react(),
     afterPaintDirective,
     sitemap({

@@ -3,7 +3,7 @@ import { routeTicker } from '../lib/domain/detail';
 import { mayOpenStock } from '../stores/paywall';
 import { RESET_AFTER_CLOSE_MS } from './detail/modal-timing';
 
-type DialogProps = { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void; siteName: string };
+type DialogProps = { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void };
 
 interface ModalState {
   ticker: string;
@@ -74,6 +74,18 @@ export default function DetailModal({ siteName }: { siteName: string }) {
     else hide();
   }, [hide]);
 
+  // Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker. It changes with the address, before
+  // the dialog's code has loaded, and the list's title returns when the dialog closes.
+  const titleTicker = state?.open ? state.ticker : null;
+  useEffect(() => {
+    if (!titleTicker) return;
+    const previous = document.title;
+    document.title = `${siteName} ${titleTicker}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [siteName, titleTicker]);
+
   if (!state || !Dialog) return null;
-  return <Dialog ticker={state.ticker} open={state.open} onClose={close} siteName={siteName} />;
+  return <Dialog ticker={state.ticker} open={state.open} onClose={close} />;
 }

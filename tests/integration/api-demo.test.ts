@@ -182,8 +182,10 @@ describe('live routes with the demo provider', () => {
 });
 
 describe('accounts until they exist', () => {
-  it('answers the user with 401 (signed out)', async () => {
-    expect((await json('/api/auth/user')).status).toBe(401);
+  it('answers the user as signed out, without an error status the browser would log', async () => {
+    const user = await json('/api/auth/user');
+    expect(user.status).toBe(200);
+    expect(user.body).toEqual({ isAuthenticated: false, isPremium: false, username: '', email: '' });
   });
 
   it.each([

@@ -106,7 +106,7 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
   const { record } = load;
   return (
     <div className="grid gap-4">
-      <HeaderLive ticker={ticker} reportDate={record.reportDate} modal />
+      <HeaderLive ticker={ticker} reportDate={record.reportDate} />
       <CountedScore record={record} />
       <SignalInfoCard record={record} idPrefix="dm" />
       <section className="card" aria-labelledby="dm-trend">
@@ -124,17 +124,8 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
 }
 
 /** The detail dialog: title and description, the modal variant of the detail cards, a link to the full page. */
-export default function ModalDialog({ ticker, open, onClose, siteName }: { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void; siteName: string }) {
+export default function ModalDialog({ ticker, open, onClose }: { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void }) {
   const load = useStockRecord(ticker);
-  // Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker; the list's title returns on close.
-  useEffect(() => {
-    if (!open) return;
-    const previous = document.title;
-    document.title = `${siteName} ${ticker}`;
-    return () => {
-      document.title = previous;
-    };
-  }, [open, siteName, ticker]);
   useEffect(() => {
     // Neither route knows the ticker right now: the pre-rendered page always has the day's data (or says the
     // stock is not found), so go there instead of leaving an empty dialog.

@@ -1,13 +1,11 @@
 /**
  * The stock detail page's own behaviour, loaded after the first paint: the back link names the section the
  * visitor came from, a logo that fails to load leaves the letter badge, the C-Score counts up, and the live
- * header (rendered at build time) hydrates.
+ * header (rendered at build time) comes to life. Plain TypeScript: a phone's first screen loads no framework.
  */
-import { startTransition } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { backTarget } from '../../lib/domain/back-section';
 import { countUp } from './count-up';
-import { HEADER_LIVE_ID_PREFIX, headerLiveElement } from './header-live-root';
+import { mountHeaderLive } from './header-live';
 
 // Back button: 'Back to {previous section}', returning to the previous path of this site, else '/'.
 const back = document.getElementById('dt-back');
@@ -33,12 +31,6 @@ if (score) countUp(score);
 
 const live = document.getElementById('dt-live');
 if (live?.dataset.ticker && live.dataset.reportDate) {
-  const hydrated = () => {
-    live.dataset.hydrated = '';
-  };
-  const element = headerLiveElement({ ticker: live.dataset.ticker, reportDate: live.dataset.reportDate }, hydrated);
-  // As a transition, like Astro's islands: React hydrates in short slices and leaves the main thread free between.
-  startTransition(() => {
-    hydrateRoot(live, element, { identifierPrefix: HEADER_LIVE_ID_PREFIX });
-  });
+  mountHeaderLive(live, { ticker: live.dataset.ticker, reportDate: live.dataset.reportDate });
+  live.dataset.hydrated = '';
 }
