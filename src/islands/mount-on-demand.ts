@@ -1,6 +1,7 @@
 /**
  * Mounts the shell's React islands, the Toaster and the Paywall, the first time they have something to show (a toast,
- * an open paywall, or F8 for the notification area), so a page that never needs them never loads React for them.
+ * an open paywall, or F8 for the notification area), so a page that never needs them never loads React for them. The
+ * detail dialog of the list pages mounts the same way (`mountReactRoot`).
  */
 import type { ComponentType } from 'react';
 import { $toast } from '../stores/toast';
@@ -8,7 +9,8 @@ import { $paywall } from '../stores/paywall';
 
 const mounted = new Map<string, Promise<void>>();
 
-function mount(id: string, load: () => Promise<{ default: ComponentType }>): Promise<void> {
+/** Loads React and a component, and renders it once into a new element at the end of the body, with this id. */
+export function mountReactRoot(id: string, load: () => Promise<{ default: ComponentType }>): Promise<void> {
   let done = mounted.get(id);
   if (!done) {
     done = Promise.all([import('react'), import('react-dom/client'), load()]).then(([{ createElement }, { createRoot }, island]) => {
@@ -22,8 +24,8 @@ function mount(id: string, load: () => Promise<{ default: ComponentType }>): Pro
   return done;
 }
 
-const toaster = () => mount('toaster-root', () => import('./Toaster'));
-const paywall = () => mount('paywall-root', () => import('./Paywall'));
+const toaster = () => mountReactRoot('toaster-root', () => import('./Toaster'));
+const paywall = () => mountReactRoot('paywall-root', () => import('./Paywall'));
 
 /** Starts watching the toast and paywall stores and the F8 key. */
 export function mountShellIslandsOnDemand(): void {

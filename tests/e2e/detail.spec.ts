@@ -234,7 +234,7 @@ test.describe('the stock detail page', () => {
   });
 });
 
-/** The modal island listens for row clicks once hydrated (client:idle); Astro then drops the island's ssr attribute. */
+/** The modal's script island listens for row clicks once hydrated (client:idle); Astro then drops its ssr attribute. */
 async function waitForModalIsland(page: Page) {
   await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
 }
@@ -243,6 +243,13 @@ test.describe('the detail modal', () => {
   test('a row opens the dialog at /signal/{T} with the live cards; Escape and the close button close it and focus returns', async ({ page }) => {
     await page.goto('/');
     await waitForModalIsland(page);
+    // The list page itself runs no React: the dialog's code, React with it, loads once a row link is pointed at.
+    const reactIn = async () => {
+      const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /\.js(\?|$)/.test(name)));
+      const texts = await Promise.all(scripts.map(async (url) => (await page.request.get(url)).text()));
+      return texts.filter((text) => text.includes('react.transitional.element')).length;
+    };
+    expect(await reactIn()).toBe(0);
     const link = page.locator('a[data-detail-link][href="/signal/PNW"]');
     await link.click();
     const dialog = page.getByRole('dialog');
@@ -253,6 +260,7 @@ test.describe('the detail modal', () => {
     await expect(dialog).toHaveAttribute('aria-describedby', /.+/);
     await expect(dialog.getByText('Pinnacle West Capital: C-Score detail for the report of Nov 20, 2026')).toBeVisible();
     await expect(dialog.getByTestId('cscore')).toHaveText('96.81', { timeout: 5000 });
+    expect(await reactIn()).toBeGreaterThan(0);
     // Spec: the modal shows 'No Earnings Scheduled' when no date exists (Polygon has no earnings calendar).
     await expect(dialog.getByTestId('earnings-badge')).toHaveText('No Earnings Scheduled');
     await expect(dialog.getByTestId('trend-chart')).toHaveAttribute('data-state', 'chart');

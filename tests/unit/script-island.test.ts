@@ -11,13 +11,13 @@ describe('script islands', () => {
 
   it('the server renderer takes script islands only, and renders them empty', async () => {
     const check = renderer.check.bind({} as never);
-    expect(await check(island, {}, undefined)).toBe(true);
+    expect(await check(island, {}, {})).toBe(true);
     // A React function component or any other function stays with its own renderer.
     expect(await check(function Card() {
       return null;
-    }, {}, undefined)).toBe(false);
-    expect(await check({ $$typeof: Symbol.for('react.memo') }, {}, undefined)).toBe(false);
-    expect(await renderer.renderToStaticMarkup.call({} as never, island, {}, undefined)).toEqual({ html: '' });
+    }, {}, {})).toBe(false);
+    expect(await check({ $$typeof: Symbol.for('react.memo') }, {}, {})).toBe(false);
+    expect(await renderer.renderToStaticMarkup.call({} as never, island, {}, {})).toEqual({ html: '' });
     // Rendering on the server never runs the island's browser code.
     expect(calls).toEqual([]);
   });
