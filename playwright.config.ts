@@ -12,6 +12,8 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? 'line' : 'list',
   timeout: 30_000,
+  // A CI machine busy with other work can take seconds to hydrate a page: every assertion waits up to 15 s.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: DEMO_URL,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: launchArgs },
