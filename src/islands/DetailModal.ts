@@ -6,7 +6,7 @@
  * the dialog's code, so it is usually there by the click.
  */
 import { atom } from 'nanostores';
-import { routeTicker } from '../lib/domain/detail';
+import { routeTicker, stockPageTitle } from '../lib/domain/detail';
 import { scriptIsland } from '../renderers/script-island';
 import { mayOpenStock } from '../stores/paywall';
 import { RESET_AFTER_CLOSE_MS } from './detail/modal-timing';
@@ -28,11 +28,11 @@ let resetTimer: ReturnType<typeof setTimeout> | undefined;
 
 const loadDialog = () => mountReactRoot('detail-modal-root', () => import('./detail/ModalRoot'));
 
-// Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker; the list's title returns on close.
+// The dialog's address is the stock page's, and so is its title; the list's title returns on close.
 function setTitle(ticker: string | null): void {
   if (ticker) {
     listTitle ??= document.title;
-    document.title = `${siteName} ${ticker}`;
+    document.title = stockPageTitle(siteName, ticker);
   } else if (listTitle !== null) {
     document.title = listTitle;
     listTitle = null;

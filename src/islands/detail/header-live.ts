@@ -13,7 +13,7 @@ import { EARNINGS_OPTIONS, QUOTE_OPTIONS, readApi, watchApi } from './api-cache'
 import { fetchStockRecord } from './stock';
 
 /** Spec section 9: the URL-copied toast shows for about 2 s. */
-export const COPIED_TOAST_MS = 2000;
+const COPIED_TOAST_MS = 2000;
 
 const LOADING_PRICE = '<span class="skeleton inline-block h-6 w-36" aria-label="Loading price"></span>';
 const UP = 'text-green-700 dark:text-green-400';
@@ -57,7 +57,7 @@ function priceNodes(quote: Quote): Node[] {
  * Spec section 2: the page shows 'Earnings: Jan 5, 2025' only when a date exists; the modal shows the short date,
  * 'No Earnings Scheduled' or 'Earnings: Loading'.
  */
-export function earningsText(earnings: { data: Earnings | undefined; loading: boolean }, modal: boolean): string | null {
+function earningsText(earnings: { data: Earnings | undefined; loading: boolean }, modal: boolean): string | null {
   const date = earnings.data?.earningsAvailable ? (earnings.data.earningsDate ?? earnings.data.nextEarningsDate) : null;
   if (!modal) return earningsBadgeText(date, formatDate);
   if (earnings.loading && !earnings.data) return 'Earnings: Loading';

@@ -18,6 +18,11 @@ export const STOCK_NOT_FOUND = {
 // The TickerSchema rule, repeated here so the islands that import this module do not pull zod into the browser.
 const TICKER = /^[A-Z0-9.-]{1,10}$/;
 
+/** Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker (the page, its JSON-LD and the dialog). */
+export function stockPageTitle(siteName: string, ticker: string): string {
+  return `${siteName} ${ticker}`;
+}
+
 /** The route ticker upper-cased and trimmed, or null when it is not a well-formed ticker (DESIGN.md security rules). */
 export function routeTicker(raw: string | null | undefined): string | null {
   const ticker = decodeURIComponentSafe(raw ?? '').trim().toUpperCase();
@@ -125,7 +130,7 @@ export function detailJsonLd(input: DetailJsonLdInput): Record<string, unknown> 
         '@type': 'WebPage',
         '@id': pageUrl,
         url: pageUrl,
-        name: `${input.siteName} ${input.ticker}`,
+        name: stockPageTitle(input.siteName, input.ticker),
         description: input.description,
         dateModified: input.reportDate,
         isPartOf: { '@type': 'WebSite', name: input.siteName, url: home },
