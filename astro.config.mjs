@@ -3,10 +3,11 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
+import { config } from './src/config';
 import { canonicalUrl } from './src/lib/domain/canonical';
+import { LIVE_API_PATH_SOURCE, NOT_FOUND_PAGE_PATHS } from './src/lib/domain/routes';
 
-const site = process.env.SITE_URL || 'http://localhost:4321';
-const NOT_FOUND_PAGES = /^\/(404|signal)\/?$/;
+const { siteUrl: site, devApiPort } = config();
 
 /** `client:afterpaint` (src/directives/after-paint.ts): hydrate once the first frame is on screen. */
 const afterPaintDirective = {
@@ -51,7 +52,7 @@ export default defineConfig({
     react(),
     afterPaintDirective,
     sitemap({
-      filter: (page) => !NOT_FOUND_PAGES.test(new URL(page).pathname),
+      filter: (page) => !NOT_FOUND_PAGE_PATHS.test(new URL(page).pathname),
       serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),
     }),
   ],
@@ -60,12 +61,7 @@ export default defineConfig({
     build: { assetsInlineLimit: 12 * 1024 },
     server: {
       // npm run dev: the live API routes go to the Hono router that scripts/dev.ts starts.
-      proxy: process.env.DEV_API_PORT
-        ? {
-            '^/api/(health|auth|stock-price|earnings-date|market-sentiment|stock-complete-data|company-info|save-company-name|polygon|download-csv|download-excel)(/|$|\\?)':
-              `http://127.0.0.1:${process.env.DEV_API_PORT}`,
-          }
-        : undefined,
+      proxy: devApiPort !== null ? { [LIVE_API_PATH_SOURCE]: `http://127.0.0.1:${devApiPort}` } : undefined,
     },
   },
 });

@@ -23,7 +23,7 @@ export default defineConfig({
   webServer: [
     {
       // The real `npm start` path: the server runs the daily job into a fresh folder first, then serves it.
-      command: `rm -rf ${E2E_DIR} && tsx src/server/main.ts`,
+      command: `rm -rf ${E2E_DIR} && tsx scripts/start.ts`,
       url: `${DEMO_URL}/api/health`,
       timeout: 180_000,
       reuseExistingServer: false,
@@ -40,7 +40,7 @@ export default defineConfig({
     },
     {
       // The build exists by now, so this server starts at once on it; its market data comes from the fake.
-      command: 'tsx src/server/main.ts',
+      command: 'tsx scripts/start.ts',
       url: `${POLYGON_URL}/api/health`,
       timeout: 60_000,
       reuseExistingServer: false,

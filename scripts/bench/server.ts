@@ -1,4 +1,4 @@
-/** The site under test: the real `npm start` entry (tsx src/server/main.ts) on a bench build, on 127.0.0.1. */
+/** The site under test: the real `npm start` entry (tsx scripts/start.ts) on a bench build, on 127.0.0.1. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -33,11 +33,11 @@ async function freePort(): Promise<number> {
   throw new Error(`No free port between ${FIRST_PORT} and ${LAST_PORT}: stop what listens there and run the bench again.`);
 }
 
-/** Starts `tsx src/server/main.ts` with DIST_DIR = distDir and waits until /api/health answers 200. */
+/** Starts `tsx scripts/start.ts` with DIST_DIR = distDir and waits until /api/health answers 200. */
 export async function startServer(root: string, distDir: string): Promise<BenchServer> {
   const port = await freePort();
   const origin = `http://${HOST}:${port}`;
-  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,20 +2,19 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT, type Config } from '../config';
 import type { ArchivedFile, SiteData } from '../lib/domain/schemas';
-import { commitToArchive, readArchive, readArchivedBytes, sha256 } from './archive';
+import { readBuildInfo, type BuildInfo } from '../storage/site-index';
+import { commitToArchive, readArchive, readArchivedBytes, sha256 } from '../storage/archive';
 import { buildHistory, type FileRecords } from './history';
 import { parseExport, RefusedFileError } from './parse';
 import { pullSource } from './pull';
 import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
-import { readUniverse, DEFAULT_UNIVERSE_FILE } from './universe';
-import { DEFAULT_COMPANY_INFO_FILE, readCompanyInfoStore } from './company-info';
+import { readUniverse } from '../storage/universe';
+import { readCompanyInfoStore } from '../storage/company-info';
 import { withShareImages } from './share-images';
 
-/** The project's root folder (where package.json is). */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Where the daily job reads from and writes to; every path may be relative to the project root. */
 export interface DailyConfig {
@@ -25,6 +24,10 @@ export interface DailyConfig {
   universeFile: string;
   /** The company-information store that /api/polygon/sync-company-info fills; missing is fine. */
   companyInfoFile: string;
+  /** Where rendered share images are kept between runs (SHARE_IMAGE_CACHE). */
+  shareImageCache: string;
+  /** The product name the share images show (SITE_NAME). */
+  siteName: string;
   /** Rebuild even when the inputs and the code are unchanged since the published build. */
   force?: boolean;
   /** Print the static build's own output. */
@@ -32,28 +35,17 @@ export interface DailyConfig {
   log?: (line: string) => void;
 }
 
-/** Reads the daily job's settings from the environment (README "Environment variables"). */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DailyConfig {
+/** The daily job's settings from the process's Config. */
+export function dailyConfig(config: Config): DailyConfig {
   return {
-    source: env.SIGNALS_SOURCE || 'data/sample-exports/',
-    archiveDir: env.ARCHIVE_DIR || 'data/archive',
-    distDir: env.DIST_DIR || 'dist',
-    universeFile: env.UNIVERSE_FILE || DEFAULT_UNIVERSE_FILE,
-    companyInfoFile: env.COMPANY_INFO_FILE || DEFAULT_COMPANY_INFO_FILE,
+    source: config.source,
+    archiveDir: config.archiveDir,
+    distDir: config.distDir,
+    universeFile: config.universeFile,
+    companyInfoFile: config.companyInfoFile,
+    shareImageCache: config.shareImageCache,
+    siteName: config.siteName,
   };
-}
-
-/** What the published build says about itself, in dist/build.json. */
-export interface BuildInfo {
-  builtAt: string;
-  reportDate: string;
-  tickers: number;
-  reportDates: number;
-  files: number;
-  /** Hash of the archive, the universe file and the site's code: the same value means the same site. */
-  inputsHash: string;
-  /** The hashed assets (client/_astro) this build made; the next build keeps them for pages still open. */
-  assets: string[];
 }
 
 /** The figures the job prints when it ends. */
@@ -103,14 +95,6 @@ async function inputsHash(files: ArchivedFile[], universeFile: string, companyIn
   hash.update(await readFile(companyInfoFile).catch(() => ''));
   for (const path of CODE_INPUTS) await hashTree(hash, PROJECT_ROOT, path);
   return hash.digest('hex');
-}
-
-async function readBuildInfo(distDir: string): Promise<BuildInfo | null> {
-  try {
-    return JSON.parse(await readFile(join(distDir, 'build.json'), 'utf8')) as BuildInfo;
-  } catch {
-    return null;
-  }
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -291,8 +275,11 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
       const siteDataFile = join(staging, 'data', 'site.json');
       await writeFile(siteDataFile, JSON.stringify(siteData));
       log(`Building the site for ${reportDate} (${history.latest.length} tickers)...`);
-      await withShareImages(siteData, join(staging, 'client'), () => runAstroBuild(join(staging, 'client'), siteDataFile, config.verbose ?? false));
-      await writeStaticApi(join(staging, 'client'), siteData);
+      await withShareImages(siteData, join(staging, 'client'), () => runAstroBuild(join(staging, 'client'), siteDataFile, config.verbose ?? false), {
+        cacheDir: resolve(PROJECT_ROOT, config.shareImageCache),
+        siteName: config.siteName,
+      });
+      await writeStaticApi(join(staging, 'client'), siteData, config.siteName);
       const smoke = await smokeCheck(join(staging, 'client'), history.latest.map((r) => r.ticker));
       smoke.problems.push(...(await checkStaticApi(join(staging, 'client'), history.latest.map((r) => r.ticker))));
       if (smoke.problems.length > 0) {

@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
 import type { SiteData } from '../lib/domain/schemas';
-import { SITE_NAME } from '../lib/site-meta';
-
-/** Where rendered share images are kept between runs, by the hash of what they show (SHARE_IMAGE_CACHE). */
-export const DEFAULT_SHARE_IMAGE_CACHE = 'data/build/share-images';
 
 /** Size of a share image (Open Graph's large image). */
 export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
@@ -264,16 +259,14 @@ export async function withShareImages(
   data: SiteData,
   clientDir: string,
   build: () => Promise<void>,
-  cacheDir: string = process.env.SHARE_IMAGE_CACHE || DEFAULT_SHARE_IMAGE_CACHE,
+  { cacheDir: cache, siteName }: { /** Where images are kept between runs, by the hash of what they show. */ cacheDir: string; siteName: string },
 ): Promise<ShareImageSummary> {
   const started = performance.now();
-  // Relative to the project root, like every other path of the daily job.
-  const cache = resolve(dirname(fileURLToPath(import.meta.url)), '../..', cacheDir);
   await mkdir(cache, { recursive: true });
   const font = FONT_CANDIDATES.find((f) => f.files.every((file) => existsSync(file)));
   const images = data.history.latest.map((record) => {
     const input: ShareImageInput = { ticker: record.ticker, companyName: record.companyName, cScore: record.cScore, reportDate: record.reportDate };
-    const hash = createHash('sha256').update(JSON.stringify([TEMPLATE_VERSION, font?.family ?? '', SITE_NAME, input])).digest('hex').slice(0, 32);
+    const hash = createHash('sha256').update(JSON.stringify([TEMPLATE_VERSION, font?.family ?? '', siteName, input])).digest('hex').slice(0, 32);
     return { input, path: join(cache, `${hash}.png`) };
   });
   const missing = images.filter((image) => !existsSync(image.path));
@@ -281,7 +274,7 @@ export async function withShareImages(
   const drawing = (async () => {
     for (const [i, image] of missing.entries()) {
       const temp = `${image.path}.${process.pid}.tmp`;
-      await writeFile(temp, renderer.render(image.input, SITE_NAME));
+      await writeFile(temp, renderer.render(image.input, siteName));
       await rename(temp, image.path);
       // The build runs in a child process; yielding now and then keeps its output pipes drained.
       if (i % 20 === 19) await new Promise((r) => setImmediate(r));

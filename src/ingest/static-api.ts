@@ -14,20 +14,16 @@ import {
   type CompanyDescription,
   type CompanyNameRecord,
 } from '../lib/domain/api-responses';
+import { PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
 
-/** The per-ticker static routes, in the order they are written. */
-export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description'] as const;
-
-/** The whole-report static routes. */
-export const REPORT_ROUTES = ['all-signals', 'company-names', 'company-descriptions', 'excel-files', 'csv-files'] as const;
 
 const WRITE_BATCH = 256;
 
 /** Writes every daily-data route for the site data under `${clientDir}/api`; returns how many files it wrote. */
-export async function writeStaticApi(clientDir: string, site: SiteData): Promise<number> {
+export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string): Promise<number> {
   const apiDir = join(clientDir, 'api');
   await Promise.all(PER_TICKER_ROUTES.map((route) => mkdir(join(apiDir, route), { recursive: true })));
   const universe = new Map(site.universe.map((company) => [company.ticker, company]));
@@ -38,7 +34,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData): Promise
   const files: [string, unknown][] = [];
 
   for (const record of latest) {
-    const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker]);
+    const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker], siteName);
     const name = { ticker: record.ticker, companyName: info.longName };
     const description = { ticker: record.ticker, description: info.longBusinessSummary, source: info.descriptionSource };
     names.push(name);

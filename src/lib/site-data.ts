@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { config } from '../config';
+import { parseOrExplain } from './domain/explain';
 import { SiteDataSchema, type SiteData } from './domain/schemas';
 
 let cached: SiteData | undefined;
@@ -10,17 +11,17 @@ let cached: SiteData | undefined;
  */
 export function siteData(): SiteData {
   if (cached) return cached;
-  const path = resolve(process.env.SITE_DATA_FILE || 'dist/data/site.json');
+  const path = config().siteDataFile;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     throw new Error(`No signal data at ${path}: run "npm run daily" first; it ingests the exports and builds the site.`);
   }
-  const parsed = SiteDataSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new Error(`${path} does not match the site data schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}); run "npm run daily -- --force".`);
+  try {
+    cached = parseOrExplain(SiteDataSchema, JSON.parse(text), path);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}. Run "npm run daily -- --force" to write it again.`);
   }
-  cached = parsed.data;
   return cached;
 }

@@ -1,10 +1,10 @@
-import { resolve } from 'node:path';
 import { Hono } from 'hono';
-import { configFromEnv, PROJECT_ROOT } from '../ingest/daily';
-import { readUniverse } from '../ingest/universe';
-import { providerFromEnv } from './providers';
+import { DEFAULT_SITE_NAME, type Config } from '../config';
+import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
+import { readUniverse } from '../storage/universe';
+import { providerFor } from './providers';
 import { TtlCache } from './cache';
-import { CompanyStore } from './company-store';
+import { CompanyStore } from '../storage/company-info';
 import type { MarketDataProvider } from './providers/provider';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
@@ -13,7 +13,7 @@ import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
-import { SiteIndexLoader } from './site-index';
+import { SiteIndexLoader } from '../storage/site-index';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -26,6 +26,8 @@ export interface ApiOptions {
   provider: MarketDataProvider;
   /** SITE_URL: a logout may return to its origin besides the request's own. */
   siteUrl?: string;
+  /** SITE_NAME, default "C-Score Signals". */
+  siteName?: string;
   now?: () => number;
 }
 
@@ -41,6 +43,7 @@ export function createApi(options: ApiOptions): Hono {
     companies: new CompanyStore(options.companyInfoFile),
     answers: new TtlCache<string>({ now }),
     archiveDir: options.archiveDir,
+    siteName: options.siteName ?? DEFAULT_SITE_NAME,
     siteOrigins: siteOrigins(options.siteUrl),
     now,
   };
@@ -55,14 +58,11 @@ export function createApi(options: ApiOptions): Hono {
   return api;
 }
 
-/** The live routes' first path segments (the astro.config.mjs dev proxy lists the same). */
-const LIVE_PREFIXES = ['health', 'auth', 'stock-price', 'earnings-date', 'market-sentiment', 'stock-complete-data', 'company-info', 'polygon', 'download-csv', 'download-excel'];
-const POST_ROUTES = ['/save-company-name', '/polygon/company-names'];
 
 /** A 405 naming the allowed method for a live route asked with another one (registered last, so real routes win). */
 function methodGuards(api: Hono): void {
-  for (const path of POST_ROUTES) api.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => jsonError(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' }));
-  const paths = LIVE_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`]);
+  for (const path of LIVE_POST_ROUTES) api.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => jsonError(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' }));
+  const paths = LIVE_GET_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`]);
   api.on(['POST', 'PUT', 'PATCH', 'DELETE'], paths, (c) => jsonError(405, `Use GET on ${c.req.path}.`, { Allow: 'GET, HEAD' }));
 }
 
@@ -75,14 +75,14 @@ function siteOrigins(siteUrl: string | undefined): string[] {
   }
 }
 
-/** The API's settings from the environment (README "Environment variables"), paths resolved from the project root. */
-export async function apiOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<ApiOptions> {
-  const config = configFromEnv(env);
+/** The API's settings from the process's Config. */
+export async function apiOptions(config: Config): Promise<ApiOptions> {
   return {
-    distDir: resolve(PROJECT_ROOT, config.distDir),
-    archiveDir: resolve(PROJECT_ROOT, config.archiveDir),
-    companyInfoFile: resolve(PROJECT_ROOT, config.companyInfoFile),
-    provider: providerFromEnv(env, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))),
-    siteUrl: env.SITE_URL,
+    distDir: config.distDir,
+    archiveDir: config.archiveDir,
+    companyInfoFile: config.companyInfoFile,
+    provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
+    siteUrl: config.siteUrl,
+    siteName: config.siteName,
   };
 }

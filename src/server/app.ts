@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
 import { securityHeaders } from './headers';
-import { notFoundPageFor, signalPageRedirect } from './routes/pages';
+import { notFoundPageFor } from '../lib/domain/routes';
+import { signalPageRedirect } from './routes/pages';
 import { type StaticSiteOptions, createStaticSite } from './static';
 
 /** What createApp serves: the static build and, when given, the live API router. */

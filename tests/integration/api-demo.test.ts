@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readArchive } from '../../src/ingest/archive';
+import { readArchive } from '../../src/storage/archive';
 import {
   ArchiveFileListingSchema,
   CompanyDescriptionSchema,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import writeExcelFile from 'write-excel-file/node';
 import { runDaily } from '../../src/ingest/daily';
-import { readUniverse } from '../../src/ingest/universe';
+import { readUniverse } from '../../src/storage/universe';
 import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
@@ -78,6 +78,8 @@ export async function buildSite(): Promise<BuiltSite> {
     distDir: site.distDir,
     universeFile: site.universeFile,
     companyInfoFile: site.companyInfoFile,
+    shareImageCache: join(work, 'share-images'),
+    siteName: 'C-Score Signals',
     force: true,
   });
   return site;

@@ -29,7 +29,7 @@ describe('share images', () => {
     let built = false;
     const first = await withShareImages(site([record('AAPL', 72.5), record('T', -80), record('MMM', 10)]), join(root, 'a'), async () => {
       built = true;
-    }, cache);
+    }, { cacheDir: cache, siteName: 'C-Score Signals' });
     expect(built).toBe(true);
     expect(first).toMatchObject({ rendered: 3, reused: 0 });
     const png = await readFile(join(root, 'a', 'og', 'signal', 'AAPL.png'));
@@ -38,7 +38,7 @@ describe('share images', () => {
     expect((await readdir(join(root, 'a', 'og', 'signal'))).sort()).toEqual(['AAPL.png', 'MMM.png', 'T.png']);
 
     // Only T's score changed: one image is drawn, two come from the cache, and T's old image leaves the cache.
-    const second = await withShareImages(site([record('AAPL', 72.5), record('T', -81), record('MMM', 10)]), join(root, 'b'), async () => undefined, cache);
+    const second = await withShareImages(site([record('AAPL', 72.5), record('T', -81), record('MMM', 10)]), join(root, 'b'), async () => undefined, { cacheDir: cache, siteName: 'C-Score Signals' });
     expect(second).toMatchObject({ rendered: 1, reused: 2 });
     expect(await readdir(cache)).toHaveLength(3);
     expect(await readFile(join(root, 'b', 'og', 'signal', 'AAPL.png'))).toEqual(png);

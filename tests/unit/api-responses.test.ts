@@ -5,8 +5,8 @@ import {
   downloadFileName,
   neutralizeCell,
   noSignalMessage,
-  tickerProblem,
 } from '../../src/lib/domain/api-responses';
+import { tickerProblem } from '../../src/lib/domain/ticker';
 import type { ArchivedFile } from '../../src/lib/domain/schemas';
 
 describe('tickerProblem (DESIGN.md "Security rules")', () => {

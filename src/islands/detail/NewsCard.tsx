@@ -1,22 +1,12 @@
 import { useState } from 'react';
 import { formatDate } from '../../lib/domain/format';
 import type { NewsArticle } from '../../lib/domain/market';
+import { safeHttpUrl } from '../../lib/domain/url';
 import { NEWS_OPTIONS, useApi } from './use-api';
 
 /** Spec section 9: fetch 5 articles, show 3. */
 const NEWS_FETCH = 5;
 const NEWS_SHOWN = 3;
-
-/** Only http(s) links from data render (DESIGN.md security rules). */
-function safeUrl(raw: string | undefined): string | null {
-  if (!raw) return null;
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 function ArticleImage({ src }: { src: string | null }) {
   const [failed, setFailed] = useState(false);
@@ -45,10 +35,10 @@ export default function NewsCard({ ticker }: { ticker: string }) {
       ) : (
         <ul className="space-y-3">
           {articles.map((a) => {
-            const href = safeUrl(a.article_url);
+            const href = safeHttpUrl(a.article_url);
             return (
               <li key={a.id} className="flex gap-3">
-                <ArticleImage src={safeUrl(a.image_url)} />
+                <ArticleImage src={safeHttpUrl(a.image_url)} />
                 <div className="min-w-0 text-sm">
                   {href ? (
                     <a href={href} target="_blank" rel="noopener noreferrer" className="link font-medium">{a.title}</a>

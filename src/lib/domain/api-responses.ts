@@ -3,21 +3,8 @@
  * day's site data. The build writes them as static JSON; the live API reads the same shapes back.
  */
 import { z } from 'zod';
-import { companyProfile, type StoredCompanyInfo } from './company-profile';
-import { IsoDateSchema, TickerSchema, type ArchivedFile, type SignalRecord, type UniverseCompany } from './schemas';
-
-/** A ticker from a route: upper-cased, then `^[A-Z0-9.-]{1,10}$` (DESIGN.md "Security rules"). */
-export const ROUTE_TICKER = /^[A-Z0-9.-]{1,10}$/;
-
-/** Why a route's ticker is refused, or null when it is fine; `raw` is the ticker as the path had it. */
-export function tickerProblem(raw: string): string | null {
-  if (raw === '') return 'The ticker is empty: put a ticker symbol such as AAPL in the path.';
-  if (raw.length > 10) return `The ticker "${raw.slice(0, 20)}" is longer than 10 characters: use a symbol such as AAPL or BRK.B.`;
-  if (!ROUTE_TICKER.test(raw.toUpperCase())) {
-    return `The ticker "${raw}" has characters other than letters, digits, "." and "-": use a symbol such as AAPL or BRK.B.`;
-  }
-  return null;
-}
+import { companyProfile } from './company-profile';
+import { IsoDateSchema, TickerSchema, type ArchivedFile, type SignalRecord, type UniverseCompany, type StoredCompanyInfo } from './schemas';
 
 /** Answer of GET /api/ticker-metrics/{ticker} (spec section 3 "Ticker metrics response"). */
 export const TickerMetricsSchema = z.object({
@@ -89,8 +76,9 @@ export function companyInfo(
   recordName: string,
   company: UniverseCompany | undefined,
   stored: StoredCompanyInfo | undefined,
+  siteName: string,
 ): CompanyInfo {
-  const profile = companyProfile(ticker, recordName, company, stored);
+  const profile = companyProfile(ticker, recordName, company, stored, siteName);
   return {
     ticker,
     longName: profile.name,

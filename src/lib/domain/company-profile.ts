@@ -1,31 +1,5 @@
-import { z } from 'zod';
-import type { UniverseCompany } from './schemas';
-
-/**
- * One company as the company-information store keeps it (filled by /api/polygon/sync-company-info from the
- * market-data provider's ticker details). Every field is optional: the provider may not know it.
- */
-export const StoredCompanyInfoSchema = z.object({
-  ticker: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  /** The provider's SIC description, shown as Industry. */
-  industry: z.string().optional(),
-  homepageUrl: z.string().optional(),
-  employees: z.number().optional(),
-  marketCap: z.number().optional(),
-  /** The provider's logo address; it needs the API key, so browsers get it through our /api/polygon/logo route. */
-  logoUrl: z.string().optional(),
-  fetchedAt: z.string(),
-});
-export type StoredCompanyInfo = z.infer<typeof StoredCompanyInfoSchema>;
-
-/** The store file: data/company-info/companies.json (COMPANY_INFO_FILE). */
-export const CompanyInfoStoreSchema = z.object({
-  version: z.literal(1),
-  companies: z.record(z.string(), StoredCompanyInfoSchema),
-});
-export type CompanyInfoStore = z.infer<typeof CompanyInfoStoreSchema>;
+import type { StoredCompanyInfo, UniverseCompany } from './schemas';
+import { safeHttpUrl } from './url';
 
 /** What a page shows about a company, with the true source of its description. */
 export interface CompanyProfile {
@@ -48,25 +22,20 @@ export function safeWebsite(raw: string | null | undefined): string | null {
   const text = raw?.trim();
   if (!text) return null;
   const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text.replace(/^\/+/, '')}`;
-  try {
-    const url = new URL(withScheme);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
+  return safeHttpUrl(withScheme);
 }
 
 /**
  * The generic paragraph of spec section 8 for a company the provider has not described, built only from the
  * universe file's facts (nothing invented about a real company).
  */
-export function genericDescription(name: string, company: UniverseCompany | undefined): string {
+export function genericDescription(name: string, company: UniverseCompany | undefined, siteName: string): string {
   if (!company) {
-    return `${name} is a listed company covered by C-Score Signals. No company description is available yet; the scores on this page describe its daily signal only.`;
+    return `${name} is a listed company covered by ${siteName}. No company description is available yet; the scores on this page describe its daily signal only.`;
   }
   const place = company.headquarters && company.headquarters !== 'Synthetic' ? `, headquartered in ${company.headquarters}` : '';
   const founded = /^\d{4}/.test(company.founded) ? ` and founded in ${company.founded}` : '';
-  return `${name} is a company in the ${company.subIndustry} industry of the ${company.sector} sector${place}${founded}. It is a constituent of the universe C-Score Signals covers; the scores on this page describe its daily signal only.`;
+  return `${name} is a company in the ${company.subIndustry} industry of the ${company.sector} sector${place}${founded}. It is a constituent of the universe ${siteName} covers; the scores on this page describe its daily signal only.`;
 }
 
 /** Merges what the store knows with the universe file into what the company cards show. */
@@ -75,13 +44,14 @@ export function companyProfile(
   recordName: string,
   company: UniverseCompany | undefined,
   stored: StoredCompanyInfo | undefined,
+  siteName: string,
 ): CompanyProfile {
   const name = stored?.name?.trim() || recordName.trim() || company?.name || `${ticker} Corporation`;
   const providerDescription = stored?.description?.trim();
   return {
     ticker,
     name,
-    description: providerDescription || genericDescription(name, company),
+    description: providerDescription || genericDescription(name, company, siteName),
     descriptionSource: providerDescription ? 'provider' : 'generated',
     sector: company?.sector || null,
     industry: stored?.industry?.trim() || company?.subIndustry || null,

@@ -6,6 +6,7 @@
 import { canonicalUrl } from './canonical';
 import { formatDate, formatScore } from './format';
 import { classifySignal, signalDirection } from './signal';
+import { isTicker } from './ticker';
 import type { TrendPoint, TrendResponse } from './trend';
 
 /** Texts of the not-found screen of the detail route (spec section 2). */
@@ -15,8 +16,6 @@ export const STOCK_NOT_FOUND = {
   action: 'Back to Dashboard',
 } as const;
 
-// The TickerSchema rule, repeated here so the islands that import this module do not pull zod into the browser.
-const TICKER = /^[A-Z0-9.-]{1,10}$/;
 
 /** Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker (the page, its JSON-LD and the dialog). */
 export function stockPageTitle(siteName: string, ticker: string): string {
@@ -26,7 +25,7 @@ export function stockPageTitle(siteName: string, ticker: string): string {
 /** The route ticker upper-cased and trimmed, or null when it is not a well-formed ticker (DESIGN.md security rules). */
 export function routeTicker(raw: string | null | undefined): string | null {
   const ticker = decodeURIComponentSafe(raw ?? '').trim().toUpperCase();
-  return TICKER.test(ticker) ? ticker : null;
+  return isTicker(ticker) ? ticker : null;
 }
 
 function decodeURIComponentSafe(text: string): string {

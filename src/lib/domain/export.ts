@@ -1,4 +1,5 @@
 import { SignalRecordSchema, type SignalRecord } from './schemas';
+import { isTicker, TICKER_RULE } from './ticker';
 
 /** A cell as a parser hands it over: CSV gives strings, XLSX gives strings, numbers, booleans and dates. */
 export type Cell = string | number | boolean | Date | null | undefined;
@@ -206,8 +207,8 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
 
     const ticker = cellText(at('ticker')).toUpperCase();
     if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
-    if (!/^[A-Z0-9.-]{1,10}$/.test(ticker)) {
-      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${ticker}" is not 1 to 10 characters of A-Z, 0-9, "." or "-".` });
+    if (!isTicker(ticker)) {
+      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${ticker}" is not ${TICKER_RULE}.` });
     }
     const reportDateCell = at('reportDate');
     if (cellText(reportDateCell) === '') {

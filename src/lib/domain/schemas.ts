@@ -1,13 +1,39 @@
 import { z } from 'zod';
-import { StoredCompanyInfoSchema } from './company-profile';
+import { TICKER_PATTERN, TICKER_RULE } from './ticker';
 
 /** ISO calendar date, yyyy-mm-dd. */
 export const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
 
 /** A ticker as routes and exports use it: upper case letters, digits, dot and dash, 1 to 10 characters. */
-export const TickerSchema = z.string().regex(/^[A-Z0-9.-]{1,10}$/, 'expected 1 to 10 characters of A-Z, 0-9, "." or "-"');
+export const TickerSchema = z.string().regex(TICKER_PATTERN, `expected ${TICKER_RULE}`);
 
 const score = z.number().min(-100).max(100);
+
+/**
+ * One company as the company-information store keeps it (filled by /api/polygon/sync-company-info from the
+ * market-data provider's ticker details). Every field is optional: the provider may not know it.
+ */
+export const StoredCompanyInfoSchema = z.object({
+  ticker: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  /** The provider's SIC description, shown as Industry. */
+  industry: z.string().optional(),
+  homepageUrl: z.string().optional(),
+  employees: z.number().optional(),
+  marketCap: z.number().optional(),
+  /** The provider's logo address; it needs the API key, so browsers get it through our /api/polygon/logo route. */
+  logoUrl: z.string().optional(),
+  fetchedAt: z.string(),
+});
+export type StoredCompanyInfo = z.infer<typeof StoredCompanyInfoSchema>;
+
+/** The store file: data/company-info/companies.json (COMPANY_INFO_FILE). */
+export const CompanyInfoStoreSchema = z.object({
+  version: z.literal(1),
+  companies: z.record(z.string(), StoredCompanyInfoSchema),
+});
+export type CompanyInfoStore = z.infer<typeof CompanyInfoStoreSchema>;
 
 /** One ticker on one report date, with the field names of spec section 3. */
 export const SignalRecordSchema = z.object({

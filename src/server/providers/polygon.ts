@@ -5,6 +5,7 @@
  * merged, and a failed refresh serves the last good answer.
  */
 import { z } from 'zod';
+import { safeHttpUrl } from '../../lib/domain/url';
 import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import { RateBudget, TtlCache } from '../cache';
 import {
@@ -82,17 +83,6 @@ function figure(value: number | undefined): number | undefined {
 /** A finite number (zero and negatives allowed), else undefined. */
 function signed(value: number | undefined): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** Only http(s) links from data ever reach a page (DESIGN.md "Security rules"). */
-function httpUrl(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Drops absent fields so the serialized quote has no `undefined` holes. */
@@ -220,8 +210,8 @@ export class PolygonProvider implements MarketDataProvider {
     const query = new URLSearchParams({ ticker, limit: String(limit), order: 'desc', sort: 'published_utc' });
     const body = await this.cachedJson(`/v2/reference/news?${query}`, POLYGON_TTL_MS.news, NewsResponseSchema);
     return (body?.results ?? []).flatMap((article) => {
-      const articleUrl = httpUrl(article.article_url);
-      if (articleUrl === undefined) return [];
+      const articleUrl = safeHttpUrl(article.article_url);
+      if (articleUrl === null) return [];
       const item: NewsArticle = {
         id: article.id,
         title: article.title,
@@ -229,8 +219,8 @@ export class PolygonProvider implements MarketDataProvider {
         published_utc: article.published_utc,
         publisher: { name: article.publisher.name },
       };
-      const imageUrl = httpUrl(article.image_url);
-      if (imageUrl !== undefined) item.image_url = imageUrl;
+      const imageUrl = safeHttpUrl(article.image_url);
+      if (imageUrl !== null) item.image_url = imageUrl;
       if (article.description !== undefined) item.description = article.description;
       return [item];
     });

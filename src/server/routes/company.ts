@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { companyInfo, tickerMetrics, type MarketSentiment } from '../../lib/domain/api-responses';
 import { uniqueTickers } from '../../lib/domain/company-name';
-import type { StoredCompanyInfo } from '../../lib/domain/company-profile';
+import type { StoredCompanyInfo } from '../../lib/domain/schemas';
 import { similarTickers } from '../../lib/domain/similar';
 import { signalDirection } from '../../lib/domain/signal';
 import { ProviderError } from '../providers/provider';
@@ -41,7 +41,7 @@ export function companyRoutes(api: Hono, context: ApiContext): void {
     const found = await routeRecord(c, context);
     if (found instanceof Response) return found;
     const { ticker } = found;
-    const info = companyInfo(ticker, found.record.companyName, found.site.universe.get(ticker), await context.companies.get(ticker));
+    const info = companyInfo(ticker, found.record.companyName, found.site.universe.get(ticker), await context.companies.get(ticker), context.siteName);
     return sendJson(JSON.stringify(info), HOURLY);
   });
 
@@ -58,7 +58,7 @@ export function companyRoutes(api: Hono, context: ApiContext): void {
         if (!(error instanceof ProviderError)) throw error;
       }
     }
-    const info = companyInfo(ticker, found.record.companyName, found.site.universe.get(ticker), stored);
+    const info = companyInfo(ticker, found.record.companyName, found.site.universe.get(ticker), stored, context.siteName);
     return sendJson(JSON.stringify({ ticker, logoUrl: info.logoUrl, companyName: info.longName, description: info.longBusinessSummary }), HOURLY);
   });
 
@@ -146,7 +146,7 @@ export function companyRoutes(api: Hono, context: ApiContext): void {
       reportDate: site.reportDate,
       stock: record,
       metrics: tickerMetrics(record),
-      companyInfo: companyInfo(ticker, record.companyName, site.universe.get(ticker), await context.companies.get(ticker)),
+      companyInfo: companyInfo(ticker, record.companyName, site.universe.get(ticker), await context.companies.get(ticker), context.siteName),
       similarTickers: similarTickers(ticker, [...site.records.values()]),
     };
     return sendJson(JSON.stringify(body), jsonHeaders('public, max-age=60'));

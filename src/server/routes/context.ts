@@ -1,12 +1,13 @@
 import type { Context } from 'hono';
-import { noSignalMessage, tickerProblem } from '../../lib/domain/api-responses';
+import { noSignalMessage } from '../../lib/domain/api-responses';
+import { tickerProblem } from '../../lib/domain/ticker';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import { TtlCache } from '../cache';
 import { markSecured, SECURITY_HEADERS } from '../headers';
 import type { MarketDataProvider } from '../providers/provider';
 import { ProviderError } from '../providers/provider';
-import type { CompanyStore } from '../company-store';
-import type { SiteIndex, SiteIndexLoader } from '../site-index';
+import type { CompanyStore } from '../../storage/company-info';
+import type { SiteIndex, SiteIndexLoader } from '../../storage/site-index';
 
 /** What every live route shares. */
 export interface ApiContext {
@@ -16,6 +17,8 @@ export interface ApiContext {
   /** Serialized answers by route and ticker, so a cached answer is sent without building it again. */
   answers: TtlCache<string>;
   archiveDir: string;
+  /** The product name (SITE_NAME), for texts the routes write. */
+  siteName: string;
   /** Origins a logout may return to: SITE_URL's, besides the request's own. */
   siteOrigins: readonly string[];
   now: () => number;

@@ -7,7 +7,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import readExcelFile from 'read-excel-file/node';
 import { csvLine, downloadFileName } from '../../lib/domain/api-responses';
 import type { ArchivedFile } from '../../lib/domain/schemas';
-import { readArchive, readArchivedBytes } from '../../ingest/archive';
+import { readArchive, readArchivedBytes } from '../../storage/archive';
 import { mediaTypeFor } from '../http';
 import { markSecured, SECURITY_HEADERS } from '../headers';
 import { jsonError, type ApiContext } from './context';

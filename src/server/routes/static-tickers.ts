@@ -4,8 +4,9 @@
  * lower-case one, and a 404 that names the report for a ticker it does not have.
  */
 import type { Hono } from 'hono';
-import { noSignalMessage, tickerProblem } from '../../lib/domain/api-responses';
-import { PER_TICKER_ROUTES } from '../../ingest/static-api';
+import { noSignalMessage } from '../../lib/domain/api-responses';
+import { PER_TICKER_ROUTES } from '../../lib/domain/routes';
+import { tickerProblem } from '../../lib/domain/ticker';
 import { jsonError, type ApiContext } from './context';
 
 /** Mounts the ticker checks of the static per-ticker routes; each falls through to the static file. */

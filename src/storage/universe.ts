@@ -2,9 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { UniverseCompanySchema, type UniverseCompany } from '../lib/domain/schemas';
 
-/** The universe file the project ships: S&P 500 constituents (PDDL), overridable with UNIVERSE_FILE. */
-export const DEFAULT_UNIVERSE_FILE = 'data/universe/sp500-constituents.csv';
-
 /** Reads a universe CSV (Symbol, Security, GICS Sector, GICS Sub-Industry, Headquarters Location, ..., Founded). */
 export async function readUniverse(path: string): Promise<UniverseCompany[]> {
   const rows: Record<string, string>[] = parseCsv(await readFile(path), { bom: true, columns: true, skip_empty_lines: true, trim: true });

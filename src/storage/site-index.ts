@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseOrExplain } from '../lib/domain/explain';
 import { SiteDataSchema, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
 
 /** What the live routes know about the published build: its date, its records and the universe it used. */
@@ -69,5 +70,27 @@ export class SiteIndexLoader {
     };
     this.signature = signature;
     return this.index;
+  }
+}
+
+/** What the published build says about itself, in dist/build.json. */
+export interface BuildInfo {
+  builtAt: string;
+  reportDate: string;
+  tickers: number;
+  reportDates: number;
+  files: number;
+  /** Hash of the archive, the universe file and the site's code: the same value means the same site. */
+  inputsHash: string;
+  /** The hashed assets (client/_astro) this build made; the next build keeps them for pages still open. */
+  assets: string[];
+}
+
+/** The published build's build.json, or null when there is none (or it cannot be read). */
+export async function readBuildInfo(distDir: string): Promise<BuildInfo | null> {
+  try {
+    return JSON.parse(await readFile(join(distDir, 'build.json'), 'utf8')) as BuildInfo;
+  } catch {
+    return null;
   }
 }

@@ -1,0 +1,55 @@
+/**
+ * `npm start`: one Node process that serves the static build and the live API on PORT and HOST,
+ * running the daily job first when no build exists yet.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { config as loadProcessConfig, ConfigError, type Config } from '../src/config';
+import { dailyConfig, DailyJobError, formatSummary, runDaily } from '../src/ingest/daily';
+import { createApp } from '../src/server/app';
+import { apiOptions, createApi } from '../src/server/api';
+
+let config: Config;
+try {
+  config = loadProcessConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : String(error));
+  process.exit(1);
+}
+const distDir = config.distDir;
+
+async function hasBuild(): Promise<boolean> {
+  try {
+    return (await stat(join(distDir, 'client', 'index.html'))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+if (!(await hasBuild())) {
+  console.log(`No build in ${distDir}: running the daily job on ${config.source} first.`);
+  const daily = { ...dailyConfig(config), log: (line: string) => console.log(line) };
+  try {
+    console.log(formatSummary(await runDaily(daily), daily));
+  } catch (error) {
+    console.error(error instanceof DailyJobError ? error.message : `The daily job failed: ${(error as Error).stack}`);
+    console.error('Nothing to serve: fix the exports (or SIGNALS_SOURCE) and run "npm start" again.');
+    process.exit(1);
+  }
+}
+
+const options = await apiOptions(config);
+const provider = options.provider;
+const app = createApp({ distDir, api: createApi(options) });
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  console.log(`${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  });
+}

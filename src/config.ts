@@ -1,0 +1,120 @@
+/**
+ * The one place the environment is read (README "Environment variables"). `loadConfig` parses it with one zod
+ * schema and, when anything is wrong, throws a ConfigError listing every problem; every other module receives
+ * its settings from the Config it returns.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { explainIssues } from './lib/domain/explain';
+import { safeHttpUrl } from './lib/domain/url';
+
+/** The project's root folder (where package.json is); relative paths in the environment start here. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The product name unless SITE_NAME says otherwise. */
+export const DEFAULT_SITE_NAME = 'C-Score Signals';
+
+/** Unset and blank read the same: the default applies. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema);
+
+const text = (fallback: string) => optional(z.string().trim().default(fallback));
+const path = (fallback: string) => text(fallback).transform((value) => (isAbsolute(value) ? value : resolve(PROJECT_ROOT, value)));
+const wholeNumber = (fallback: number, min: number, max: number) =>
+  optional(
+    z.coerce
+      .number({ error: 'expected a whole number' })
+      .int('expected a whole number')
+      .min(min, `expected ${min} or more`)
+      .max(max, `expected ${max} or less`)
+      .default(fallback),
+  );
+const httpUrl = (what: string) => z.string().trim().refine((value) => safeHttpUrl(value) !== null, `expected an http(s) address of ${what}`);
+/** A link that may be unset: only http(s) addresses (DESIGN.md "Security rules"). */
+const optionalLink = (what: string) => optional(httpUrl(what).transform((value) => safeHttpUrl(value)!).optional()).transform((value) => value ?? null);
+
+const EnvSchema = z.object({
+  SIGNALS_SOURCE: text('data/sample-exports/'),
+  ARCHIVE_DIR: path('data/archive'),
+  DIST_DIR: path('dist'),
+  UNIVERSE_FILE: path('data/universe/sp500-constituents.csv'),
+  COMPANY_INFO_FILE: path('data/company-info/companies.json'),
+  SHARE_IMAGE_CACHE: path('data/build/share-images'),
+  SITE_DATA_FILE: optional(z.string().trim().optional()),
+  SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default('http://localhost:4321')),
+  SITE_NAME: text(DEFAULT_SITE_NAME),
+  PORT: wholeNumber(4321, 0, 65_535),
+  HOST: text('localhost'),
+  DEV_API_PORT: optional(z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(1, 'expected 1 or more').max(65_535, 'expected 65535 or less').optional()),
+  POLYGON_API_KEY: optional(z.string().trim().optional()),
+  POLYGON_BASE_URL: optional(httpUrl('the market-data API').default('https://api.polygon.io')).transform((value) => value.replace(/\/+$/, '')),
+  POLYGON_RATE_PER_MIN: wholeNumber(5, 1, 100_000),
+  POLYGON_TIMEOUT_MS: wholeNumber(5000, 1, 600_000),
+  LEARN_VIDEO_URL: optionalLink('an embeddable player'),
+  NEWSLETTER_URL: optionalLink('the newsletter'),
+  COMMUNITY_URL: optionalLink('the community'),
+});
+
+/** Every setting, parsed, defaulted and with paths made absolute. */
+export interface Config {
+  /** Where the daily job pulls exports from: a folder (absolute path) or an http(s) URL. */
+  source: string;
+  archiveDir: string;
+  distDir: string;
+  universeFile: string;
+  companyInfoFile: string;
+  shareImageCache: string;
+  /** The site data the static build reads: the daily job's staging file, else the published one. */
+  siteDataFile: string;
+  /** The canonical origin for links and meta tags. */
+  siteUrl: string;
+  siteName: string;
+  port: number;
+  host: string;
+  /** The port `npm run dev` runs the live API on; set, astro dev proxies the live routes to it. */
+  devApiPort: number | null;
+  polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number };
+  links: { learnVideo: string | null; newsletter: string | null; community: string | null };
+}
+
+/** The environment could not be read; the message lists every problem and what to do. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(['The environment has problems; fix or unset these variables (README "Environment variables"):', ...problems.map((p) => `  ${p}`)].join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(explainIssues(parsed.error.issues).map((line) => line.replace(/^(\w+):/, (_, name) => `${name}="${env[name] ?? ''}":`)));
+  }
+  const e = parsed.data;
+  const source = /^https?:/i.test(e.SIGNALS_SOURCE) || isAbsolute(e.SIGNALS_SOURCE) ? e.SIGNALS_SOURCE : resolve(PROJECT_ROOT, e.SIGNALS_SOURCE);
+  return {
+    source,
+    archiveDir: e.ARCHIVE_DIR,
+    distDir: e.DIST_DIR,
+    universeFile: e.UNIVERSE_FILE,
+    companyInfoFile: e.COMPANY_INFO_FILE,
+    shareImageCache: e.SHARE_IMAGE_CACHE,
+    siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
+    siteUrl: e.SITE_URL,
+    siteName: e.SITE_NAME,
+    port: e.PORT,
+    host: e.HOST,
+    devApiPort: e.DEV_API_PORT ?? null,
+    polygon: { apiKey: e.POLYGON_API_KEY || null, baseUrl: e.POLYGON_BASE_URL, ratePerMinute: e.POLYGON_RATE_PER_MIN, timeoutMs: e.POLYGON_TIMEOUT_MS },
+    links: { learnVideo: e.LEARN_VIDEO_URL, newsletter: e.NEWSLETTER_URL, community: e.COMMUNITY_URL },
+  };
+}
+
+let current: Config | undefined;
+
+/** This process's Config, read from process.env on first use (the entry points and the static build's pages). */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}

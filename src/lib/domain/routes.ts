@@ -1,0 +1,52 @@
+/**
+ * The route tables of the API (spec section 7, DESIGN.md "API routes"), in one place: the Node server, the dev
+ * proxy in astro.config.mjs and the daily job's static API all read them.
+ */
+
+/** The per-ticker daily-data routes, written as static JSON `api/<route>/<TICKER>.json`, in the order they are written. */
+export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description'] as const;
+
+/** The whole-report daily-data routes, written as static JSON `api/<route>.json`. */
+export const REPORT_ROUTES = ['all-signals', 'company-names', 'company-descriptions', 'excel-files', 'csv-files'] as const;
+
+/** The live routes' first path segment under /api answered with GET (and HEAD). */
+export const LIVE_GET_PREFIXES = [
+  'health',
+  'auth',
+  'stock-price',
+  'earnings-date',
+  'market-sentiment',
+  'stock-complete-data',
+  'company-info',
+  'polygon',
+  'download-csv',
+  'download-excel',
+] as const;
+
+/** The live routes answered with POST and a JSON body, as paths under /api. */
+export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names'] as const;
+
+/** Every live route's first path segment under /api. */
+export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
+
+/** A regular expression source matching a path under /api that the live server answers (the dev proxy's key). */
+export const LIVE_API_PATH_SOURCE = `^/api/(${LIVE_PREFIXES.join('|')})(/|$|\\?)`;
+
+/** Whether an /api path belongs to the live server (else it is a static file). */
+export function isLiveApiPath(path: string): boolean {
+  return new RegExp(LIVE_API_PATH_SOURCE).test(path);
+}
+
+/** The pre-rendered Stock Not Found screen (the detail route with no or an unknown ticker, spec section 2). */
+export const STOCK_NOT_FOUND_PAGE = 'signal/index.html';
+
+/** The generic not-found page. */
+export const NOT_FOUND_PAGE = '404.html';
+
+/** The page that answers a path with no file, with status 404: the Stock Not Found screen under /signal, else 404.html. */
+export function notFoundPageFor(path: string): string {
+  return path === '/signal' || path.startsWith('/signal/') ? STOCK_NOT_FOUND_PAGE : NOT_FOUND_PAGE;
+}
+
+/** Pages that are not-found screens and stay out of the sitemap. */
+export const NOT_FOUND_PAGE_PATHS = /^\/(404|signal)\/?$/;

@@ -1,0 +1,61 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { CompanyInfoStoreSchema, type CompanyInfoStore, type StoredCompanyInfo } from '../lib/domain/schemas';
+
+/** Reads the company-information store; a store that does not exist yet is empty. */
+export async function readCompanyInfoStore(path: string): Promise<CompanyInfoStore> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, companies: {} };
+    throw error;
+  }
+  const parsed = CompanyInfoStoreSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    throw new Error(`${path} is not a valid company-information store (${parsed.error.issues[0]?.message}); delete it and run /api/polygon/sync-company-info again.`);
+  }
+  return parsed.data;
+}
+
+/** Writes the store in one rename, so a reader never sees half a file. */
+export async function writeCompanyInfoStore(path: string, store: CompanyInfoStore): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(store, null, 1)}\n`);
+  await rename(temp, path);
+}
+
+
+/** The company-information store (COMPANY_INFO_FILE) in memory, read once and written back one save at a time. */
+export class CompanyStore {
+  private store: Promise<CompanyInfoStore> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  /** The store's contents. */
+  read(): Promise<CompanyInfoStore> {
+    this.store ??= readCompanyInfoStore(this.file).catch((error: unknown) => {
+      this.store = undefined;
+      throw error;
+    });
+    return this.store;
+  }
+
+  /** What the store knows about a ticker. */
+  async get(ticker: string): Promise<StoredCompanyInfo | undefined> {
+    return (await this.read()).companies[ticker];
+  }
+
+  /** Replaces what the store knows about one ticker (in memory; `save` writes it). */
+  async put(info: StoredCompanyInfo): Promise<void> {
+    (await this.read()).companies[info.ticker] = info;
+  }
+
+  /** Writes the store to its file, after any save already under way. */
+  save(): Promise<void> {
+    this.saving = this.saving.catch(() => undefined).then(async () => writeCompanyInfoStore(this.file, await this.read()));
+    return this.saving;
+  }
+}
