@@ -9,6 +9,7 @@ import { commitToArchive, readArchive, readArchivedBytes, sha256 } from '../stor
 import { buildHistory, type FileRecords } from './history';
 import { parseExport, RefusedFileError } from './parse';
 import { pullSource } from './pull';
+import { precompressStatic } from './precompress';
 import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { readUniverse } from '../storage/universe';
@@ -287,6 +288,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
           [`The smoke check found ${smoke.problems.length} problem(s); the published site is unchanged:`, ...smoke.problems.slice(0, 20).map((p) => `  ${p}`)].join('\n'),
         );
       }
+      await precompressStatic(join(staging, 'client'));
       const info: BuildInfo = {
         builtAt: siteData.builtAt,
         reportDate,

@@ -169,22 +169,3 @@ export function downloadFileName(fileName: string, extension: string, sheetName?
   return `${safe}.${extension}`;
 }
 
-const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-
-/**
- * A CSV cell made safe from formula injection: a text starting with = + - @, tab or CR gets a leading `'`.
- * A plain number such as -40.5 is left alone: it cannot be a formula, and the scores are often negative.
- */
-export function neutralizeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-}
-
-/** One CSV line of cells: neutralized, quoted when they hold a comma, quote or line break. */
-export function csvLine(cells: readonly string[]): string {
-  return cells
-    .map((cell) => {
-      const safe = neutralizeCell(cell);
-      return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-    })
-    .join(',');
-}

@@ -5,7 +5,8 @@
 import type { Hono } from 'hono';
 import { parse as parseCsv } from 'csv-parse/sync';
 import readExcelFile from 'read-excel-file/node';
-import { csvLine, downloadFileName } from '../../lib/domain/api-responses';
+import { downloadFileName } from '../../lib/domain/api-responses';
+import { toCsv } from '../../lib/domain/csv';
 import type { ArchivedFile } from '../../lib/domain/schemas';
 import { readArchive, readArchivedBytes } from '../../storage/archive';
 import { mediaTypeFor } from '../http';
@@ -40,7 +41,7 @@ export function downloadRoutes(api: Hono, context: ApiContext): void {
     if (sheet === undefined) return jsonError(404, `${file.fileName} has no sheet ${sheetId}: use one of ${file.sheets.map((s) => s.id).join(', ')}.`);
     const bytes = await readArchivedBytes(context.archiveDir, file);
     const rows = file.kind === 'csv' ? csvRows(bytes) : await sheetRows(bytes, sheetId);
-    const csv = `${rows.map(csvLine).join('\r\n')}\r\n`;
+    const csv = toCsv(rows);
     const name = downloadFileName(file.fileName, 'csv', file.kind === 'xlsx' && file.sheets.length > 1 ? sheet.sheetName : undefined);
     return attachment(new TextEncoder().encode(csv), 'text/csv; charset=utf-8', name);
   });
