@@ -18,7 +18,7 @@ export const MIN_COMPRESS_BYTES = 1024;
 
 // Measured on the 503-ticker sample (25 MB to compress): brotli 9 + gzip 9 took 7.0 s, brotli 5 + gzip 6 3.1 s, for a
 // few percent of size; the cheaper pair keeps a 6,000-ticker build within its 120 s.
-const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 7, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } };
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } };
 const GZIP_OPTIONS = { level: 6 };
 /** Files compressed at once: zlib runs on libuv's thread pool, so this keeps both cores busy without piling up memory. */
 const CONCURRENCY = 8;
