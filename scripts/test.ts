@@ -1,4 +1,4 @@
-/** `npm test`: checks for the system Chromium, then astro check, unit and integration tests (vitest) and e2e tests (Playwright). */
+/** `npm test`: checks for the system Chromium, then astro check, the layering rules (dependency-cruiser), unit and integration tests (vitest) and e2e tests (Playwright). */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -25,9 +25,10 @@ if (!existsSync(chromium)) {
 }
 
 const bin = (name: string) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
-// Types first (astro check covers pages, islands, scripts and tests), then vitest, then the browser.
+// Types first (astro check covers pages, islands, scripts and tests), the layering rules, then vitest, then the browser.
 const steps: [string, string[]][] = [
   [bin('astro'), ['check']],
+  [bin('depcruise'), ['src', 'scripts', '--config', '.dependency-cruiser.cjs']],
   [bin('vitest'), ['run']],
   [bin('playwright'), ['test']],
 ];

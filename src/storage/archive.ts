@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { parseOrExplain } from '../lib/domain/explain';
 import { ArchivedFileSchema, type ArchivedFile } from '../lib/domain/schemas';
 
 /** The archive's list of accepted files, oldest first. */
@@ -29,11 +30,11 @@ export async function readArchive(archiveDir: string): Promise<ArchivedFile[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const parsed = ArchiveIndexSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new Error(`${join(archiveDir, INDEX)} is not a valid archive index (${parsed.error.issues[0]?.message}); restore it from a backup or delete the archive folder to rebuild it from SIGNALS_SOURCE.`);
+  try {
+    return parseOrExplain(ArchiveIndexSchema, JSON.parse(text), `The archive index ${join(archiveDir, INDEX)}`).files;
+  } catch (error) {
+    throw new Error(`${(error as Error).message}. Restore it from a backup, or delete the archive folder to rebuild it from SIGNALS_SOURCE.`);
   }
-  return parsed.data.files;
 }
 
 /** Reads the bytes of an archived file. */

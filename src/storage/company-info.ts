@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseOrExplain } from '../lib/domain/explain';
 import { CompanyInfoStoreSchema, type CompanyInfoStore, type StoredCompanyInfo } from '../lib/domain/schemas';
 
 /** Reads the company-information store; a store that does not exist yet is empty. */
@@ -11,11 +12,11 @@ export async function readCompanyInfoStore(path: string): Promise<CompanyInfoSto
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, companies: {} };
     throw error;
   }
-  const parsed = CompanyInfoStoreSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new Error(`${path} is not a valid company-information store (${parsed.error.issues[0]?.message}); delete it and run /api/polygon/sync-company-info again.`);
+  try {
+    return parseOrExplain(CompanyInfoStoreSchema, JSON.parse(text), `The company-information store ${path}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}. Delete it and run /api/polygon/sync-company-info again.`);
   }
-  return parsed.data;
 }
 
 /** Writes the store in one rename, so a reader never sees half a file. */

@@ -57,11 +57,12 @@ export class SiteIndexLoader {
     }
     if (signature === this.signature && this.index !== null) return this.index;
     const file = join(this.distDir, 'data', 'site.json');
-    const parsed = SiteDataSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success) {
-      throw new Error(`${file} does not match the site data schema (${parsed.error.issues[0]?.message}); run "npm run daily -- --force".`);
+    let site;
+    try {
+      site = parseOrExplain(SiteDataSchema, JSON.parse(await readFile(file, 'utf8')), `The site data ${file}`);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}. Run "npm run daily -- --force" to write it again.`);
     }
-    const site = parsed.data;
     this.index = {
       builtAt: site.builtAt,
       reportDate: site.reportDate,

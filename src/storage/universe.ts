@@ -1,22 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { parseOrExplain } from '../lib/domain/explain';
 import { UniverseCompanySchema, type UniverseCompany } from '../lib/domain/schemas';
 
 /** Reads a universe CSV (Symbol, Security, GICS Sector, GICS Sub-Industry, Headquarters Location, ..., Founded). */
 export async function readUniverse(path: string): Promise<UniverseCompany[]> {
   const rows: Record<string, string>[] = parseCsv(await readFile(path), { bom: true, columns: true, skip_empty_lines: true, trim: true });
   return rows.map((row, i) => {
-    const parsed = UniverseCompanySchema.safeParse({
+    const company = {
       ticker: (row['Symbol'] ?? '').toUpperCase(),
       name: row['Security'] ?? '',
       sector: row['GICS Sector'] ?? '',
       subIndustry: row['GICS Sub-Industry'] ?? '',
       headquarters: row['Headquarters Location'] ?? '',
       founded: row['Founded'] ?? '',
-    });
-    if (!parsed.success) {
-      throw new Error(`${path} (row ${i + 2}): ${parsed.error.issues.map((issue) => issue.message).join('; ')}. Fix the universe file.`);
+    };
+    try {
+      return parseOrExplain(UniverseCompanySchema, company, `The universe file ${path} (row ${i + 2})`);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}. Fix the universe file.`);
     }
-    return parsed.data;
   });
 }

@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, PROJECT_ROOT } from '../../src/config';
+
+/** The ConfigError that `env` causes (fails the test when it causes none). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig', () => {
+  it('gives the README defaults for an empty environment, paths resolved from the project root', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      source: resolve(PROJECT_ROOT, 'data/sample-exports/'),
+      archiveDir: resolve(PROJECT_ROOT, 'data/archive'),
+      distDir: resolve(PROJECT_ROOT, 'dist'),
+      universeFile: resolve(PROJECT_ROOT, 'data/universe/sp500-constituents.csv'),
+      companyInfoFile: resolve(PROJECT_ROOT, 'data/company-info/companies.json'),
+      shareImageCache: resolve(PROJECT_ROOT, 'data/build/share-images'),
+      siteDataFile: resolve(PROJECT_ROOT, 'dist/data/site.json'),
+      siteUrl: 'http://localhost:4321',
+      siteName: 'C-Score Signals',
+      port: 4321,
+      host: 'localhost',
+      devApiPort: null,
+      polygon: { apiKey: null, baseUrl: 'https://api.polygon.io', ratePerMinute: 5, timeoutMs: 5000 },
+      links: { learnVideo: null, newsletter: null, community: null },
+    });
+  });
+
+  it('reads every variable it is given', () => {
+    const config = loadConfig({
+      SIGNALS_SOURCE: 'https://exports.example.com/latest.xlsx',
+      DIST_DIR: '/srv/site/dist',
+      SITE_DATA_FILE: '/tmp/staging/site.json',
+      SITE_URL: 'https://signals.example',
+      SITE_NAME: 'Signals Daily',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DEV_API_PORT: '5000',
+      POLYGON_API_KEY: ' key-123 ',
+      POLYGON_BASE_URL: 'http://127.0.0.1:9999/',
+      POLYGON_RATE_PER_MIN: '100',
+      POLYGON_TIMEOUT_MS: '250',
+      LEARN_VIDEO_URL: 'https://www.youtube-nocookie.com/embed/abc',
+    });
+    expect(config).toMatchObject({
+      source: 'https://exports.example.com/latest.xlsx',
+      distDir: '/srv/site/dist',
+      siteDataFile: '/tmp/staging/site.json',
+      siteUrl: 'https://signals.example',
+      siteName: 'Signals Daily',
+      port: 8080,
+      host: '0.0.0.0',
+      devApiPort: 5000,
+      polygon: { apiKey: 'key-123', baseUrl: 'http://127.0.0.1:9999', ratePerMinute: 100, timeoutMs: 250 },
+      links: { learnVideo: 'https://www.youtube-nocookie.com/embed/abc', newsletter: null, community: null },
+    });
+  });
+
+  it('treats a blank variable as unset', () => {
+    expect(loadConfig({ PORT: '  ', POLYGON_API_KEY: '', SITE_NAME: '' })).toMatchObject({ port: 4321, polygon: { apiKey: null }, siteName: 'C-Score Signals' });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT="abc": expected a whole number'],
+    [{ PORT: '70000' }, 'PORT="70000": expected 65535 or less'],
+    [{ PORT: '80.5' }, 'PORT="80.5": expected a whole number'],
+    [{ POLYGON_RATE_PER_MIN: '0' }, 'POLYGON_RATE_PER_MIN="0": expected 1 or more'],
+    [{ POLYGON_TIMEOUT_MS: '-5' }, 'POLYGON_TIMEOUT_MS="-5": expected 1 or more'],
+    [{ SITE_URL: 'signals.example' }, 'SITE_URL="signals.example": expected an http(s) address of the site, such as https://signals.example.com'],
+    [{ POLYGON_BASE_URL: 'ftp://x' }, 'POLYGON_BASE_URL="ftp://x": expected an http(s) address of the market-data API'],
+    [{ LEARN_VIDEO_URL: 'javascript:alert(1)' }, 'LEARN_VIDEO_URL="javascript:alert(1)": expected an http(s) address of an embeddable player'],
+  ])('refuses %j: %s', (env, problem) => {
+    expect(problemsOf(env)).toEqual([problem]);
+  });
+
+  it('lists every problem at once, and the message says what to do', () => {
+    const env = { PORT: 'NaN', POLYGON_RATE_PER_MIN: 'five', NEWSLETTER_URL: 'mailto:a@b.c' };
+    expect(problemsOf(env)).toHaveLength(3);
+    expect(() => loadConfig(env)).toThrow(/^The environment has problems; fix or unset these variables \(README "Environment variables"\):\n  PORT="NaN"/);
+  });
+});
