@@ -3,6 +3,7 @@ import { heatmapColor, heatmapLayout, tileSize, UNCLASSIFIED } from '../../src/l
 import { archivePageHref, pageCount, pageItems, pagerNumbers } from '../../src/lib/domain/pagination';
 import { searchTickers, type SearchEntry } from '../../src/lib/domain/search';
 import type { SignalRecord } from '../../src/lib/domain/schemas';
+import { signalRecord } from '../fixtures/records';
 
 describe('heatmapColor', () => {
   it.each([
@@ -38,7 +39,7 @@ describe('tileSize', () => {
 
 describe('heatmapLayout', () => {
   const record = (ticker: string, cScore: number, sector?: string, subIndustry?: string): SignalRecord =>
-    ({ ticker, companyName: `${ticker} Co`, cScore, isTopTicker: false, sector, subIndustry }) as SignalRecord;
+    signalRecord(ticker, { cScore, ...(sector === undefined ? {} : { sector }), ...(subIndustry === undefined ? {} : { subIndustry }) });
   it('groups by sector then sub-industry, Unclassified last, tiles by C-Score descending', () => {
     const layout = heatmapLayout([
       record('B', 10, 'Energy', 'Oil'),

@@ -7,24 +7,10 @@ import {
   withSignalChangeType,
 } from '../../src/lib/domain/lists';
 import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
+import { signalRecord } from '../fixtures/records';
 
 function record(ticker: string, cScore: number, reportDate: string): SignalRecord {
-  return {
-    ticker,
-    companyName: `${ticker} Inc.`,
-    cScore,
-    yesterdayCScore: 0,
-    reportDate,
-    isTopTicker: false,
-    deltaScore: 0,
-    accuracyScore: 0,
-    marketScore: 0,
-    relevanceScore: 0,
-    avgCScoreL7D: 0,
-    avgCScoreL14D: 0,
-    countL7DWithSignal: 0,
-    countL14DWithSignal: 0,
-  };
+  return signalRecord(ticker, { cScore, reportDate });
 }
 
 /** A history whose latest report holds every ticker with a score on the last date. */

@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SignalRecord } from '../../src/lib/domain/schemas';
 import { similarFinder, similarTickers } from '../../src/lib/domain/similar';
+import { signalRecord } from '../fixtures/records';
 
 function record(ticker: string, cScore: number, sector?: string, subIndustry?: string): SignalRecord {
-  return {
-    ticker,
-    companyName: `${ticker} Inc.`,
-    cScore,
-    yesterdayCScore: 0,
-    reportDate: '2026-11-20',
-    isTopTicker: false,
-    deltaScore: 0,
-    accuracyScore: 0,
-    marketScore: 0,
-    relevanceScore: 0,
-    avgCScoreL7D: 0,
-    avgCScoreL14D: 0,
-    countL7DWithSignal: 0,
-    countL14DWithSignal: 0,
-    ...(sector === undefined ? {} : { sector }),
-    ...(subIndustry === undefined ? {} : { subIndustry }),
-  };
+  return signalRecord(ticker, { cScore, ...(sector === undefined ? {} : { sector }), ...(subIndustry === undefined ? {} : { subIndustry }) });
 }
 
 const latest = [

@@ -12,24 +12,10 @@ import {
   validateTrend,
   type ChartPoint,
 } from '../../src/lib/domain/trend';
+import { signalRecord } from '../fixtures/records';
 
 function record(ticker: string, cScore: number, avgCScoreL7D: number, avgCScoreL14D: number, reportDate: string): SignalRecord {
-  return {
-    ticker,
-    companyName: `${ticker} Inc.`,
-    cScore,
-    yesterdayCScore: 0,
-    reportDate,
-    isTopTicker: false,
-    deltaScore: 0,
-    accuracyScore: 0,
-    marketScore: 0,
-    relevanceScore: 0,
-    avgCScoreL7D,
-    avgCScoreL14D,
-    countL7DWithSignal: 0,
-    countL14DWithSignal: 0,
-  };
+  return signalRecord(ticker, { cScore, avgCScoreL7D, avgCScoreL14D, reportDate });
 }
 
 // Three reports; AAPL missed the middle one, MSFT has no row in the score table.
