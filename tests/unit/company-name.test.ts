@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  FALLBACK_COMPANY_NAMES,
   UNKNOWN_COMPANY,
   displayCompanyName,
   headerCompanyName,
@@ -8,11 +7,7 @@ import {
   uniqueTickers,
 } from '../../src/lib/domain/company-name';
 
-describe('FALLBACK_COMPANY_NAMES', () => {
-  it('holds about 24 well-known tickers', () => {
-    expect(FALLBACK_COMPANY_NAMES.size).toBe(24);
-  });
-
+describe('the built-in names answer when no source knows the company', () => {
   it.each([
     ['AAPL', 'Apple Inc.'],
     ['MSFT', 'Microsoft Corporation'],
@@ -20,7 +15,7 @@ describe('FALLBACK_COMPANY_NAMES', () => {
     ['AMZN', 'Amazon.com, Inc.'],
     ['BRK.B', 'Berkshire Hathaway Inc.'],
     ['AMD', 'Advanced Micro Devices, Inc.'],
-  ])('%s is %s', (ticker, name) => expect(FALLBACK_COMPANY_NAMES.get(ticker)).toBe(name));
+  ])('%s is %s', (ticker, name) => expect(lookupCompanyName(ticker.toLowerCase(), { cached: null, server: UNKNOWN_COMPANY, provider: ' ' })).toBe(name));
 });
 
 describe('lookupCompanyName: cache, server, provider, built-in map, then Unknown Company', () => {

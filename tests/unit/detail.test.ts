@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { backTarget } from '../../src/lib/domain/back-section';
 import { canonicalUrl } from '../../src/lib/domain/canonical';
 import {
-  DISCLAIMER,
-  STOCK_NOT_FOUND,
   decodeTrend,
   detailDescription,
   detailJsonLd,
@@ -160,9 +158,5 @@ describe('share image text and earnings badge', () => {
     ['not a date', formatDate, null],
   ])('%j', (date, format, expected) => {
     expect(earningsBadgeText(date, format)).toBe(expected);
-  });
-  it('the not-found texts and the disclaimer are the spec\'s', () => {
-    expect(STOCK_NOT_FOUND).toEqual({ title: 'Stock Not Found', message: 'Please select a valid ticker.', action: 'Back to Dashboard' });
-    expect(DISCLAIMER).toContain('not investment');
   });
 });

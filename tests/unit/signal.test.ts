@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BEARISH_THRESHOLD,
-  BULLISH_THRESHOLD,
   classifySignal,
   isQualified,
   signalDirection,
   trendDirection,
 } from '../../src/lib/domain/signal';
-
-describe('thresholds (spec section 9)', () => {
-  it('are 65 and -65', () => {
-    expect(BULLISH_THRESHOLD).toBe(65);
-    expect(BEARISH_THRESHOLD).toBe(-65);
-  });
-});
 
 describe.each([
   { score: 100, badge: 'Bullish', direction: 'bullish', qualified: true },
