@@ -187,6 +187,7 @@ describe('normalizeExport refuses a file and says where', () => {
     ['an unreadable report date', [SPREADSHEET_HEADER, withCell(2, 'Friday')], { row: 2, column: 'Report Date', message: /"Friday" is not a date/ }],
     ['a row without a ticker', [SPREADSHEET_HEADER, withCell(0, ' ')], { row: 2, column: 'Ticker', message: /no ticker/ }],
     ['a malformed ticker', [SPREADSHEET_HEADER, withCell(0, 'AAPL<script>')], { row: 2, column: 'Ticker', message: /not 1 to 10 characters/ }],
+    ['a date cell past the year 9999', [SPREADSHEET_HEADER, withCell(2, new Date(Date.UTC(10000, 0, 1)))], { row: 2, column: 'Report Date', message: /Row 2 \(AAPL\) is not a valid signal: Report Date: expected a date as yyyy-mm-dd/ }],
     ['a repeated column', [[...SPREADSHEET_HEADER, 'cScore'], [...AAPL_ROW, '1']], { row: 1, column: 'cScore', message: /repeats column "C-Score"/ }],
   ])('%s', (_name, rows, expected) => {
     const problem = problemOf(rows);

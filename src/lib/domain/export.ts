@@ -1,3 +1,4 @@
+import { explainIssues } from './explain';
 import { SignalRecordSchema, type SignalRecord } from './schemas';
 import { isTicker, TICKER_RULE } from './ticker';
 
@@ -249,14 +250,19 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
       numbers[field] = value;
     }
 
-    const record = SignalRecordSchema.parse({
+    const record = SignalRecordSchema.safeParse({
       ticker,
       companyName: cellText(at('companyName')),
       reportDate,
       isTopTicker: parseBoolean(at('isTopTicker')),
       ...numbers,
     });
-    records.push(record);
+    if (!record.success) {
+      const field = record.error.issues[0]?.path[0];
+      const problems = explainIssues(record.error.issues).map((line) => line.replace(/^(\w+):/, (_, name: string) => `${label(name as Field)}:`));
+      throw new ExportError({ row, column: label(field as Field), message: `Row ${row} (${ticker}) is not a valid signal: ${problems.join('; ')}.` });
+    }
+    records.push(record.data);
   });
   if (records.length === 0) {
     throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });
