@@ -1,18 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  EXPORT_HEADER,
-  dayToCsv,
-  dayToSheets,
-  generateSample,
-  parseUniverseCsv,
-  sampleFileName,
-  universeToCsv,
-  type Sample,
-  type SampleDay,
-  type UniverseRow,
-} from '../../src/ingest/sample';
+import { dayToCsv, dayToSheets, EXPORT_HEADER, parseUniverseCsv, sampleFileName, universeToCsv } from '../../scripts/sample/files';
+import { generateSample, type Sample, type SampleDay, type UniverseRow } from '../../scripts/sample/generator';
 
 const UNIVERSE_TEXT = readFileSync(new URL('../../data/universe/sp500-constituents.csv', import.meta.url), 'utf8');
 
