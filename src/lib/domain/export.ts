@@ -41,7 +41,7 @@ type NumericField =
 type Field = NumericField | 'ticker' | 'companyName' | 'reportDate' | 'isTopTicker';
 
 /** Reduces a label to its letters and digits in lower case, so 'Avg. C-Score L7D' and 'avgCScoreL7D' meet. */
-export function labelKey(label: string): string {
+function labelKey(label: string): string {
   return label.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
