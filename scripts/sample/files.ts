@@ -6,29 +6,12 @@ import { parse } from 'csv-parse/sync';
 import writeXlsxFile from 'write-excel-file/node';
 import type { SheetData } from 'write-excel-file/node';
 import { toCsv } from '../../src/lib/domain/csv';
+import { EXPORT_HEADER } from '../../src/lib/domain/export';
 import { signalDirection } from '../../src/lib/domain/signal';
 import type { SampleDay, SampleRow, UniverseRow } from './generator';
 
 /** Header of the universe file (data/universe/sp500-constituents.csv). */
 const UNIVERSE_HEADER = ['Symbol', 'Security', 'GICS Sector', 'GICS Sub-Industry', 'Headquarters Location', 'Date added', 'CIK', 'Founded'] as const;
-
-/** Header row of every sample export, spreadsheet-label style, in column order. */
-export const EXPORT_HEADER = [
-  'Ticker',
-  'Company Name',
-  'Report Date',
-  'C-Score',
-  'Yesterday C-Score',
-  'Delta Score',
-  'Accuracy Score',
-  'Market Score',
-  'Relevance Score',
-  'Avg. C-Score L7D',
-  'Avg. C-Score L14D',
-  'Count L7D with Signal',
-  'Count L14D with Signal',
-  'Top Ticker?',
-] as const;
 
 /** Names of the files the generator owns in its output folder. */
 export const SAMPLE_FILE_RE = /^signals-\d{4}-\d{2}-\d{2}\.(csv|xlsx)$/;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  EXPORT_HEADER,
   ExportError,
   normalizeExport,
   parseBoolean,
@@ -117,6 +118,7 @@ describe('normalizeExport reads both label styles', () => {
     ['spreadsheet labels', SPREADSHEET_HEADER],
     ['camelCase labels', CAMEL_HEADER],
     ['labels in other case and spacing', SPREADSHEET_HEADER.map((l) => l.toUpperCase().replace(/ /g, '  '))],
+    ['the header row the sample exports write', [...EXPORT_HEADER]],
   ])('%s', (_name, header) => {
     const { records, warnings } = normalizeExport({ sheet: null, rows: [header, AAPL_ROW] });
     expect(warnings).toEqual([]);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dayToCsv, dayToSheets, EXPORT_HEADER, parseUniverseCsv, sampleFileName, universeToCsv } from '../../scripts/sample/files';
+import { dayToCsv, dayToSheets, parseUniverseCsv, sampleFileName, universeToCsv } from '../../scripts/sample/files';
+import { EXPORT_HEADER } from '../../src/lib/domain/export';
 import { generateSample, type Sample, type SampleDay, type UniverseRow } from '../../scripts/sample/generator';
 
 const UNIVERSE_TEXT = readFileSync(new URL('../../data/universe/sp500-constituents.csv', import.meta.url), 'utf8');

@@ -45,27 +45,29 @@ function labelKey(label: string): string {
   return label.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-// Every accepted label, both styles and the spec's short aliases, keyed by labelKey.
-const FIELD_BY_LABEL: ReadonlyMap<string, Field> = new Map(
-  (
-    [
-      ['ticker', ['Ticker', 'ticker', 'Symbol']],
-      ['companyName', ['Company Name', 'companyName', 'Company', 'Name']],
-      ['reportDate', ['Report Date', 'reportDate', 'Date']],
-      ['cScore', ['C-Score', 'cScore']],
-      ['yesterdayCScore', ['Yesterday C-Score', 'yesterdayCScore']],
-      ['deltaScore', ['Delta Score', 'deltaScore', 'delta']],
-      ['accuracyScore', ['Accuracy Score', 'accuracyScore', 'accuracy']],
-      ['marketScore', ['Market Score', 'marketScore', 'market']],
-      ['relevanceScore', ['Relevance Score', 'relevanceScore', 'relevance']],
-      ['avgCScoreL7D', ['Avg. C-Score L7D', 'avgCScoreL7D']],
-      ['avgCScoreL14D', ['Avg. C-Score L14D', 'avgCScoreL14D']],
-      ['countL7DWithSignal', ['Count L7D with Signal', 'countL7DWithSignal', 'countL7D']],
-      ['countL14DWithSignal', ['Count L14D with Signal', 'countL14DWithSignal', 'countL14D']],
-      ['isTopTicker', ['Top Ticker?', 'isTopTicker', 'topTicker']],
-    ] as const
-  ).flatMap(([field, labels]) => labels.map((label) => [labelKey(label), field] as const)),
-);
+// Every accepted label of each field, the spreadsheet's own first, then the camelCase one and the spec's short
+// aliases; the fields in the export's column order.
+const LABELS: readonly (readonly [Field, readonly string[]])[] = [
+  ['ticker', ['Ticker', 'ticker', 'Symbol']],
+  ['companyName', ['Company Name', 'companyName', 'Company', 'Name']],
+  ['reportDate', ['Report Date', 'reportDate', 'Date']],
+  ['cScore', ['C-Score', 'cScore']],
+  ['yesterdayCScore', ['Yesterday C-Score', 'yesterdayCScore']],
+  ['deltaScore', ['Delta Score', 'deltaScore', 'delta']],
+  ['accuracyScore', ['Accuracy Score', 'accuracyScore', 'accuracy']],
+  ['marketScore', ['Market Score', 'marketScore', 'market']],
+  ['relevanceScore', ['Relevance Score', 'relevanceScore', 'relevance']],
+  ['avgCScoreL7D', ['Avg. C-Score L7D', 'avgCScoreL7D']],
+  ['avgCScoreL14D', ['Avg. C-Score L14D', 'avgCScoreL14D']],
+  ['countL7DWithSignal', ['Count L7D with Signal', 'countL7DWithSignal', 'countL7D']],
+  ['countL14DWithSignal', ['Count L14D with Signal', 'countL14DWithSignal', 'countL14D']],
+  ['isTopTicker', ['Top Ticker?', 'isTopTicker', 'topTicker']],
+];
+
+/** The export's header row as the spreadsheet writes it, in column order (README "The export"). */
+export const EXPORT_HEADER: readonly string[] = LABELS.map(([, labels]) => labels[0]!);
+
+const FIELD_BY_LABEL: ReadonlyMap<string, Field> = new Map(LABELS.flatMap(([field, labels]) => labels.map((label) => [labelKey(label), field] as const)));
 
 const NUMERIC_RANGES: Record<NumericField, { min: number; max: number; integer?: boolean }> = {
   cScore: { min: -100, max: 100 },
