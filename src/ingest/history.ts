@@ -68,10 +68,7 @@ export interface LoadedHistory extends HistoryResult {
   rows: number;
 }
 
-/**
- * The daily job's "load history" step: reads the archived files again (they passed when accepted), adds the new
- * ones' records, and assembles the history; an archived file that no longer parses stops the job.
- */
+/** The daily job's "load history" step: the archived files read again, the new ones' records, assembled; an archived file that no longer parses stops the job. */
 export async function loadHistory(
   archiveDir: string,
   archived: readonly ArchivedFile[],

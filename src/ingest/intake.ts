@@ -29,10 +29,7 @@ export interface Intake {
   warnings: string[];
 }
 
-/**
- * Pulls `source` (a folder or an http(s) URL) and accepts every file the archive lacks; throws a DailyJobError
- * listing every refused file, or when there is no export at all.
- */
+/** Pulls `source` and accepts every file the archive lacks; throws a DailyJobError listing every refused file, or when there is none at all. */
 export async function acceptNewFiles(archiveDir: string, source: string, log: (line: string) => void): Promise<Intake> {
   const archived = await readArchive(archiveDir);
   const known = new Set(archived.map((file) => file.sha256));
