@@ -1,6 +1,8 @@
 /** The daily job's command line: `npm run daily [-- --force] [-- --verbose]`. */
 import { config, ConfigError } from '../src/config';
-import { dailyConfig, DailyJobError, formatSummary, runDaily } from '../src/ingest/daily';
+import { dailyConfig, runDaily } from '../src/ingest/daily';
+import { DailyJobError } from '../src/ingest/error';
+import { formatSummary } from '../src/ingest/summary';
 
 const args = new Set(process.argv.slice(2));
 

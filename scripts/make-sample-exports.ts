@@ -4,29 +4,16 @@
  *   npm run sample -- [--days 60] [--tickers 503] [--out data/sample-exports] [--seed 20261120]
  *                     [--end 2026-11-20] [--universe FILE] [--universe-out FILE]
  *
- * The generator itself is src/ingest/sample.ts; this script only parses arguments and writes files.
+ * The generator is scripts/sample/generator.ts and the file formats scripts/sample/files.ts; this script only
+ * parses arguments and writes files.
  * Before writing it deletes the files it owns in the output folder (signals-YYYY-MM-DD.csv|xlsx), nothing else.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import writeXlsxFile from 'write-excel-file/node';
-import type { SheetData } from 'write-excel-file/node';
 import { isTradingDay } from '../src/lib/domain/calendar';
-import {
-  SAMPLE_DEFAULTS,
-  SAMPLE_FILE_RE,
-  dayToCsv,
-  dayToSheets,
-  generateSample,
-  measureDynamics,
-  parseUniverseCsv,
-  sampleFileName,
-  universeToCsv,
-  type PlainSheet,
-  type SampleDay,
-  type UniverseRow,
-} from '../src/ingest/sample';
+import { dayFile, parseUniverseCsv, SAMPLE_FILE_RE, sampleFileName, universeToCsv } from './sample/files';
+import { generateSample, measureDynamics, SAMPLE_DEFAULTS } from './sample/generator';
 
 const USAGE = `usage: npm run sample -- [--days N] [--tickers N] [--out DIR] [--seed N] [--end YYYY-MM-DD]
                          [--universe FILE] [--universe-out FILE]
@@ -49,59 +36,6 @@ function intArg(name: string, raw: string | undefined, fallback: number, min: nu
   const v = Number(raw);
   if (v < min || !Number.isSafeInteger(v)) fail(`--${name} must be at least ${min}, got ${raw}`);
   return v;
-}
-
-/** Sets every zip entry's DOS modification time to the report date at 00:00, so the bytes do not depend on "now". */
-function pinZipTimestamps(zip: Buffer, iso: string): Buffer {
-  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  const dosDate = ((y - 1980) << 9) | (m << 5) | d;
-  const dosTime = 0;
-  // End of central directory record: signature 0x06054b50, at least 22 bytes from the end.
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('xlsx: no zip end-of-central-directory record');
-  const entries = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let k = 0; k < entries; k++) {
-    if (zip.readUInt32LE(p) !== 0x02014b50) throw new Error('xlsx: bad zip central directory');
-    zip.writeUInt16LE(dosTime, p + 12);
-    zip.writeUInt16LE(dosDate, p + 14);
-    const local = zip.readUInt32LE(p + 42);
-    if (zip.readUInt32LE(local) !== 0x04034b50) throw new Error('xlsx: bad zip local header');
-    zip.writeUInt16LE(dosTime, local + 10);
-    zip.writeUInt16LE(dosDate, local + 12);
-    p += 46 + zip.readUInt16LE(p + 28) + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32);
-  }
-  return zip;
-}
-
-/** Signals columns holding 2-decimal scores (the two counts stay plain integers). */
-const SCORE_COLUMNS = new Set([3, 4, 5, 6, 7, 8, 9, 10]);
-
-function toSheetData(sheet: PlainSheet): SheetData {
-  return sheet.rows.map((row, r) =>
-    row.map((value, c) => {
-      if (r === 0) return { value: String(value), fontWeight: 'bold' as const };
-      if (value instanceof Date) return { value, type: Date, format: 'yyyy-mm-dd' };
-      if (typeof value === 'number' && sheet.name === 'Signals' && SCORE_COLUMNS.has(c)) {
-        return { value, type: Number, format: '0.00' };
-      }
-      return value;
-    }),
-  );
-}
-
-async function xlsxBytes(day: SampleDay, universe: UniverseRow[]): Promise<Buffer> {
-  const sheets = dayToSheets(day, universe);
-  const buffer = await writeXlsxFile(
-    sheets.map((s) => ({ data: toSheetData(s), sheet: s.name, stickyRowsCount: 1 })),
-  ).toBuffer();
-  return pinZipTimestamps(buffer, day.date);
 }
 
 async function main(): Promise<void> {
@@ -153,8 +87,7 @@ async function main(): Promise<void> {
   const special: string[] = [];
   for (const day of sample.days) {
     const path = join(out, sampleFileName(day));
-    const content = day.format === 'xlsx' ? await xlsxBytes(day, sample.universe) : Buffer.from(dayToCsv(day), 'utf8');
-    writeFileSync(path, content);
+    writeFileSync(path, await dayFile(day, sample.universe));
     bytes += statSync(path).size;
     if (day.format === 'xlsx' || day.dateStyle === 'us') special.push(`${sampleFileName(day)}${day.dateStyle === 'us' ? ' (US date)' : ''}`);
   }

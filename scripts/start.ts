@@ -6,7 +6,9 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { config as loadProcessConfig, ConfigError, type Config } from '../src/config';
-import { dailyConfig, DailyJobError, formatSummary, runDaily } from '../src/ingest/daily';
+import { dailyConfig, runDaily } from '../src/ingest/daily';
+import { DailyJobError } from '../src/ingest/error';
+import { formatSummary } from '../src/ingest/summary';
 import { createApp } from '../src/server/app';
 import { apiOptions, createApi } from '../src/server/api';
 

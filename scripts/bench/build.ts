@@ -32,7 +32,7 @@ function siteDirs(ctx: BenchContext, tickers: number): SiteDirs {
 /** The sample generator's inputs: a stamp of them says whether the exports on disk are still current. */
 function generatorStamp(ctx: BenchContext, tickers: number): string {
   const hash = createHash('sha256').update(`${tickers}:${DAYS}\n`);
-  for (const file of ['src/ingest/sample.ts', 'scripts/make-sample-exports.ts', 'data/universe/sp500-constituents.csv']) {
+  for (const file of ['scripts/sample/generator.ts', 'scripts/sample/files.ts', 'scripts/make-sample-exports.ts', 'data/universe/sp500-constituents.csv']) {
     hash.update(readFileSync(join(ctx.root, file)));
   }
   return hash.digest('hex');

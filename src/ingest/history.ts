@@ -1,5 +1,9 @@
-import type { SignalHistory, SignalRecord, UniverseCompany } from '../lib/domain/schemas';
+import type { ArchivedFile, SignalHistory, SignalRecord, UniverseCompany } from '../lib/domain/schemas';
 import { withSignalChangeType } from '../lib/domain/lists';
+import { readArchivedBytes } from '../storage/archive';
+import { readUniverse } from '../storage/universe';
+import { DailyJobError } from './error';
+import { parseExport } from './parse';
 
 /** The records one accepted file contributed, in the order the files were archived. */
 export interface FileRecords {
@@ -56,4 +60,32 @@ export function buildHistory(files: FileRecords[], universe: UniverseCompany[]):
   });
   const history: SignalHistory = { dates, latest, scores };
   return { history: { ...history, latest: withSignalChangeType(history) }, warnings };
+}
+
+/** The history of every accepted file, with the universe it was joined with and how many rows it was read from. */
+export interface LoadedHistory extends HistoryResult {
+  universe: UniverseCompany[];
+  rows: number;
+}
+
+/** The daily job's "load history" step: the archived files read again, the new ones' records, assembled; an archived file that no longer parses stops the job. */
+export async function loadHistory(
+  archiveDir: string,
+  archived: readonly ArchivedFile[],
+  added: readonly { records: FileRecords }[],
+  universeFile: string,
+): Promise<LoadedHistory> {
+  const universe = await readUniverse(universeFile);
+  const files: FileRecords[] = [];
+  for (const file of archived) {
+    try {
+      const parsed = await parseExport(file.fileName, await readArchivedBytes(archiveDir, file));
+      files.push({ fileName: file.fileName, records: parsed.records });
+    } catch (error) {
+      throw new DailyJobError(`The archived file ${file.fileName} (${file.id}) can no longer be read: ${(error as Error).message}`);
+    }
+  }
+  for (const a of added) files.push(a.records);
+  const { history, warnings } = buildHistory(files, universe);
+  return { history, warnings, universe, rows: files.reduce((sum, f) => sum + f.records.length, 0) };
 }

@@ -7,24 +7,15 @@ import {
   type CellProblem,
   type ExportTable,
 } from '../lib/domain/export';
-import type { SignalRecord } from '../lib/domain/schemas';
+import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
 
 /** The two kinds of export file we accept. */
-export type ExportKind = 'csv' | 'xlsx';
+type ExportKind = ArchivedFile['kind'];
 
-/** A sheet of an accepted file, as the archive lists it. */
-export interface SheetInfo {
-  id: number;
-  sheetName: string;
-  rowCount: number;
-  /** True for the sheet the signal rows were read from. */
-  isActive: boolean;
-}
-
-/** An accepted export file: its signal rows and what was read as 0. */
+/** An accepted export file: its kind, its sheets as the archive lists them, its signal rows and what was read as 0. */
 export interface ParsedExport {
   kind: ExportKind;
-  sheets: SheetInfo[];
+  sheets: ArchivedFile['sheets'];
   records: SignalRecord[];
   warnings: CellProblem[];
 }
@@ -51,7 +42,7 @@ function startsWith(bytes: Uint8Array, magic: number[]): boolean {
 }
 
 /** Tells CSV from XLSX by the file's bytes and name; throws for anything else. */
-export function detectKind(name: string, bytes: Uint8Array): ExportKind {
+function detectKind(name: string, bytes: Uint8Array): ExportKind {
   const lower = name.toLowerCase();
   if (bytes.length === 0) {
     throw new ExportError({ message: 'The file is empty (0 bytes): export the day\'s signals again.' });

@@ -8,7 +8,7 @@ import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
 import type { SiteData } from '../lib/domain/schemas';
 
 /** Size of a share image (Open Graph's large image). */
-export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 
 /** Bump when the drawing changes, so every cached image is made again. */
 const TEMPLATE_VERSION = 2;

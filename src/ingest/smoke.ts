@@ -1,11 +1,12 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { NOT_FOUND_PAGE, STOCK_NOT_FOUND_PAGE } from '../lib/domain/routes';
 
 /** Routes every build must contain, as files under the client folder. */
-export const FIXED_ROUTES = [
+const FIXED_ROUTES = [
   'index.html',
-  '404.html',
-  'signal/index.html',
+  NOT_FOUND_PAGE,
+  STOCK_NOT_FOUND_PAGE,
   'all-signals/index.html',
   'recently-qualified/index.html',
   'currently-qualified/index.html',

@@ -19,8 +19,8 @@ import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
 
-
-const WRITE_BATCH = 256;
+/** Files the smoke check looks up at once. */
+const CHECK_BATCH = 256;
 
 /** Writes every daily-data route for the site data under `${clientDir}/api`; returns how many files it wrote. */
 export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string): Promise<number> {
@@ -70,8 +70,8 @@ export async function checkStaticApi(clientDir: string, tickers: readonly string
     ...tickers.flatMap((ticker) => PER_TICKER_ROUTES.map((route) => `api/${route}/${ticker}.json`)),
   ];
   const problems: string[] = [];
-  for (let i = 0; i < expected.length; i += WRITE_BATCH) {
-    const batch = expected.slice(i, i + WRITE_BATCH);
+  for (let i = 0; i < expected.length; i += CHECK_BATCH) {
+    const batch = expected.slice(i, i + CHECK_BATCH);
     const found = await Promise.all(batch.map((path) => stat(join(clientDir, path)).then((info) => info.size > 0, () => false)));
     found.forEach((ok, j) => {
       if (!ok) problems.push(`missing API file ${batch[j]}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  EXPORT_HEADER,
   ExportError,
   normalizeExport,
   parseBoolean,
@@ -117,6 +118,7 @@ describe('normalizeExport reads both label styles', () => {
     ['spreadsheet labels', SPREADSHEET_HEADER],
     ['camelCase labels', CAMEL_HEADER],
     ['labels in other case and spacing', SPREADSHEET_HEADER.map((l) => l.toUpperCase().replace(/ /g, '  '))],
+    ['the header row the sample exports write', [...EXPORT_HEADER]],
   ])('%s', (_name, header) => {
     const { records, warnings } = normalizeExport({ sheet: null, rows: [header, AAPL_ROW] });
     expect(warnings).toEqual([]);
@@ -187,6 +189,7 @@ describe('normalizeExport refuses a file and says where', () => {
     ['an unreadable report date', [SPREADSHEET_HEADER, withCell(2, 'Friday')], { row: 2, column: 'Report Date', message: /"Friday" is not a date/ }],
     ['a row without a ticker', [SPREADSHEET_HEADER, withCell(0, ' ')], { row: 2, column: 'Ticker', message: /no ticker/ }],
     ['a malformed ticker', [SPREADSHEET_HEADER, withCell(0, 'AAPL<script>')], { row: 2, column: 'Ticker', message: /not 1 to 10 characters/ }],
+    ['a date cell past the year 9999', [SPREADSHEET_HEADER, withCell(2, new Date(Date.UTC(10000, 0, 1)))], { row: 2, column: 'Report Date', message: /Row 2 \(AAPL\) is not a valid signal: Report Date: expected a date as yyyy-mm-dd/ }],
     ['a repeated column', [[...SPREADSHEET_HEADER, 'cScore'], [...AAPL_ROW, '1']], { row: 1, column: 'cScore', message: /repeats column "C-Score"/ }],
   ])('%s', (_name, rows, expected) => {
     const problem = problemOf(rows);

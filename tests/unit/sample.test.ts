@@ -1,18 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  EXPORT_HEADER,
-  dayToCsv,
-  dayToSheets,
-  generateSample,
-  parseUniverseCsv,
-  sampleFileName,
-  universeToCsv,
-  type Sample,
-  type SampleDay,
-  type UniverseRow,
-} from '../../src/ingest/sample';
+import { dayToCsv, dayToSheets, parseUniverseCsv, sampleFileName, universeToCsv } from '../../scripts/sample/files';
+import { EXPORT_HEADER } from '../../src/lib/domain/export';
+import { generateSample, type Sample, type SampleDay, type UniverseRow } from '../../scripts/sample/generator';
 
 const UNIVERSE_TEXT = readFileSync(new URL('../../data/universe/sp500-constituents.csv', import.meta.url), 'utf8');
 

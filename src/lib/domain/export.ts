@@ -1,3 +1,4 @@
+import { explainIssues } from './explain';
 import { SignalRecordSchema, type SignalRecord } from './schemas';
 import { isTicker, TICKER_RULE } from './ticker';
 
@@ -40,31 +41,33 @@ type NumericField =
 type Field = NumericField | 'ticker' | 'companyName' | 'reportDate' | 'isTopTicker';
 
 /** Reduces a label to its letters and digits in lower case, so 'Avg. C-Score L7D' and 'avgCScoreL7D' meet. */
-export function labelKey(label: string): string {
+function labelKey(label: string): string {
   return label.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-// Every accepted label, both styles and the spec's short aliases, keyed by labelKey.
-const FIELD_BY_LABEL: ReadonlyMap<string, Field> = new Map(
-  (
-    [
-      ['ticker', ['Ticker', 'ticker', 'Symbol']],
-      ['companyName', ['Company Name', 'companyName', 'Company', 'Name']],
-      ['reportDate', ['Report Date', 'reportDate', 'Date']],
-      ['cScore', ['C-Score', 'cScore']],
-      ['yesterdayCScore', ['Yesterday C-Score', 'yesterdayCScore']],
-      ['deltaScore', ['Delta Score', 'deltaScore', 'delta']],
-      ['accuracyScore', ['Accuracy Score', 'accuracyScore', 'accuracy']],
-      ['marketScore', ['Market Score', 'marketScore', 'market']],
-      ['relevanceScore', ['Relevance Score', 'relevanceScore', 'relevance']],
-      ['avgCScoreL7D', ['Avg. C-Score L7D', 'avgCScoreL7D']],
-      ['avgCScoreL14D', ['Avg. C-Score L14D', 'avgCScoreL14D']],
-      ['countL7DWithSignal', ['Count L7D with Signal', 'countL7DWithSignal', 'countL7D']],
-      ['countL14DWithSignal', ['Count L14D with Signal', 'countL14DWithSignal', 'countL14D']],
-      ['isTopTicker', ['Top Ticker?', 'isTopTicker', 'topTicker']],
-    ] as const
-  ).flatMap(([field, labels]) => labels.map((label) => [labelKey(label), field] as const)),
-);
+// Every accepted label of each field, the spreadsheet's own first, then the camelCase one and the spec's short
+// aliases; the fields in the export's column order.
+const LABELS: readonly (readonly [Field, readonly string[]])[] = [
+  ['ticker', ['Ticker', 'ticker', 'Symbol']],
+  ['companyName', ['Company Name', 'companyName', 'Company', 'Name']],
+  ['reportDate', ['Report Date', 'reportDate', 'Date']],
+  ['cScore', ['C-Score', 'cScore']],
+  ['yesterdayCScore', ['Yesterday C-Score', 'yesterdayCScore']],
+  ['deltaScore', ['Delta Score', 'deltaScore', 'delta']],
+  ['accuracyScore', ['Accuracy Score', 'accuracyScore', 'accuracy']],
+  ['marketScore', ['Market Score', 'marketScore', 'market']],
+  ['relevanceScore', ['Relevance Score', 'relevanceScore', 'relevance']],
+  ['avgCScoreL7D', ['Avg. C-Score L7D', 'avgCScoreL7D']],
+  ['avgCScoreL14D', ['Avg. C-Score L14D', 'avgCScoreL14D']],
+  ['countL7DWithSignal', ['Count L7D with Signal', 'countL7DWithSignal', 'countL7D']],
+  ['countL14DWithSignal', ['Count L14D with Signal', 'countL14DWithSignal', 'countL14D']],
+  ['isTopTicker', ['Top Ticker?', 'isTopTicker', 'topTicker']],
+];
+
+/** The export's header row as the spreadsheet writes it, in column order (README "The export"). */
+export const EXPORT_HEADER: readonly string[] = LABELS.map(([, labels]) => labels[0]!);
+
+const FIELD_BY_LABEL: ReadonlyMap<string, Field> = new Map(LABELS.flatMap(([field, labels]) => labels.map((label) => [labelKey(label), field] as const)));
 
 const NUMERIC_RANGES: Record<NumericField, { min: number; max: number; integer?: boolean }> = {
   cScore: { min: -100, max: 100 },
@@ -249,14 +252,19 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
       numbers[field] = value;
     }
 
-    const record = SignalRecordSchema.parse({
+    const record = SignalRecordSchema.safeParse({
       ticker,
       companyName: cellText(at('companyName')),
       reportDate,
       isTopTicker: parseBoolean(at('isTopTicker')),
       ...numbers,
     });
-    records.push(record);
+    if (!record.success) {
+      const field = record.error.issues[0]?.path[0];
+      const problems = explainIssues(record.error.issues).map((line) => line.replace(/^(\w+):/, (_, name: string) => `${label(name as Field)}:`));
+      throw new ExportError({ row, column: label(field as Field), message: `Row ${row} (${ticker}) is not a valid signal: ${problems.join('; ')}.` });
+    }
+    records.push(record.data);
   });
   if (records.length === 0) {
     throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });

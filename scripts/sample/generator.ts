@@ -7,8 +7,8 @@
  * windows are full from the first file on. Two scripted flips three reports before the end make sure the
  * latest five reports always hold a reversal. Same options, same output.
  */
-import { parse } from 'csv-parse/sync';
-import { tradingDaysEnding } from '../lib/domain/calendar';
+import { tradingDaysEnding } from '../../src/lib/domain/calendar';
+import { isQualified, signalDirection } from '../../src/lib/domain/signal';
 
 /** One row of the universe file, all eight columns kept as text. */
 export interface UniverseRow {
@@ -22,47 +22,11 @@ export interface UniverseRow {
   founded: string;
 }
 
-/** Header of the universe file (data/universe/sp500-constituents.csv). */
-export const UNIVERSE_HEADER = [
-  'Symbol',
-  'Security',
-  'GICS Sector',
-  'GICS Sub-Industry',
-  'Headquarters Location',
-  'Date added',
-  'CIK',
-  'Founded',
-] as const;
-
-/** Header row of every sample export, spreadsheet-label style, in column order. */
-export const EXPORT_HEADER = [
-  'Ticker',
-  'Company Name',
-  'Report Date',
-  'C-Score',
-  'Yesterday C-Score',
-  'Delta Score',
-  'Accuracy Score',
-  'Market Score',
-  'Relevance Score',
-  'Avg. C-Score L7D',
-  'Avg. C-Score L14D',
-  'Count L7D with Signal',
-  'Count L14D with Signal',
-  'Top Ticker?',
-] as const;
-
 /** Defaults of the generator and of `npm run sample`. */
 export const SAMPLE_DEFAULTS = { days: 60, tickers: 503, seed: 20261120, end: '2026-11-20' } as const;
 
 /** Trading days simulated before the first written report. */
-export const WARMUP_DAYS = 20;
-
-/** |C-Score| at or above this is a qualified signal. */
-export const QUALIFIED = 65;
-
-/** Names of the files the generator owns in its output folder. */
-export const SAMPLE_FILE_RE = /^signals-\d{4}-\d{2}-\d{2}\.(csv|xlsx)$/;
+const WARMUP_DAYS = 20;
 
 /** One ticker on one report, as written to the export. Scores are rounded to 2 decimals. */
 export interface SampleRow {
@@ -123,7 +87,7 @@ function mix(a: number, b: number): number {
 }
 
 /** mulberry32: a small, fast 32-bit PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -142,7 +106,7 @@ function normal(rng: () => number): number {
 const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
 
 /** Rounds to 2 decimals, never returning -0. */
-export function round2(v: number): number {
+function round2(v: number): number {
   const r = Math.round(v * 100) / 100;
   return r === 0 ? 0 : r;
 }
@@ -150,40 +114,8 @@ export function round2(v: number): number {
 // ---------------------------------------------------------------------------------------------------------
 // Universe
 
-/** Parses the universe CSV (header row + 8 columns, RFC 4180 quoting). */
-export function parseUniverseCsv(text: string): UniverseRow[] {
-  const records = parse(text, { bom: true, skip_empty_lines: true }) as string[][];
-  const [header, ...rows] = records;
-  if (!header || header.join(',') !== UNIVERSE_HEADER.join(',')) {
-    throw new Error(`universe: expected header ${UNIVERSE_HEADER.join(',')}`);
-  }
-  return rows.map((r, i) => {
-    if (r.length !== 8) throw new Error(`universe: row ${i + 2} has ${r.length} columns, expected 8`);
-    const [symbol, security, sector, subIndustry, headquarters, dateAdded, cik, founded] = r as [
-      string, string, string, string, string, string, string, string,
-    ];
-    return { symbol, security, sector, subIndustry, headquarters, dateAdded, cik, founded };
-  });
-}
-
-/** Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180). */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/** Writes universe rows in the universe file's layout (LF line ends, like the real file). */
-export function universeToCsv(rows: UniverseRow[]): string {
-  const lines = [UNIVERSE_HEADER.join(',')];
-  for (const r of rows) {
-    lines.push(
-      [r.symbol, r.security, r.sector, r.subIndustry, r.headquarters, r.dateAdded, r.cik, r.founded].map(csvField).join(','),
-    );
-  }
-  return lines.join('\n') + '\n';
-}
-
 /** The first `count` real rows, then synthetic SYN0001... rows with sector pairs drawn from the real ones. */
-export function buildUniverse(real: UniverseRow[], count: number, seed: number): UniverseRow[] {
+function buildUniverse(real: UniverseRow[], count: number, seed: number): UniverseRow[] {
   if (real.length === 0) throw new Error('universe: no companies');
   const out = real.slice(0, count);
   const synthetic = count - out.length;
@@ -310,7 +242,7 @@ export function generateSample(options: SampleOptions): Sample {
     // Top tickers: the 5 to 10 strongest qualified by |C| (ties by ticker).
     const topCount = 5 + Math.floor(market() * 6);
     const qualified = [];
-    for (let i = 0; i < n; i++) if (Math.abs(c[i]!) >= QUALIFIED) qualified.push(i);
+    for (let i = 0; i < n; i++) if (isQualified(c[i])) qualified.push(i);
     qualified.sort((a, b) => Math.abs(c[b]!) - Math.abs(c[a]!) || (universe[a]!.symbol < universe[b]!.symbol ? -1 : 1));
     const top = new Set(qualified.slice(0, topCount));
 
@@ -323,7 +255,7 @@ export function generateSample(options: SampleOptions): Sample {
       let count14 = 0;
       for (let k = t - 13; k <= t; k++) {
         const v = history[k]![i]!;
-        const q = Math.abs(v) >= QUALIFIED ? 1 : 0;
+        const q = isQualified(v) ? 1 : 0;
         sum14 += v;
         count14 += q;
         if (k > t - 7) {
@@ -370,100 +302,6 @@ function scriptFlips(walkers: Walker[], prev: Float64Array, rng: () => number): 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Writing
-
-/** `signals-YYYY-MM-DD.csv` or `.xlsx`. */
-export function sampleFileName(day: Pick<SampleDay, 'date' | 'format'>): string {
-  return `signals-${day.date}.${day.format}`;
-}
-
-/** ISO yyyy-mm-dd -> US M/D/YYYY, as a spreadsheet program writes it. */
-export function usDate(iso: string): string {
-  const [y, m, d] = iso.split('-');
-  return `${Number(m)}/${Number(d)}/${y}`;
-}
-
-function rowCells(row: SampleRow, dateText: string): string[] {
-  return [
-    row.ticker,
-    row.companyName,
-    dateText,
-    row.cScore.toFixed(2),
-    row.yesterdayCScore.toFixed(2),
-    row.deltaScore.toFixed(2),
-    row.accuracyScore.toFixed(2),
-    row.marketScore.toFixed(2),
-    row.relevanceScore.toFixed(2),
-    row.avgCScoreL7D.toFixed(2),
-    row.avgCScoreL14D.toFixed(2),
-    String(row.countL7DWithSignal),
-    String(row.countL14DWithSignal),
-    row.isTopTicker ? 'TRUE' : 'FALSE',
-  ];
-}
-
-/** The day's export as CSV text: UTF-8 without BOM, header row, RFC 4180 quoting, CRLF line ends. */
-export function dayToCsv(day: SampleDay): string {
-  const dateText = day.dateStyle === 'us' ? usDate(day.date) : day.date;
-  const lines = [EXPORT_HEADER.join(',')];
-  for (const row of day.rows) lines.push(rowCells(row, dateText).map(csvField).join(','));
-  return lines.join('\r\n') + '\r\n';
-}
-
-/** A sheet as plain cells: text, numbers, booleans and dates (UTC midnight). */
-export interface PlainSheet {
-  name: string;
-  rows: (string | number | boolean | Date)[][];
-}
-
-/** The day's XLSX content: 'Signals' (typed cells, a real date cell) and 'Summary' (per-sector counts). */
-export function dayToSheets(day: SampleDay, universe: UniverseRow[]): PlainSheet[] {
-  const [y, m, d] = day.date.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  const signals: PlainSheet['rows'] = [[...EXPORT_HEADER]];
-  for (const r of day.rows) {
-    signals.push([
-      r.ticker,
-      r.companyName,
-      date,
-      r.cScore,
-      r.yesterdayCScore,
-      r.deltaScore,
-      r.accuracyScore,
-      r.marketScore,
-      r.relevanceScore,
-      r.avgCScoreL7D,
-      r.avgCScoreL14D,
-      r.countL7DWithSignal,
-      r.countL14DWithSignal,
-      r.isTopTicker,
-    ]);
-  }
-  const sectorOf = new Map(universe.map((u) => [u.symbol, u.sector]));
-  const bySector = new Map<string, [number, number, number]>();
-  for (const r of day.rows) {
-    const s = sectorOf.get(r.ticker) ?? 'Unknown';
-    const acc = bySector.get(s) ?? [0, 0, 0];
-    acc[0] += 1;
-    if (r.cScore >= QUALIFIED) acc[1] += 1;
-    if (r.cScore <= -QUALIFIED) acc[2] += 1;
-    bySector.set(s, acc);
-  }
-  const summary: PlainSheet['rows'] = [['Sector', 'Tickers', 'Bullish', 'Bearish']];
-  const totals = [0, 0, 0];
-  for (const s of [...bySector.keys()].sort()) {
-    const acc = bySector.get(s)!;
-    summary.push([s, ...acc]);
-    acc.forEach((v, k) => (totals[k]! += v));
-  }
-  summary.push(['All sectors', ...totals]);
-  return [
-    { name: 'Signals', rows: signals },
-    { name: 'Summary', rows: summary },
-  ];
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Dynamics (reported by the script; the tests recompute them independently)
 
 /** Counts, on the latest report, of the list contents the sample is meant to populate. */
@@ -482,22 +320,21 @@ export function measureDynamics(sample: Sample): SampleDynamics {
   const days = sample.days;
   const last = days[days.length - 1];
   if (!last) throw new Error('empty sample');
-  const side = (v: number) => (v >= QUALIFIED ? 1 : v <= -QUALIFIED ? -1 : 0);
   const window = days.slice(-5);
   let exits = 0;
   let reversals = 0;
   for (let i = 0; i < last.rows.length; i++) {
-    const sides = window.map((d) => side(d.rows[i]!.cScore));
-    for (let k = 1; k < sides.length; k++) if (sides[k - 1] !== 0 && sides[k] === 0) exits++;
-    const signed = sides.filter((s) => s !== 0);
+    const sides = window.map((d) => signalDirection(d.rows[i]!.cScore));
+    for (let k = 1; k < sides.length; k++) if (sides[k - 1] !== 'neutral' && sides[k] === 'neutral') exits++;
+    const signed = sides.filter((s) => s !== 'neutral');
     for (let k = 1; k < signed.length; k++) if (signed[k] !== signed[k - 1]) reversals++;
   }
   const prev = days[days.length - 2];
   return {
     date: last.date,
-    bullish: last.rows.filter((r) => side(r.cScore) === 1).length,
-    bearish: last.rows.filter((r) => side(r.cScore) === -1).length,
-    newlyQualified: prev ? last.rows.filter((r, i) => side(r.cScore) !== 0 && side(prev.rows[i]!.cScore) === 0).length : 0,
+    bullish: last.rows.filter((r) => signalDirection(r.cScore) === 'bullish').length,
+    bearish: last.rows.filter((r) => signalDirection(r.cScore) === 'bearish').length,
+    newlyQualified: prev ? last.rows.filter((r, i) => isQualified(r.cScore) && !isQualified(prev.rows[i]!.cScore)).length : 0,
     exitsLast5: exits,
     reversalsLast5: reversals,
     topTickers: last.rows.filter((r) => r.isTopTicker).length,

@@ -1,0 +1,99 @@
+/**
+ * The daily job's "build into staging" step: the site data, `astro build` with the share images drawn beside it,
+ * the static API, the smoke check and precompression, all inside a staging folder that nothing serves yet.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../config';
+import type { ArchivedFile, SignalHistory, SiteData, UniverseCompany } from '../lib/domain/schemas';
+import { readCompanyInfoStore } from '../storage/company-info';
+import { DailyJobError } from './error';
+import { precompressStatic } from './precompress';
+import { withShareImages } from './share-images';
+import { smokeCheck } from './smoke';
+import { checkStaticApi, writeStaticApi } from './static-api';
+
+/** What the build is made of. */
+export interface BuildInputs {
+  history: SignalHistory;
+  files: ArchivedFile[];
+  universe: UniverseCompany[];
+}
+
+/** The build's own settings: the company store, the share-image cache and the product name. */
+export interface BuildSettings {
+  companyInfoFile: string;
+  shareImageCache: string;
+  siteName: string;
+  /** Print the static build's own output. */
+  verbose: boolean;
+}
+
+/** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
+export interface StagedBuild {
+  siteData: SiteData;
+  pages: number;
+}
+
+/** The staged build's folder that `dist/client` becomes. */
+export function clientDir(staging: string): string {
+  return join(staging, 'client');
+}
+
+/** Builds the site into `staging`; throws a DailyJobError when the static build or the smoke check fails. */
+export async function buildIntoStaging(staging: string, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
+  const client = clientDir(staging);
+  const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings.companyInfoFile);
+  log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
+  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose), {
+    cacheDir: settings.shareImageCache,
+    siteName: settings.siteName,
+  });
+  await writeStaticApi(client, siteData, settings.siteName);
+  const pages = await smoke(client, siteData.history.latest.map((r) => r.ticker));
+  await precompressStatic(client);
+  return { siteData, pages };
+}
+
+/** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
+async function writeSiteData(staging: string, { history, files, universe }: BuildInputs, companyInfoFile: string) {
+  const store = await readCompanyInfoStore(companyInfoFile);
+  const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
+  const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate: history.dates.at(-1)!, history, files, universe, companies };
+  const siteDataFile = join(staging, 'data', 'site.json');
+  await mkdir(join(staging, 'data'), { recursive: true });
+  await writeFile(siteDataFile, JSON.stringify(siteData));
+  return { siteData, siteDataFile };
+}
+
+function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean): Promise<void> {
+  const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir, '--silent'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+    child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolvePromise();
+      else reject(new DailyJobError(`The static build failed (exit code ${code}); the published site is unchanged.\n${output.trim()}`));
+    });
+  });
+}
+
+/** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */
+async function smoke(client: string, tickers: string[]): Promise<number> {
+  const { problems, pages } = await smokeCheck(client, tickers);
+  problems.push(...(await checkStaticApi(client, tickers)));
+  if (problems.length > 0) {
+    throw new DailyJobError(
+      [`The smoke check found ${problems.length} problem(s); the published site is unchanged:`, ...problems.slice(0, 20).map((p) => `  ${p}`)].join('\n'),
+    );
+  }
+  return pages;
+}

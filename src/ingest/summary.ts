@@ -1,0 +1,44 @@
+/** What the daily job reports when it ends, and the lines it prints (README "Data flow", the integration tests). */
+import { relative, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../config';
+
+/** The figures the job prints when it ends. */
+export interface DailySummary {
+  status: 'published' | 'up-to-date';
+  pulled: number;
+  added: number;
+  alreadyArchived: number;
+  ignored: string[];
+  rows: number;
+  tickers: number;
+  reportDates: string[];
+  warnings: string[];
+  pages: number;
+  seconds: number;
+}
+
+const SHOWN_WARNINGS = 20;
+
+/** The summary as the job prints it; `where` is the job's source and output folder as configured. */
+export function formatSummary(summary: DailySummary, where: { source: string; distDir: string }): string {
+  const dates = summary.reportDates;
+  const lines = [
+    `Daily job ${summary.status === 'published' ? 'published the site' : 'found nothing new: the published site is up to date'}.`,
+    `  source:       ${where.source}`,
+    `  files:        ${summary.pulled} pulled, ${summary.added} new, ${summary.alreadyArchived} already archived${summary.ignored.length ? `, ${summary.ignored.length} ignored (${summary.ignored.join(', ')})` : ''}`,
+  ];
+  if (summary.status === 'published') {
+    lines.push(
+      `  rows:         ${summary.rows}`,
+      `  tickers:      ${summary.tickers} on ${dates.at(-1)}`,
+      `  report dates: ${dates.length} (${dates[0]} to ${dates.at(-1)})`,
+      `  pages:        ${summary.pages} HTML pages, smoke check passed`,
+      `  output:       ${relative(process.cwd(), resolve(PROJECT_ROOT, where.distDir)) || '.'}/`,
+    );
+  }
+  lines.push(`  warnings:     ${summary.warnings.length}`);
+  for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
+  if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);
+  lines.push(`  seconds:      ${summary.seconds.toFixed(1)}`);
+  return lines.join('\n');
+}

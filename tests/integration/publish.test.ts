@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ArchivedFile, SiteData } from '../../src/lib/domain/schemas';
+import { DailyJobError } from '../../src/ingest/error';
+import { publish, upToDateBuild, withLock, withStaging } from '../../src/ingest/publish';
+
+let work: string;
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'publish-'));
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const present = (path: string) => stat(path).then(() => true, () => false);
+
+/** A process id that was in use a moment ago and is not any more. */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+}
+
+describe('the lock beside the archive', () => {
+  it('is held while the work runs and removed after, even when the work throws', async () => {
+    const archive = join(work, 'archive');
+    const seen = await withLock(archive, () => readFile(`${archive}.lock`, 'utf8'));
+    expect(seen).toBe(String(process.pid));
+    await expect(withLock(archive, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await present(`${archive}.lock`)).toBe(false);
+    expect(await present(archive)).toBe(false);
+  });
+
+  it('refuses while a live process holds it, and takes it over from a process that has died', async () => {
+    const archive = join(work, 'archive');
+    await writeFile(`${archive}.lock`, String(process.ppid));
+    const refused = withLock(archive, async () => 'ran');
+    await expect(refused).rejects.toThrow(DailyJobError);
+    await expect(refused).rejects.toThrow(`Another daily job (process ${process.ppid}) is running`);
+
+    await writeFile(`${archive}.lock`, String(deadPid()));
+    expect(await withLock(archive, async () => 'ran')).toBe('ran');
+  });
+});
+
+describe('publishing a staged build', () => {
+  const file: ArchivedFile = {
+    id: 'a'.repeat(16), sha256: 'a'.repeat(64), fileName: 'signals-2026-11-20.csv', kind: 'csv', bytes: 3, archivedAt: '2026-11-20T12:00:00.000Z',
+    reportDates: ['2026-11-20'], rowCount: 1, sheets: [{ id: 0, sheetName: 'Signals', rowCount: 1, isActive: true }],
+  };
+  const siteData = {
+    builtAt: '2026-11-20T12:00:00.000Z', reportDate: '2026-11-20', files: [file], universe: [], companies: {},
+    history: { dates: ['2026-11-19', '2026-11-20'], latest: [{ ticker: 'AAPL' }, { ticker: 'MSFT' }], scores: {} },
+  } as unknown as SiteData;
+
+  it('swaps the build in with the replaced build\'s assets, writes build.json, commits the archive, and leaves no folder behind', async () => {
+    const dist = join(work, 'dist');
+    const archiveDir = join(work, 'archive');
+    await mkdir(join(dist, 'client', '_astro'), { recursive: true });
+    await writeFile(join(dist, 'client', '_astro', 'page.OLD.js'), 'old');
+    await writeFile(join(dist, 'build.json'), JSON.stringify({ inputsHash: 'before', assets: ['page.OLD.js'] }));
+
+    await withStaging(dist, async (staging) => {
+      await mkdir(join(staging, 'client', '_astro'), { recursive: true });
+      await writeFile(join(staging, 'client', '_astro', 'page.NEW.js'), 'new');
+      expect(await upToDateBuild(dist, 'after')).toBeNull();
+      await publish(staging, dist, { siteData, inputsHash: 'after' }, { archiveDir, existing: [], added: [{ file, bytes: Buffer.from('a,b') }] });
+    });
+
+    expect((await readdir(join(dist, 'client', '_astro'))).sort()).toEqual(['page.NEW.js', 'page.OLD.js']);
+    const build = JSON.parse(await readFile(join(dist, 'build.json'), 'utf8'));
+    expect(build).toEqual({ builtAt: siteData.builtAt, reportDate: '2026-11-20', tickers: 2, reportDates: 2, files: 1, inputsHash: 'after', assets: ['page.NEW.js'] });
+    expect(await upToDateBuild(dist, 'after')).toEqual(build);
+    expect(JSON.parse(await readFile(join(archiveDir, 'index.json'), 'utf8')).files).toEqual([file]);
+    expect((await readdir(work)).sort()).toEqual(['archive', 'dist']);
+  });
+});
