@@ -5,33 +5,23 @@
  */
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
+import type { z } from 'zod';
 import { CScoreGuideSchema, PolicySchema, QuestionSchema, ReleaseSchema } from './lib/domain/editorial';
 
-/** The changelog, one file per release; the page lists them newest first by `date`. */
-const changelog = defineCollection({
-  loader: glob({ pattern: '*.md', base: './src/content/changelog' }),
-  schema: ReleaseSchema,
-});
+/** The files of src/content/{folder} matching `pattern`, each checked by `schema`. */
+const files = <S extends z.ZodType>(folder: string, pattern: string, schema: S) =>
+  defineCollection({ loader: glob({ pattern, base: `./src/content/${folder}` }), schema });
 
-/** The policy pages, one file each: terms.md is /terms, privacy.md is /privacy. */
-const policies = defineCollection({
-  loader: glob({ pattern: '*.md', base: './src/content/policies' }),
-  schema: PolicySchema,
-});
-
-/** The Learn page's questions, one file each, listed by `order`. */
-const questions = defineCollection({
-  loader: glob({ pattern: '*.md', base: './src/content/questions' }),
-  schema: QuestionSchema,
-});
-
-/**
- * The C-Score interpretation guide of the stock page and the stock dialog. JSON, not Markdown: the dialog renders
- * it in the browser, which imports the file itself; this collection checks it at build time.
- */
-const explainer = defineCollection({
-  loader: glob({ pattern: '*.json', base: './src/content/explainer' }),
-  schema: CScoreGuideSchema,
-});
-
-export const collections = { changelog, policies, questions, explainer };
+export const collections = {
+  /** The changelog, one file per release; the page lists them newest first by `date`. */
+  changelog: files('changelog', '*.md', ReleaseSchema),
+  /** The policy pages, one file each: terms.md is /terms, privacy.md is /privacy. */
+  policies: files('policies', '*.md', PolicySchema),
+  /** The Learn page's questions, one file each, listed by `order`. */
+  questions: files('questions', '*.md', QuestionSchema),
+  /**
+   * The C-Score interpretation guide of the stock page and the stock dialog. JSON, not Markdown: the dialog renders
+   * it in the browser, which imports the file itself; this collection checks it at build time.
+   */
+  explainer: files('explainer', '*.json', CScoreGuideSchema),
+};
