@@ -6,6 +6,8 @@ import sitemap from '@astrojs/sitemap';
 import { config } from './src/config';
 import { canonicalUrl } from './src/lib/domain/canonical';
 import { LIVE_API_PATH_SOURCE, NOT_FOUND_PAGE_PATHS } from './src/lib/domain/routes';
+import { editorialMarkdown } from './src/lib/editorial-markdown';
+import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
 const { siteUrl: site, devApiPort } = config();
 
@@ -51,6 +53,7 @@ export default defineConfig({
     scriptIslands,
     react(),
     afterPaintDirective,
+    editorialMarkdown(TEXT_PLACEHOLDERS),
     sitemap({
       filter: (page) => !NOT_FOUND_PAGE_PATHS.test(new URL(page).pathname),
       serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),

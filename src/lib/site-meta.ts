@@ -1,5 +1,7 @@
 /** Names, titles and build-time settings every page shares (from the Config at build time). */
 import { config } from '../config';
+import { fillPlaceholders } from './domain/editorial';
+import { FREE_PLAN, PRO_PLAN } from './domain/plans';
 
 /** The product name (SITE_NAME). */
 export const SITE_NAME = config().siteName;
@@ -25,3 +27,17 @@ export const COMMUNITY_URL = config().links.community;
 
 /** The canonical origin (SITE_URL). */
 export const SITE_URL = config().siteUrl;
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** What the texts of src/content may name with a placeholder: settings and plans, so they follow src/config.ts and plans.ts. */
+export const TEXT_PLACEHOLDERS: Readonly<Record<string, string>> = {
+  SITE_NAME,
+  FREE_PLAN: `${FREE_PLAN.name}: ${FREE_PLAN.features.join(' and ')}`,
+  PRO_PLAN: `${PRO_PLAN.name}: ${PRO_PLAN.price} or ${PRO_PLAN.priceNote}, with ${PRO_PLAN.features.map(lowerFirst).join(', ')}`,
+};
+
+/** A front-matter text of src/content with its placeholders filled (`where` names it if one is unknown). */
+export function siteText(text: string, where: string): string {
+  return fillPlaceholders(text, TEXT_PLACEHOLDERS, where);
+}

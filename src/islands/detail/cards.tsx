@@ -10,11 +10,16 @@ import {
   scoreBarFill,
   formatDate,
 } from '../../lib/domain/format';
-import { CSCORE_GUIDE, DISCLAIMER, signalExplanations } from '../../lib/domain/detail';
+import { DISCLAIMER, signalExplanations } from '../../lib/domain/detail';
+import type { CScoreGuide } from '../../lib/domain/editorial';
+import cScoreGuide from '../../content/explainer/c-score.json';
 import type { CompanyProfile } from '../../lib/domain/company-profile';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
 import type { SimilarTicker } from '../../lib/domain/similar';
+
+// The dialog renders in the browser, where astro:content does not exist; the explainer collection checks this file.
+const CSCORE_GUIDE: CScoreGuide = cScoreGuide;
 
 /** Text colour of each direction (colour is never alone: a badge word or an arrow goes with it). */
 export const TONE_TEXT: Record<SignalDirection, string> = {

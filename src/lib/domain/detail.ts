@@ -76,19 +76,6 @@ export function signalExplanations(ticker: string, cScore: number | null | undef
   return out;
 }
 
-/** The C-Score interpretation guide behind 'More information': one line per range, then the methodology note. */
-export const CSCORE_GUIDE = {
-  summary: 'More information',
-  title: 'C-Score interpretation guide',
-  ranges: [
-    { range: '65 to 100', label: 'Bullish', text: 'strong positive conviction: consumer spending and market expectations point up.' },
-    { range: '-65 to 65', label: 'Neutral', text: 'no strong conviction in either direction.' },
-    { range: '-100 to -65', label: 'Bearish', text: 'strong negative conviction: consumer spending and market expectations point down.' },
-  ],
-  methodology:
-    'Methodology: the C-Score ranges from -100 to +100. It combines a consumer panel of 25 million credit and debit cards with market expectations, and is updated daily before the market opens. The Delta Score ranks the projected beat or miss against consensus and its probability; the Market Score ranks relative share-price performance over a blend of the past 1, 3 and 12 months.',
-} as const;
-
 /** The full disclaimer of the detail page's footer. */
 export const DISCLAIMER =
   'Disclaimer: C-Score Signals and every score, signal, chart and text on this page are for informational purposes only and are not investment, financial, legal or tax advice, nor an offer or a solicitation to buy or sell any security. Signals are derived from aggregated consumer-spending data and market expectations; they may be incomplete, delayed or wrong, and past signals do not guarantee future results. Prices and company data come from third parties and may be delayed or inaccurate. Investing involves risk, including the loss of principal. Do your own research and consult a licensed financial adviser before making any investment decision. You alone are responsible for your investment decisions.';
