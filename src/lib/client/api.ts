@@ -8,9 +8,8 @@ import type { SignalRecord } from '../domain/schemas';
 import type { TrendResponse } from '../domain/trend';
 import { request, withFailureMessage } from './http';
 
-/** The failure messages of spec section 8 for the calls the browser makes. */
+/** The failure messages of spec section 8 for the calls the stores make (stores/user.ts has the user's). */
 export const FETCH_ERRORS = {
-  user: 'Failed to fetch user data',
   price: 'Failed to fetch stock price data',
   earnings: 'Failed to fetch earnings date data',
   trend: 'Failed to fetch C-Score trend data',
