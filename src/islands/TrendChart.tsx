@@ -24,7 +24,7 @@ const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as
 const LEAD = 2;
 
 /** Props: the ticker, its current C-Score, the view size, and the trend embedded at build time (absent: fetched). */
-export interface TrendChartProps {
+interface TrendChartProps {
   ticker: string;
   currentScore: number;
   size?: keyof typeof TREND_CHART_HEIGHTS;

@@ -12,7 +12,7 @@ import { atom } from 'nanostores';
 export const RESET_ON_OPEN_MS = 150;
 
 /** On close: the content stays 300 ms, so reopening the same ticker at once shows it without a new fetch; then it is dropped. */
-export const RESET_AFTER_CLOSE_MS = 300;
+const RESET_AFTER_CLOSE_MS = 300;
 
 /** The list pages' detail dialog: its ticker and whether it is open; null when nothing is mounted. */
 export const $detailModal = atom<{ ticker: string; open: boolean } | null>(null);

@@ -10,7 +10,7 @@ function updatedAt(iso: string | undefined): string {
 }
 
 /** The rows of the price card: fixed rows, then P/E, EPS, Dividend Yield and Beta only when present, and the modal's extras. */
-export function priceRows(q: Quote, modal: boolean): [string, string][] {
+function priceRows(q: Quote, modal: boolean): [string, string][] {
   const rows: [string, string][] = [
     ['Current Price', formatPrice(q.regularMarketPrice)],
     ['Day Change', `${formatPercent(q.regularMarketChangePercent)} (${formatChange(q.regularMarketChange)})`],

@@ -29,7 +29,7 @@ function isRecord(value: unknown): value is SignalRecord {
 }
 
 /** GET /api/all-signals: the latest report's records (an array, or an object with a data array). */
-export function fetchAllSignals(): Promise<SignalRecord[]> {
+function fetchAllSignals(): Promise<SignalRecord[]> {
   return withFailureMessage(FETCH_ERRORS.signals, async () => {
     const body = await request<SignalRecord[] | { data?: SignalRecord[] }>('/api/all-signals');
     return Array.isArray(body) ? body : (body.data ?? []);

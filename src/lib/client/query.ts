@@ -26,7 +26,7 @@ const [createFetcherStore] = nanoquery({
  * Runs `fetch`, and again after a failure `isRetryable` allows (spec section 9: not after a 4xx other than 401),
  * up to `retries` more times, CLIENT_DEFAULTS.retryDelayMs apart.
  */
-export async function withRetries<T>(fetch: () => Promise<T>, retries: number): Promise<T> {
+async function withRetries<T>(fetch: () => Promise<T>, retries: number): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fetch();
