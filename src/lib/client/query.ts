@@ -53,12 +53,13 @@ const stores = new Map<string, FetcherStore>();
 /** The one store of a ticker's answer of one kind, with that kind's window (one store per ticker and kind). */
 function tickerStore<T>(name: CacheWindowName, ticker: string, fetch: (ticker: string) => Promise<T>): FetcherStore<T> {
   if (import.meta.env.SSR) return idleStore<T>();
-  const key = `${name}/${ticker.trim().toUpperCase()}`;
+  const symbol = ticker.trim().toUpperCase();
+  const key = `${name}/${symbol}`;
   let store = stores.get(key);
   if (!store) {
     const { staleMs, keepMs = CLIENT_DEFAULTS.discardMs, refetchMs, retries = CLIENT_DEFAULTS.retries }: CacheWindow = CACHE_WINDOWS[name];
     store = createFetcherStore<T>(key, {
-      fetcher: () => withRetries(() => fetch(ticker), retries),
+      fetcher: () => withRetries(() => fetch(symbol), retries),
       dedupeTime: staleMs,
       cacheLifetime: keepMs,
       revalidateInterval: refetchMs,

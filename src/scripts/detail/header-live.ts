@@ -118,8 +118,8 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
   watch.addEventListener('click', onWatch);
   const stops = [quoteStore(ticker).subscribe(showQuote), earningsStore(ticker).subscribe(showEarnings), $watchedSet.subscribe(showWatch)];
 
-  // A page left open overnight: from the first time the tab shows again, the record is read (and refetched each time
-  // the tab shows, as the store does); when a newer report exists, the new day's page loads.
+  // A page left open overnight: from the first time the tab shows again, the record is read (the store fetches it
+  // then, and again each time the tab shows); when a newer report exists, the new day's page loads.
   const onVisible = () => {
     if (document.visibilityState !== 'visible') return;
     document.removeEventListener('visibilitychange', onVisible);
