@@ -1,4 +1,6 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { idleStore, trendStore } from '../lib/client/query';
 import { decodeTrend } from '../lib/domain/detail';
 import { formatScore } from '../lib/domain/format';
 import {
@@ -15,7 +17,6 @@ import {
   type TrendPoint,
   type TrendResponse,
 } from '../lib/domain/trend';
-import { TREND_OPTIONS, load, useApi } from './detail/use-api';
 
 const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;
 
@@ -23,7 +24,7 @@ const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as
 const LEAD = 2;
 
 /** Props: the ticker, its current C-Score, the view size, and the trend embedded at build time (absent: fetched). */
-export interface TrendChartProps {
+interface TrendChartProps {
   ticker: string;
   currentScore: number;
   size?: keyof typeof TREND_CHART_HEIGHTS;
@@ -89,11 +90,11 @@ function StaticChart({ scores, height, color }: { scores: number[]; height: numb
 /** The C-Score trend chart: embedded data for first paint, lightweight-charts loaded when the chart is shown. */
 export default function TrendChart({ ticker, currentScore, size = 'card', embedded }: TrendChartProps) {
   const height = TREND_CHART_HEIGHTS[size];
-  const path = `/api/c-score-trend/${encodeURIComponent(ticker)}`;
   const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
   // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it.
   const [fetching, setFetching] = useState(embedded === undefined);
-  const remote = useApi<TrendResponse>(fetching ? path : null, TREND_OPTIONS);
+  const store = fetching ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
+  const remote = useStore(store, { ssr: 'initial' });
   const remoteView = useMemo(() => (remote.data ? toView(ticker, remote.data) : null), [ticker, remote.data]);
   const view: View = fetching
     ? remoteView
@@ -103,7 +104,7 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
         : { state: 'loading' }
     : (initial ?? { state: 'loading' });
   const retry = () => {
-    if (fetching) void load(path, TREND_OPTIONS.retries);
+    if (fetching) store.revalidate();
     else setFetching(true);
   };
 

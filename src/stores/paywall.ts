@@ -3,7 +3,7 @@ import { $topSignalsPaywall } from './flags';
 import { $user } from './user';
 
 /** Spec section 4: the feature name the Top Signals paywall opens with. */
-export const TOP_STOCK_FEATURE = 'Top Stock Details';
+const TOP_STOCK_FEATURE = 'Top Stock Details';
 
 /** The paywall overlay: closed, or open for a named feature. */
 export const $paywall = atom<{ open: false } | { open: true; feature: string }>({ open: false });

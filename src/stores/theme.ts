@@ -5,7 +5,7 @@ import { THEME_DEBOUNCE_MS } from '../lib/domain/ui';
 export type Theme = 'dark' | 'light' | 'system';
 
 /** The storage key of the theme (spec section 3). */
-export const THEME_KEY = 'cardify-theme';
+const THEME_KEY = 'cardify-theme';
 
 const THEMES: readonly Theme[] = ['dark', 'light', 'system'];
 
@@ -21,7 +21,7 @@ export function nextTheme(theme: Theme): Theme {
 }
 
 /** The theme a page shows: system resolves to the OS preference. */
-export function resolveTheme(theme: Theme): 'dark' | 'light' {
+function resolveTheme(theme: Theme): 'dark' | 'light' {
   if (theme !== 'system') return theme;
   return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }

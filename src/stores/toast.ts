@@ -2,10 +2,10 @@ import { atom } from 'nanostores';
 import { TOAST_REMOVE_DELAY_MS } from '../lib/domain/ui';
 
 /** Spec section 9: one toast at a time, shown for 5000 ms unless a caller asks otherwise. */
-export const TOAST_DURATION_MS = 5000;
+const TOAST_DURATION_MS = 5000;
 
 /** A toast as the Toaster island shows it. */
-export interface Toast {
+interface Toast {
   id: number;
   title: string;
   description?: string;

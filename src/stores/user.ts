@@ -1,5 +1,7 @@
 import { atom } from 'nanostores';
-import { FETCH_ERRORS } from '../lib/client/api';
+
+/** Spec section 8: the user fetch failed; the visitor is treated as signed out. */
+const USER_FETCH_ERROR = 'Failed to fetch user data';
 
 /** The signed-in state (spec section 4 "Auth"): loading, then signed-out (default) or signed-in. */
 export type UserState =
@@ -27,7 +29,7 @@ export async function loadUser(): Promise<void> {
         : { status: 'signed-out' },
     );
   } catch {
-    $user.set({ status: 'signed-out', error: FETCH_ERRORS.user });
+    $user.set({ status: 'signed-out', error: USER_FETCH_ERROR });
   }
 }
 

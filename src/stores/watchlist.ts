@@ -3,10 +3,10 @@ import { computed } from 'nanostores';
 import { showToast } from './toast';
 
 /** Spec section 9: the watch message shows for 2 s. */
-export const WATCH_MESSAGE_MS = 2000;
+const WATCH_MESSAGE_MS = 2000;
 
 /** Watched tickers, upper case, persisted in localStorage and synchronised between tabs. */
-export const $watchlist = persistentAtom<string[]>('watched-tickers', [], {
+const $watchlist = persistentAtom<string[]>('watched-tickers', [], {
   encode: JSON.stringify,
   decode: (text) => {
     try {

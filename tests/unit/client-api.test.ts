@@ -1,84 +1,300 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FETCH_ERRORS, fetchArchiveFiles, fetchNews, fetchQuote, fetchStock, fetchStockWithFallback, saveCompanyName } from '../../src/lib/client/api';
-import { ApiError, FetchFailure, request, shouldRetry } from '../../src/lib/client/http';
-import { retryDelay } from '../../src/lib/client/query';
+/**
+ * The browser's data layer (src/lib/client) as the islands and page scripts run it: its stores fetch from a real HTTP
+ * server on loopback (the browser's relative paths resolved against it), with the windows and retries of spec
+ * section 9 and the messages of section 8.
+ */
+import { createServer, get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FetcherStore } from '@nanostores/query';
+import { allTasks, cleanStores } from 'nanostores';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import PriceCard from '../../src/islands/detail/PriceCard';
+import { FETCH_ERRORS } from '../../src/lib/client/api';
+import { ApiError, FetchFailure, isRetryable, request } from '../../src/lib/client/http';
+import { earningsStore, idleStore, isLoading, newsStore, quoteStore, stockRecordStore, trendStore } from '../../src/lib/client/query';
 
-type Answer = { status: number; body?: string; statusText?: string };
+type Answer = { status: number; body?: unknown; statusText?: string };
 
-function mockFetch(answers: Record<string, Answer>) {
-  const calls: { url: string; init: RequestInit }[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    calls.push({ url, init });
-    const answer = answers[url] ?? { status: 404, body: '{"error":"nope"}', statusText: 'Not Found' };
-    return new Response(answer.body ?? null, { status: answer.status, statusText: answer.statusText ?? '' });
+/** What the server answers, by path and query; a path it does not know is a 404. */
+const answers = new Map<string, Answer | ((count: number) => Answer)>();
+/** Every request the server received, in order. */
+const received: string[] = [];
+const waiting: (() => void)[] = [];
+let server: Server;
+let origin = '';
+const fetchInits: RequestInit[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    received.push(path);
+    const count = received.filter((p) => p === path).length;
+    const found = answers.get(path);
+    const answer = typeof found === 'function' ? found(count) : (found ?? { status: 404, body: { error: 'nope' }, statusText: 'Not Found' });
+    res.writeHead(answer.status, answer.statusText ?? '', { 'Content-Type': 'application/json' });
+    res.end(answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+    waiting.splice(0).forEach((wake) => wake());
   });
-  return calls;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/**
+ * The browser's fetch for this test: a path resolved against the loopback server's origin, as a page resolves it
+ * against its own. Made with node:http, whose timers stay real when a test fakes setTimeout (Node's own fetch times
+ * its connections with the global setTimeout).
+ */
+function loopbackFetch(input: string, init: RequestInit): Promise<Response> {
+  fetchInits.push(init);
+  return new Promise((resolve, reject) => {
+    get(new URL(input, origin), (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, statusText: res.statusMessage })));
+    }).on('error', reject);
+  });
 }
 
+const used: FetcherStore[] = [];
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', loopbackFetch);
+  // In the browser bundle import.meta.env.SSR is false; vitest runs as Astro's build does (true) unless told.
+  vi.stubEnv('SSR', false);
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+
 afterEach(() => {
+  cleanStores(...used.splice(0));
+  answers.clear();
+  received.length = 0;
+  fetchInits.length = 0;
+  vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
   vi.restoreAllMocks();
 });
 
-describe('request (spec section 7 and 8)', () => {
-  it('sends credentials, and a JSON body with its content type only when there is a payload', async () => {
-    const calls = mockFetch({ '/api/x': { status: 200, body: '{}' }, '/api/save-company-name': { status: 200, body: '{}' } });
-    await request('/api/x');
-    await saveCompanyName('nvda', 'NVIDIA');
-    expect(calls[0]!.init).toMatchObject({ method: 'GET', credentials: 'include', body: undefined, headers: undefined });
-    expect(calls[1]!.init).toMatchObject({ method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' } });
-    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ ticker: 'NVDA', companyName: 'NVIDIA' });
+/** Subscribes to a store as a page script does, and keeps what it reads. */
+function read<T>(store: FetcherStore<T>) {
+  used.push(store);
+  const values: { data?: T; error?: unknown; loading: boolean }[] = [];
+  const stop = store.subscribe((value) => values.push(value));
+  return { values, stop, last: () => values[values.length - 1]! };
+}
+
+/** Resolves once the server has received `count` requests in all. */
+function requests(count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (received.length >= count ? resolve() : waiting.push(check));
+    check();
+  });
+}
+
+/** Lets pending I/O and promise callbacks run, without moving faked clocks. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Waits (in real time) until the store has a retry timer pending. */
+async function retryPending(): Promise<void> {
+  while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('request (spec sections 7 and 8)', () => {
+  it('sends credentials and answers the JSON body', async () => {
+    answers.set('/api/x', { status: 200, body: { ok: true } });
+    expect(await request('/api/x')).toEqual({ ok: true });
+    expect(fetchInits[0]).toMatchObject({ credentials: 'include' });
   });
 
-  it('fails with "{status}: {text or status text}"', async () => {
-    mockFetch({ '/api/a': { status: 500, body: 'boom' }, '/api/b': { status: 503, statusText: 'Service Unavailable' } });
-    await expect(request('/api/a')).rejects.toThrow('500: boom');
+  it('fails with "{status}: {text}", or the status text when the body is empty', async () => {
+    answers.set('/api/a', { status: 500, body: 'boom' });
+    answers.set('/api/b', { status: 503, statusText: 'Service Unavailable' });
+    await expect(request('/api/a')).rejects.toThrow(new ApiError(500, '500: boom'));
     await expect(request('/api/b')).rejects.toThrow('503: Service Unavailable');
   });
 });
 
-describe('the typed calls', () => {
-  it('throws the catalogue message, keeping the status for the retry rule', async () => {
-    mockFetch({ '/api/stock-price/AAPL': { status: 503, body: '{"error":"later"}' } });
-    const error = await fetchQuote(' aapl ').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FetchFailure);
-    expect((error as FetchFailure).message).toBe(FETCH_ERRORS.price);
-    expect((error as FetchFailure).detail).toBe('503: {"error":"later"}');
-    expect(shouldRetry(error, 0)).toBe(true);
-  });
-
-  it('adds fetchedAt to a quote that lacks it', async () => {
-    mockFetch({ '/api/stock-price/AAPL': { status: 200, body: '{"symbol":"AAPL","regularMarketPrice":1}' } });
-    expect((await fetchQuote('AAPL')).fetchedAt).toMatch(/^\d{4}-/);
-  });
-
-  it("says 'Error fetching stock data for {ticker}' and falls back to the all-signals list", async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    mockFetch({ '/api/all-signals': { status: 200, body: '{"data":[{"ticker":"BRK.B","cScore":5}]}' } });
-    await expect(fetchStock('brk.b')).rejects.toThrow('Error fetching stock data for BRK.B: {"error":"nope"}');
-    expect(await fetchStockWithFallback('brk.b')).toMatchObject({ ticker: 'BRK.B' });
-  });
-
-  it('answers an empty list for news on failure, and falls back from excel-files to csv-files', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    mockFetch({ '/api/csv-files': { status: 200, body: '[{"id":"a"}]' } });
-    expect(await fetchNews('AAPL')).toEqual([]);
-    expect(await fetchArchiveFiles()).toEqual([{ id: 'a' }]);
-    mockFetch({});
-    await expect(fetchArchiveFiles()).rejects.toThrow(FETCH_ERRORS.files);
+describe('isRetryable (spec section 9: no retry for a 4xx other than 401)', () => {
+  it.each([
+    ['404', new ApiError(404, '404: x'), false],
+    ['400', new ApiError(400, '400: x'), false],
+    ['a catalogue failure of a 403', new FetchFailure(FETCH_ERRORS.price, 403, null), false],
+    ['401', new ApiError(401, '401: x'), true],
+    ['500', new ApiError(500, '500: x'), true],
+    ['no answer at all', new TypeError('fetch failed'), true],
+  ])('%s -> %s', (_name, error, expected) => {
+    expect(isRetryable(error)).toBe(expected);
   });
 });
 
-describe('retryDelay (spec section 9: no retry for a 4xx other than 401, up to 2 otherwise)', () => {
-  it.each([
-    [new ApiError(404, '404: x'), 1, false],
-    [new ApiError(400, '400: x'), 1, false],
-    [new ApiError(401, '401: x'), 1, 1000],
-    [new ApiError(500, '500: x'), 1, 1000],
-    [new ApiError(500, '500: x'), 2, 2000],
-    [new ApiError(500, '500: x'), 3, false],
-    [new TypeError('network'), 1, 1000],
-  ])('%s on failure %i -> %s', (error, retryCount, expected) => {
-    expect(retryDelay({ error, retryCount })).toBe(expected);
+describe('retries (spec section 9: up to 2, a flat second apart; the modal trend once)', () => {
+  it('a failing quote is fetched three times, 1 s apart, and only then shows its catalogue failure', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    answers.set('/api/stock-price/RTRY', { status: 503, body: '{"error":"later"}' });
+    const quote = read(quoteStore('RTRY'));
+    for (const attempt of [1, 2]) {
+      await requests(attempt);
+      await retryPending();
+      vi.advanceTimersByTime(999);
+      await settle();
+      expect(received).toHaveLength(attempt);
+      // Between tries the store still reads as loading, never as failed.
+      expect(quote.last()).toMatchObject({ loading: true });
+      expect(quote.last().error).toBeUndefined();
+      vi.advanceTimersByTime(1);
+      // A flat second: the retry left at 1000 ms, not later.
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    await requests(3);
+    await allTasks();
+    expect(received).toEqual(['/api/stock-price/RTRY', '/api/stock-price/RTRY', '/api/stock-price/RTRY']);
+    const error = quote.last().error as FetchFailure;
+    expect(error).toBeInstanceOf(FetchFailure);
+    expect([error.message, error.status, (error.cause as Error).message]).toEqual([FETCH_ERRORS.price, 503, '503: {"error":"later"}']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a 401 is retried; a 404 is not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    answers.set('/api/earnings-date/AUTH', (count) => (count === 1 ? { status: 401, body: 'sign in' } : { status: 200, body: { earningsAvailable: false } }));
+    const earnings = read(earningsStore('auth'));
+    await requests(1);
+    await retryPending();
+    vi.advanceTimersByTime(1000);
+    await requests(2);
+    await allTasks();
+    expect(earnings.last()).toMatchObject({ data: { earningsAvailable: false }, loading: false });
+
+    const trend = read(trendStore('NOPE'));
+    await allTasks();
+    expect(received.filter((path) => path === '/api/c-score-trend/NOPE')).toHaveLength(1);
+    expect((trend.last().error as Error).message).toBe(FETCH_ERRORS.trend);
+  });
+
+  it("the modal's trend is retried once", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    answers.set('/api/c-score-trend/MDL', { status: 500, body: 'boom' });
+    const trend = read(trendStore('MDL', { modal: true }));
+    await requests(1);
+    await retryPending();
+    vi.advanceTimersByTime(1000);
+    await requests(2);
+    await allTasks();
+    expect(received).toHaveLength(2);
+    expect((trend.last().error as Error).message).toBe(FETCH_ERRORS.trend);
+  });
+});
+
+describe('windows (spec section 9)', () => {
+  it('one store per ticker: the header and a card share one request', async () => {
+    answers.set('/api/stock-price/SHR', { status: 200, body: { symbol: 'SHR', regularMarketPrice: 1, fetchedAt: '2026-11-20T15:00:00Z' } });
+    expect(quoteStore(' shr ')).toBe(quoteStore('SHR'));
+    const header = read(quoteStore('SHR'));
+    const card = read(quoteStore('SHR'));
+    await allTasks();
+    expect(received).toEqual(['/api/stock-price/SHR']);
+    expect(header.last().data).toBe(card.last().data);
+  });
+
+  it('a quote is read from the cache for 60 s, then fetched again; the stock record is fetched for every new reader', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    answers.set('/api/stock-price/WIN', { status: 200, body: { symbol: 'WIN', regularMarketPrice: 2 } });
+    answers.set('/api/stock/WIN', { status: 200, body: { ticker: 'WIN', cScore: 70, reportDate: '2026-11-20' } });
+    const again = async (store: FetcherStore) => {
+      read(store).stop();
+      await allTasks();
+    };
+    await again(quoteStore('WIN'));
+    vi.advanceTimersByTime(59_000);
+    await again(quoteStore('WIN'));
+    expect(received).toEqual(['/api/stock-price/WIN']);
+    vi.advanceTimersByTime(2_000);
+    await again(quoteStore('WIN'));
+    expect(received).toEqual(['/api/stock-price/WIN', '/api/stock-price/WIN']);
+
+    await again(stockRecordStore('WIN'));
+    await again(stockRecordStore('WIN'));
+    expect(received.filter((path) => path === '/api/stock/WIN')).toHaveLength(2);
+  });
+
+  it('a quote without fetchedAt gets the time it was fetched', async () => {
+    answers.set('/api/stock-price/NOW', { status: 200, body: { symbol: 'NOW', regularMarketPrice: 3 } });
+    const quote = read(quoteStore('NOW'));
+    await allTasks();
+    expect(quote.last().data?.fetchedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});
+
+describe('the stock record (spec section 4: the direct fetch, else the all-signals list)', () => {
+  const record = { ticker: 'BRK.B', cScore: 5, reportDate: '2026-11-20' };
+
+  it('is the direct answer when there is one, with no list fetched', async () => {
+    answers.set('/api/stock/BRK.B', { status: 200, body: record });
+    const stock = read(stockRecordStore('brk.b'));
+    await allTasks();
+    expect(stock.last().data).toEqual(record);
+    expect(received).toEqual(['/api/stock/BRK.B']);
+  });
+
+  it("says 'Error fetching stock data for {ticker}' and finds the record in the list, case-insensitively", async () => {
+    answers.set('/api/all-signals', { status: 200, body: { data: [{ ...record, ticker: 'brk.b' }, { ticker: 'AAPL', cScore: 1 }] } });
+    const stock = read(stockRecordStore('BRK.B'));
+    await allTasks();
+    expect(stock.last().data).toMatchObject({ ticker: 'brk.b', cScore: 5 });
+    expect(received).toEqual(['/api/stock/BRK.B', '/api/all-signals']);
+    expect(console.warn).toHaveBeenCalledWith('Error fetching stock data for BRK.B: 404: {"error":"nope"}');
+  });
+
+  it('is null when neither has it, and a failure when the list cannot be fetched', async () => {
+    answers.set('/api/all-signals', { status: 200, body: [{ ticker: 'AAPL', cScore: 1 }] });
+    const missing = read(stockRecordStore('ZZZZ'));
+    await allTasks();
+    expect(missing.last()).toMatchObject({ data: null, loading: false });
+
+    answers.set('/api/all-signals', { status: 400, body: 'bad' });
+    const failed = read(stockRecordStore('YYYY'));
+    await allTasks();
+    expect((failed.last().error as Error).message).toBe(FETCH_ERRORS.signals);
+  });
+});
+
+describe('news (spec section 8: a failure is logged and answers an empty list)', () => {
+  it('answers the results, or an empty list at once when the call fails', async () => {
+    answers.set('/api/polygon/news/NWS?limit=5', { status: 200, body: { results: [{ id: 'a', title: 'A' }] } });
+    const news = read(newsStore('NWS'));
+    const down = read(newsStore('DOWN'));
+    await allTasks();
+    expect(news.last().data).toEqual([{ id: 'a', title: 'A' }]);
+    expect(down.last()).toMatchObject({ data: [], loading: false });
+    expect(received.filter((path) => path.startsWith('/api/polygon/news/DOWN'))).toHaveLength(1);
+  });
+});
+
+describe('loading and pre-rendering', () => {
+  it('a store is loading until its first answer or failure', async () => {
+    answers.set('/api/earnings-date/LDG', { status: 200, body: { earningsAvailable: false } });
+    const earnings = read(earningsStore('LDG'));
+    expect(isLoading(earnings.values[0]!)).toBe(true);
+    await allTasks();
+    expect(isLoading(earnings.last())).toBe(false);
+    expect(isLoading({ error: new Error('x') })).toBe(false);
+  });
+
+  it("while Astro pre-renders a page, every store is the idle one: an island shows its loading state and nothing is fetched", async () => {
+    vi.stubEnv('SSR', true);
+    expect(quoteStore('AAPL')).toBe(idleStore());
+    const html = renderToString(createElement(PriceCard, { ticker: 'AAPL' }));
+    expect(html).toContain('Loading price data...');
+    const idle = read(idleStore());
+    await allTasks();
+    await settle();
+    expect(idle.last()).toEqual({ loading: false });
+    expect(received).toEqual([]);
   });
 });

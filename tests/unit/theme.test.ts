@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { nextTheme, THEME_KEY, type Theme } from '../../src/stores/theme';
-import { FREE_PLAN, PRO_PLAN } from '../../src/lib/domain/plans';
+import { cleanTestStorage, getTestStorage, setTestStorageKey, useTestStorageEngine } from '@nanostores/persistent';
+import { cleanStores } from 'nanostores';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { $theme, nextTheme, type Theme } from '../../src/stores/theme';
 
 describe('theme toggle', () => {
   it.each([
@@ -10,18 +11,27 @@ describe('theme toggle', () => {
   ] as [Theme, Theme][])('%s -> %s', (from, to) => {
     expect(nextTheme(from)).toBe(to);
   });
-  it('is stored under the key of spec section 3', () => {
-    expect(THEME_KEY).toBe('cardify-theme');
-  });
 });
 
-describe('plans of spec sections 6 and 9', () => {
-  it('Free: 45 daily signals and 5 daily top signals', () => {
-    expect(FREE_PLAN.features).toEqual(['45 daily signals', '5 daily top signals']);
+describe('the saved theme (spec sections 3 and 4)', () => {
+  beforeAll(() => useTestStorageEngine());
+  afterEach(() => {
+    cleanStores($theme);
+    cleanTestStorage();
   });
-  it('Pro: $20.00 per month, $16.67 billed annually, 300+ signals', () => {
-    expect(PRO_PLAN.price).toBe('$20.00 per month');
-    expect(PRO_PLAN.priceNote).toBe('$16.67 per month billed annually');
-    expect(PRO_PLAN.features[0]).toBe('300+ signals and top signals');
+
+  it('is saved under cardify-theme', () => {
+    $theme.set('light');
+    expect(getTestStorage()).toEqual({ 'cardify-theme': 'light' });
+  });
+
+  it('is read back from there; nothing, or anything but a theme, reads as dark', () => {
+    const seen: Theme[] = [];
+    $theme.subscribe((theme) => seen.push(theme));
+    setTestStorageKey('cardify-theme', 'system');
+    setTestStorageKey('cardify-theme', 'purple');
+    setTestStorageKey('cardify-theme', 'light');
+    setTestStorageKey('cardify-theme', undefined);
+    expect(seen).toEqual(['dark', 'system', 'dark', 'light', 'dark']);
   });
 });

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { mountHeaderLive } from './header-live';
+import { mountHeaderLive } from '../../scripts/detail/header-live';
 
 /**
- * The detail modal's live header: the stock page's plain-DOM header (./header-live) mounted into an element React
- * leaves alone, with the modal's earnings forms.
+ * The detail modal's live header: the stock page's plain-DOM header (scripts/detail/header-live.ts) mounted into an
+ * element React leaves alone, with the modal's earnings forms.
  */
 export default function HeaderLive({ ticker, reportDate }: { ticker: string; reportDate: string }) {
   const root = useRef<HTMLDivElement>(null);

@@ -1,55 +1,31 @@
+import { useStore } from '@nanostores/react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useEffect, useState } from 'react';
+import { stockRecordStore } from '../../lib/client/query';
 import { headerCompanyName } from '../../lib/domain/company-name';
 import { STOCK_NOT_FOUND } from '../../lib/domain/detail';
 import { formatDate } from '../../lib/domain/format';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import TrendChart from '../TrendChart';
 import { Avatar, DetailFooter, HistoryCard, MetricsCard, ScoreCard, SignalBadge, SignalInfoCard } from './cards';
-import { countUp } from './count-up';
+import { countUp } from '../../scripts/detail/count-up';
+import { RESET_ON_OPEN_MS } from '../../stores/detail-modal';
 import HeaderLive from './HeaderLive';
 import PriceCard from './PriceCard';
-import { RESET_ON_OPEN_MS } from './modal-timing';
-import { fetchStockRecord } from './stock';
-import './detail.css';
+import '../../styles/detail.css';
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; record: SignalRecord };
 
-const LOADING: Load = { state: 'loading' };
-
 /**
- * Spec sections 4 and 8: the record by the direct fetch, else from the all-signals list; refetched when the tab shows
- * again. What it returns always belongs to `ticker`: when the dialog opens for another ticker, the previous record is
- * never returned, not even for the first render (RESET_ON_OPEN_MS).
+ * Spec sections 4 and 8: the record by the direct fetch, else from the all-signals list, refetched when the tab shows
+ * again. What it returns always belongs to `ticker` (its store is the ticker's own): when the dialog opens for another
+ * ticker, the previous record is never returned, not even for the first render (RESET_ON_OPEN_MS).
  */
 function useStockRecord(ticker: string): Load {
-  const [current, setCurrent] = useState<{ ticker: string; load: Load }>({ ticker, load: LOADING });
-  useEffect(() => {
-    let controller = new AbortController();
-    const run = (quiet: boolean) => {
-      controller.abort();
-      controller = new AbortController();
-      if (!quiet) setCurrent({ ticker, load: LOADING });
-      fetchStockRecord(ticker, controller.signal)
-        .then((record) => setCurrent({ ticker, load: record ? { state: 'ready', record } : { state: 'error' } }))
-        .catch((error: unknown) => {
-          if (!controller.signal.aborted) {
-            console.warn(`Failed to fetch signals: ${(error as Error).message}`);
-            if (!quiet) setCurrent({ ticker, load: { state: 'error' } });
-          }
-        });
-    };
-    run(false);
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') run(true);
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      controller.abort();
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [ticker]);
-  return current.ticker === ticker ? current.load : LOADING;
+  const { data, error } = useStore(stockRecordStore(ticker));
+  if (data) return { state: 'ready', record: data };
+  if (data === null || error) return { state: 'error' };
+  return { state: 'loading' };
 }
 
 /** True once `ticker` has been loading for RESET_ON_OPEN_MS: only then does the body show the loading skeleton. */
@@ -124,7 +100,7 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
 }
 
 /** The detail dialog: title and description, the modal variant of the detail cards, a link to the full page. */
-export default function ModalDialog({ ticker, open, onClose }: { ticker: string; open: boolean; onClose: (restoreFocus: boolean) => void }) {
+export default function ModalDialog({ ticker, open, onClose }: { ticker: string; open: boolean; onClose: () => void }) {
   const load = useStockRecord(ticker);
   useEffect(() => {
     // Neither route knows the ticker right now: the pre-rendered page always has the day's data (or says the
@@ -134,7 +110,7 @@ export default function ModalDialog({ ticker, open, onClose }: { ticker: string;
   const record = load.state === 'ready' ? load.record : null;
   const name = headerCompanyName(ticker, null, record?.companyName);
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose(true)}>
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-[200] bg-black/60" />
         <Dialog.Content

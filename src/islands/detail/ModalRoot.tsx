@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
-import { $detailModal, closeDetailModal } from '../DetailModal';
+import { $detailModal, closeDetailModal } from '../../stores/detail-modal';
 import ModalDialog from './ModalDialog';
 
-/** The detail dialog as the list pages' island (../DetailModal.ts) sets it: mounted on its first open. */
+/** The detail dialog as stores/detail-modal.ts describes it: mounted on its first open (islands/DetailModal.ts). */
 export default function ModalRoot() {
   const state = useStore($detailModal);
   if (!state) return null;

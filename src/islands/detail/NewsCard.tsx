@@ -1,11 +1,10 @@
+import { useStore } from '@nanostores/react';
 import { useState } from 'react';
+import { isLoading, newsStore } from '../../lib/client/query';
 import { formatDate } from '../../lib/domain/format';
-import type { NewsArticle } from '../../lib/domain/market';
 import { safeHttpUrl } from '../../lib/domain/url';
-import { NEWS_OPTIONS, useApi } from './use-api';
 
-/** Spec section 9: fetch 5 articles, show 3. */
-const NEWS_FETCH = 5;
+/** Spec section 9: of the 5 articles fetched, 3 are shown. */
 const NEWS_SHOWN = 3;
 
 function ArticleImage({ src }: { src: string | null }) {
@@ -22,12 +21,12 @@ function ArticleImage({ src }: { src: string | null }) {
 
 /** Latest News: the first 3 of 5 fetched articles, each with image, title link, date, publisher and description. */
 export default function NewsCard({ ticker }: { ticker: string }) {
-  const news = useApi<{ results?: NewsArticle[] }>(`/api/polygon/news/${encodeURIComponent(ticker)}?limit=${NEWS_FETCH}`, NEWS_OPTIONS);
-  const articles = (news.data?.results ?? []).slice(0, NEWS_SHOWN);
+  const news = useStore(newsStore(ticker), { ssr: 'initial' });
+  const articles = (news.data ?? []).slice(0, NEWS_SHOWN);
   return (
     <section className="card" aria-labelledby={`news-${ticker}`}>
       <h2 id={`news-${ticker}`} className="card-title">Latest News</h2>
-      {news.loading && !news.data ? (
+      {isLoading(news) ? (
         // While loading, the card keeps the height of three articles (64 px images, 12 px apart): the cards below stay put.
         <p className="min-h-54 text-sm muted">Loading news...</p>
       ) : articles.length === 0 ? (

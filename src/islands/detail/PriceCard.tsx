@@ -1,6 +1,7 @@
+import { useStore } from '@nanostores/react';
+import { isLoading, quoteStore } from '../../lib/client/query';
 import { formatChange, formatClockTime, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/format';
 import type { Quote } from '../../lib/domain/market';
-import { QUOTE_OPTIONS, useApi } from './use-api';
 
 /** 'Updated at' time of a quote, in the visitor's time zone. */
 function updatedAt(iso: string | undefined): string {
@@ -9,7 +10,7 @@ function updatedAt(iso: string | undefined): string {
 }
 
 /** The rows of the price card: fixed rows, then P/E, EPS, Dividend Yield and Beta only when present, and the modal's extras. */
-export function priceRows(q: Quote, modal: boolean): [string, string][] {
+function priceRows(q: Quote, modal: boolean): [string, string][] {
   const rows: [string, string][] = [
     ['Current Price', formatPrice(q.regularMarketPrice)],
     ['Day Change', `${formatPercent(q.regularMarketChangePercent)} (${formatChange(q.regularMarketChange)})`],
@@ -30,10 +31,12 @@ export function priceRows(q: Quote, modal: boolean): [string, string][] {
 
 /** Price Information: the live quote with every conditional field; hidden when the quote fails. */
 export default function PriceCard({ ticker, modal = false }: { ticker: string; modal?: boolean }) {
-  const quote = useApi<Quote>(`/api/stock-price/${encodeURIComponent(ticker)}`, QUOTE_OPTIONS);
+  // While the island hydrates it reads as the server rendered it (loading), even when the page's header has the quote.
+  const quote = useStore(quoteStore(ticker), { ssr: 'initial' });
   // Spec section 2: the price card hides on error.
   if (quote.error && !quote.data) return null;
   const q = quote.data;
+  const loading = isLoading(quote);
   return (
     <section className="card" aria-labelledby={`price-${ticker}`} data-testid="price-card">
       <div className="flex items-center justify-between">
@@ -44,8 +47,8 @@ export default function PriceCard({ ticker, modal = false }: { ticker: string; m
       </div>
       {!q ? (
         // While loading, the card keeps the height of its six fixed rows and footer, so the cards below stay put.
-        <p className={`text-sm muted${quote.loading ? ' min-h-40' : ''}`}>
-          {quote.loading ? 'Loading price data...' : 'No price information available for this ticker'}
+        <p className={`text-sm muted${loading ? ' min-h-40' : ''}`}>
+          {loading ? 'Loading price data...' : 'No price information available for this ticker'}
         </p>
       ) : q.regularMarketPrice === undefined ? (
         <p className="text-sm muted">No price information available for this ticker</p>

@@ -1,32 +1,19 @@
 /**
- * The detail view's cards that need no live data. The page renders them to static HTML (no client directive)
- * and the detail modal renders the same components, so both show one source of every figure and text.
+ * The detail view's cards that need no live data and that both views show: the stock page renders them to static
+ * HTML (no client directive) and the detail dialog renders the same components, so both show one source of every
+ * figure and text. The cards only the page shows are Astro components (components/detail/).
  */
 import type { ReactNode } from 'react';
-import {
-  formatScore,
-  formatSignedScore,
-  formatYesterdayScore,
-  scoreBarFill,
-  formatDate,
-} from '../../lib/domain/format';
+import { avatar, TONE_TEXT, TREND_ARROW } from '../../components/tone';
+import cScoreGuide from '../../content/explainer/c-score.json';
 import { DISCLAIMER, signalExplanations } from '../../lib/domain/detail';
 import type { CScoreGuide } from '../../lib/domain/editorial';
-import cScoreGuide from '../../content/explainer/c-score.json';
-import type { CompanyProfile } from '../../lib/domain/company-profile';
+import { formatDate, formatScore, formatYesterdayScore, scoreBarFill } from '../../lib/domain/format';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
-import type { SimilarTicker } from '../../lib/domain/similar';
 
 // The dialog renders in the browser, where astro:content does not exist; the explainer collection checks this file.
 const CSCORE_GUIDE: CScoreGuide = cScoreGuide;
-
-/** Text colour of each direction (colour is never alone: a badge word or an arrow goes with it). */
-export const TONE_TEXT: Record<SignalDirection, string> = {
-  bullish: 'text-green-700 dark:text-green-400',
-  bearish: 'text-red-700 dark:text-red-400',
-  neutral: 'text-gray-600 dark:text-gray-400',
-};
 
 const TONE_BADGE: Record<SignalDirection, string> = {
   bullish: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300',
@@ -40,17 +27,11 @@ const TONE_FILL: Record<SignalDirection, string> = {
   neutral: 'bg-gray-500',
 };
 
-const TONE_AVATAR: Record<SignalDirection, string> = {
-  bullish: 'bg-green-700',
-  bearish: 'bg-red-700',
-  neutral: 'bg-gray-600',
-};
-
-/** The card frame every detail card uses. */
-export function Card({ title, children, className = '', id }: { title?: string; children: ReactNode; className?: string; id?: string }) {
+/** The card frame of the React cards (components/detail/Card.astro frames the Astro ones). */
+function Card({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
-    <section className={`card ${className}`} aria-labelledby={title && id ? id : undefined}>
-      {title && <h2 id={id} className="card-title">{title}</h2>}
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id} className="card-title">{title}</h2>
       {children}
     </section>
   );
@@ -62,10 +43,10 @@ export function SignalBadge({ score }: { score: number | null | undefined }) {
 }
 
 /** A term with a hover and focus tooltip (CSS only, so it works in static HTML and inside the modal). */
-export function Tip({ id, label, tip, children }: { id: string; label: string; tip: string; children?: ReactNode }) {
+function Tip({ id, label, tip }: { id: string; label: string; tip: string }) {
   return (
     <span className="tip">
-      {children ?? label}
+      {label}
       <button type="button" className="tip-btn" aria-label={`About ${label}`} aria-describedby={id}>
         <span aria-hidden="true">i</span>
       </button>
@@ -75,29 +56,18 @@ export function Tip({ id, label, tip, children }: { id: string; label: string; t
 }
 
 /** Avatar of a ticker: its first letter on a sentiment colour, or the company logo over it when one is known. */
-export function Avatar({ ticker, score, logo, size = 'lg' }: { ticker: string; score: number; logo?: boolean; size?: 'lg' | 'sm' }) {
-  const box = size === 'lg' ? 'avatar' : 'avatar avatar-sm';
+export function Avatar({ ticker, score, logo }: { ticker: string; score: number; logo?: boolean }) {
+  const { className, letter, logoSrc, logoPx } = avatar(ticker, score, 'lg');
   return (
-    <span className={`${box} ${TONE_AVATAR[signalDirection(score)]}`} aria-hidden="true">
-      {ticker.charAt(0)}
+    <span className={className} aria-hidden="true">
+      {letter}
       {logo && (
-        <img
-          src={`/api/polygon/logo/${encodeURIComponent(ticker)}`}
-          alt=""
-          width={size === 'lg' ? 48 : 28}
-          height={size === 'lg' ? 48 : 28}
-          loading="lazy"
-          decoding="async"
-          // A missing logo falls back to the letter underneath.
-          onError={(e) => e.currentTarget.remove()}
-        />
+        // A missing logo falls back to the letter underneath.
+        <img src={logoSrc} alt="" width={logoPx} height={logoPx} loading="lazy" decoding="async" onError={(e) => e.currentTarget.remove()} />
       )}
     </span>
   );
 }
-
-const ARROW = { up: '▲', down: '▼', flat: '▶' } as const;
-const ARROW_LABEL = { up: 'up from yesterday', down: 'down from yesterday', flat: 'unchanged from yesterday' } as const;
 
 /** The C-Score card: score (counted up by the page), badge, 'vs {x} yesterday' with an arrow, the centred bar, Market and Delta. */
 export function ScoreCard({ record, idPrefix }: { record: SignalRecord; idPrefix: string }) {
@@ -114,8 +84,8 @@ export function ScoreCard({ record, idPrefix }: { record: SignalRecord; idPrefix
       </div>
       <p className="mt-1 text-sm muted" data-testid="vs-yesterday">
         <span className={TONE_TEXT[trend === 'up' ? 'bullish' : trend === 'down' ? 'bearish' : 'neutral']} data-arrow={trend}>
-          <span aria-hidden="true">{ARROW[trend]}</span>
-          <span className="sr-only">{ARROW_LABEL[trend]}, </span>
+          <span aria-hidden="true">{TREND_ARROW[trend].mark}</span>
+          <span className="sr-only">{TREND_ARROW[trend].label}, </span>
         </span>{' '}
         vs {formatYesterdayScore(record.yesterdayCScore)} yesterday
       </p>
@@ -237,65 +207,6 @@ export function HistoryCard({ record, idPrefix }: { record: SignalRecord; idPref
           ['14-Day Signals', `${record.countL14DWithSignal} of 14 days`],
         ]}
       />
-    </Card>
-  );
-}
-
-/** Company Overview: description with its true source, Industry and Website. */
-export function CompanyCard({ profile, idPrefix }: { profile: CompanyProfile; idPrefix: string }) {
-  return (
-    <Card title="Company Overview" id={`${idPrefix}-company`}>
-      <p className="text-sm">
-        <span className="badge mr-2 bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300">
-          {profile.descriptionSource === 'provider' ? 'Company profile' : 'Generated summary'}
-        </span>
-        {profile.description}
-      </p>
-      <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
-        <div>
-          <dt className="text-xs muted">Industry</dt>
-          <dd className="font-medium">{profile.industry ?? 'N/A'}</dd>
-        </div>
-        <div>
-          <dt className="text-xs muted">Website</dt>
-          <dd className="font-medium break-all">
-            {profile.website ? (
-              <a href={profile.website} target="_blank" rel="noopener noreferrer" className="link">
-                {profile.website.replace(/^https?:\/\//, '').replace(/\/$/, '')}
-                <span className="sr-only"> (opens in a new tab)</span>
-              </a>
-            ) : (
-              'N/A'
-            )}
-          </dd>
-        </div>
-      </dl>
-    </Card>
-  );
-}
-
-/** Similar Tickers: up to 12, each a link to its page with the signed C-Score coloured by the thresholds. */
-export function SimilarCard({ items, idPrefix, withLogo = [] }: { items: SimilarTicker[]; idPrefix: string; withLogo?: readonly string[] }) {
-  return (
-    <Card title="Similar Tickers" id={`${idPrefix}-similar`}>
-      {items.length === 0 ? (
-        <p className="text-sm muted">No similar tickers in today's report.</p>
-      ) : (
-        <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4" data-testid="similar-tickers">
-          {items.map((item) => (
-            <li key={item.ticker}>
-              <a href={`/signal/${item.ticker}`} className="similar">
-                <Avatar ticker={item.ticker} score={item.cScore} size="sm" logo={withLogo.includes(item.ticker)} />
-                <span className="font-semibold">{item.ticker}</span>
-                <span className={`ml-auto tabular-nums ${TONE_TEXT[signalDirection(item.cScore)]}`}>
-                  {formatSignedScore(item.cScore)}
-                  <span className="sr-only"> {classifySignal(item.cScore)}</span>
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
     </Card>
   );
 }

@@ -24,8 +24,8 @@ export function mountReactRoot(id: string, load: () => Promise<{ default: Compon
   return done;
 }
 
-const toaster = () => mountReactRoot('toaster-root', () => import('./Toaster'));
-const paywall = () => mountReactRoot('paywall-root', () => import('./Paywall'));
+const toaster = () => mountReactRoot('toaster-root', () => import('../islands/Toaster'));
+const paywall = () => mountReactRoot('paywall-root', () => import('../islands/Paywall'));
 
 /** Starts watching the toast and paywall stores and the F8 key. */
 export function mountShellIslandsOnDemand(): void {

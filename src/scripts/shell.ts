@@ -1,7 +1,7 @@
 /**
  * The shell's behaviour on every page, without React: sidebar collapse and drawer, theme toggle, sign-in button and
- * account menu, the ticker search, scroll-to-top on the main tabs, the once-per-load reset of the feature flags, and
- * the Toaster and Paywall islands, mounted when first needed.
+ * account menu, the ticker search, scroll-to-top on the main tabs, the once-per-load reset of the feature flags, the
+ * Top Signals paywall on stock links, and the Toaster and Paywall islands, mounted when first needed.
  */
 import { $authFeature, $sidebarCollapsed, $hasVisited, resetFeatureFlagsOnLoad } from '../stores/flags';
 import { $user, loadUser, signIn, signOut } from '../stores/user';
@@ -10,6 +10,7 @@ import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/t
 import { MOBILE_BREAKPOINT_PX } from '../lib/domain/ui';
 import { enhanceSearch } from './search';
 import { mountShellIslandsOnDemand } from './mount-on-demand';
+import { gateTopSignalLinks } from './top-signal-gate';
 
 resetFeatureFlagsOnLoad();
 mountShellIslandsOnDemand();
@@ -114,3 +115,4 @@ const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleC
 idle(() => void loadUser());
 
 enhanceSearch();
+gateTopSignalLinks();

@@ -4,13 +4,13 @@
  * build time and its page script calls `mountHeaderLive` after the first paint; the detail modal (React) mounts the
  * same code into an empty element, with `modal` for its earnings forms.
  */
+import type { FetcherValue } from '@nanostores/query';
+import { earningsStore, isLoading, quoteStore, stockRecordStore } from '../../lib/client/query';
 import { earningsBadgeText } from '../../lib/domain/detail';
 import { formatChange, formatDate, formatPercent, formatPrice, formatShortDate } from '../../lib/domain/format';
 import type { Earnings, Quote } from '../../lib/domain/market';
 import { showToast } from '../../stores/toast';
 import { $watchedSet, toggleWatch } from '../../stores/watchlist';
-import { EARNINGS_OPTIONS, QUOTE_OPTIONS, readApi, watchApi } from './api-cache';
-import { fetchStockRecord } from './stock';
 
 /** Spec section 9: the URL-copied toast shows for about 2 s. */
 const COPIED_TOAST_MS = 2000;
@@ -57,10 +57,10 @@ function priceNodes(quote: Quote): Node[] {
  * Spec section 2: the page shows 'Earnings: Jan 5, 2025' only when a date exists; the modal shows the short date,
  * 'No Earnings Scheduled' or 'Earnings: Loading'.
  */
-function earningsText(earnings: { data: Earnings | undefined; loading: boolean }, modal: boolean): string | null {
+function earningsText(earnings: FetcherValue<Earnings>, modal: boolean): string | null {
   const date = earnings.data?.earningsAvailable ? (earnings.data.earningsDate ?? earnings.data.nextEarningsDate) : null;
   if (!modal) return earningsBadgeText(date, formatDate);
-  if (earnings.loading && !earnings.data) return 'Earnings: Loading';
+  if (isLoading(earnings)) return 'Earnings: Loading';
   return earningsBadgeText(date, formatShortDate) ?? 'No Earnings Scheduled';
 }
 
@@ -74,9 +74,9 @@ async function copyLink(): Promise<void> {
 }
 
 /**
- * Brings the live header to life in `root` (filled with `HEADER_LIVE_HTML` first when empty): loads the quote and the
- * earnings date through the shared cache, keeps the watch button in step with the watchlist, and, on the page (not
- * the modal, which refetches its own record), loads the new day's page when the tab shows again and a newer report
+ * Brings the live header to life in `root` (filled with `HEADER_LIVE_HTML` first when empty): reads the quote and the
+ * earnings date from their stores, keeps the watch button in step with the watchlist, and, on the page (not the
+ * modal, which reads the record itself), loads the new day's page when the tab shows again and a newer report
  * exists. Returns the function that stops it all.
  */
 export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal = false }: { ticker: string; reportDate: string; modal?: boolean }): () => void {
@@ -88,19 +88,16 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
   // The earnings badge is in the header only while it has something to say.
   const badge = span('badge bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200', '', 'earnings-badge');
 
-  const quotePath = `/api/stock-price/${encodeURIComponent(ticker)}`;
-  const earningsPath = `/api/earnings-date/${encodeURIComponent(ticker)}`;
   let shownQuote: Quote | undefined | null = null;
-  const showQuote = () => {
-    const quote = readApi<Quote>(quotePath);
-    if (quote.loading && !quote.data) return;
+  const showQuote = (quote: FetcherValue<Quote>) => {
+    if (isLoading(quote)) return;
     // Only a new answer redraws the line, so a screen reader hears a price once.
     if (quote.data === shownQuote) return;
     shownQuote = quote.data;
     priceLine.replaceChildren(...(quote.data ? priceNodes(quote.data) : []));
   };
-  const showEarnings = () => {
-    const text = earningsText(readApi<Earnings>(earningsPath), modal);
+  const showEarnings = (earnings: FetcherValue<Earnings>) => {
+    const text = earningsText(earnings, modal);
     if (text === null) {
       badge.remove();
       return;
@@ -119,22 +116,18 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
   const onWatch = () => toggleWatch(ticker);
   copy.addEventListener('click', onCopy);
   watch.addEventListener('click', onWatch);
-  const stops = [
-    watchApi(quotePath, QUOTE_OPTIONS, showQuote),
-    watchApi(earningsPath, EARNINGS_OPTIONS, showEarnings),
-    $watchedSet.subscribe(showWatch),
-  ];
-  showQuote();
-  showEarnings();
+  const stops = [quoteStore(ticker).subscribe(showQuote), earningsStore(ticker).subscribe(showEarnings), $watchedSet.subscribe(showWatch)];
 
-  // A page left open overnight: when the tab shows again and a newer report exists, load the new day's page.
+  // A page left open overnight: from the first time the tab shows again, the record is read (the store fetches it
+  // then, and again each time the tab shows); when a newer report exists, the new day's page loads.
   const onVisible = () => {
     if (document.visibilityState !== 'visible') return;
-    fetchStockRecord(ticker)
-      .then((record) => {
-        if (record && record.reportDate > reportDate) location.reload();
-      })
-      .catch(() => undefined);
+    document.removeEventListener('visibilitychange', onVisible);
+    stops.push(
+      stockRecordStore(ticker).subscribe(({ data }) => {
+        if (data && data.reportDate > reportDate) location.reload();
+      }),
+    );
   };
   if (!modal) document.addEventListener('visibilitychange', onVisible);
 

@@ -1,10 +1,10 @@
 /**
  * The stock page's scripts as a script island (no React), hydrated with client:afterpaint at the end of the page so
  * that nothing downloads or runs before its largest paint: the shell (sidebar, theme, search, toasts) and the page's
- * own behaviour (./page: the back link, the logo fallback, the count-up and the live header).
+ * own behaviour (scripts/detail/page.ts: the back link, the logo fallback, the count-up and the live header).
  */
 import { scriptIsland } from '../../renderers/script-island';
 
 export default scriptIsland(async () => {
-  await Promise.all([import('../shell'), import('./page')]);
+  await Promise.all([import('../../scripts/shell'), import('../../scripts/detail/page')]);
 });

@@ -1,5 +1,5 @@
 /** Spec section 9: the C-Score counts up over 1500 ms. */
-export const COUNT_UP_MS = 1500;
+const COUNT_UP_MS = 1500;
 
 /**
  * Counts an element's number up from 0 to its `data-countup` value, ending on the text it had (the static

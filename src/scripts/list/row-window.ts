@@ -1,0 +1,133 @@
+/**
+ * Row windowing of a big list table (the rule is lib/domain/table.ts's rowWindow): the table keeps only the rows near
+ * its scroll position in the page, spacer rows stand for the others, and aria-rowcount and aria-rowindex tell
+ * assistive technology where a row is. Moving thousands of rows costs the browser a new layout box per row and makes
+ * every later frame slower; a window of a few dozen rows re-sorts and scrolls in a frame or two. The pre-rendered
+ * table stays whole for readers without JavaScript.
+ */
+import { rowWindow, type RowWindow } from '../../lib/domain/table';
+
+/** A windowed table: its rows, the shown rows in order, and which of them are in the page. */
+export interface RowView {
+  table: HTMLTableElement;
+  rows: HTMLTableRowElement[];
+  scroller: HTMLElement;
+  rowHeight: number;
+  /** Where the first row starts below the top of the scroller's content, under the sticky header. */
+  bodyTop: number;
+  /** The scroller's scroll position and the height it shows rows in, as last measured. */
+  scrollTop: number;
+  viewport: number;
+  before: HTMLTableRowElement;
+  after: HTMLTableRowElement;
+  /** Row indexes of the rows that pass the filters, in the shown order. */
+  order: number[];
+  range: RowWindow;
+  frame: number;
+  /** Brings a row up to date as it comes into the window (its star, say). */
+  onRowShown: (row: HTMLTableRowElement) => void;
+}
+
+/** A spacer row standing for rows outside the window. */
+function spacerRow(): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.className = 'gap';
+  row.setAttribute('aria-hidden', 'true');
+  return row;
+}
+
+/**
+ * Switches a table in a scroll container to showing only the rows near the scroll position; null when it cannot
+ * (no scroll container, or not displayed). Every measurement comes first: once anything changes, the next read would
+ * lay out thousands of rows again. The rows are put in the page by the first `renderWindow`.
+ */
+export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[], onRowShown: RowView['onRowShown']): RowView | null {
+  const scroller = table.closest<HTMLElement>('.table-scroll');
+  const sample = rows[0];
+  const body = table.tBodies[0];
+  if (!scroller || !sample || !body) return null;
+  const head = table.tHead?.getBoundingClientRect().height ?? 0;
+  const scrollTop = scroller.scrollTop;
+  const viewport = scroller.clientHeight - head;
+  const bodyTop = body.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scrollTop - head;
+  // The first row laid out in full (it may be outside the viewport, where content-visibility skips its content).
+  sample.style.contentVisibility = 'visible';
+  const rowHeight = sample.getBoundingClientRect().height;
+  sample.style.contentVisibility = '';
+  if (!(rowHeight > 0)) return null; // not displayed (a hidden panel): stay a plain table
+  table.tHead?.rows[0]?.setAttribute('aria-rowindex', '1');
+  for (const row of rows) row.hidden = false;
+  const view: RowView = {
+    table,
+    rows,
+    scroller,
+    rowHeight,
+    bodyTop,
+    scrollTop,
+    viewport,
+    before: spacerRow(),
+    after: spacerRow(),
+    order: rows.map((_, i) => i),
+    range: { first: 0, last: 0 },
+    frame: 0,
+    onRowShown,
+  };
+  const schedule = () => {
+    if (view.frame === 0) {
+      view.frame = requestAnimationFrame(() => {
+        view.frame = 0;
+        renderWindow(view, false);
+      });
+    }
+  };
+  scroller.addEventListener('scroll', schedule, { passive: true });
+  window.addEventListener('resize', schedule, { passive: true });
+  return view;
+}
+
+/**
+ * Puts the window's rows (and the spacers for the rest) in the body: `force` after the shown order changed,
+ * `measure` unless the scroller's geometry was just measured.
+ */
+export function renderWindow(view: RowView, force: boolean, measure = true): void {
+  const { table } = view;
+  if (measure) {
+    view.scrollTop = view.scroller.scrollTop;
+    view.viewport = view.scroller.clientHeight - (table.tHead?.offsetHeight ?? 0);
+  }
+  const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length);
+  if (!force && range.first === view.range.first && range.last === view.range.last) return;
+  view.range = range;
+  table.setAttribute('aria-rowcount', String(view.order.length + 1));
+  view.before.style.height = `${range.first * view.rowHeight}px`;
+  view.after.style.height = `${(view.order.length - range.last) * view.rowHeight}px`;
+  const wanted: HTMLTableRowElement[] = [view.before];
+  for (let position = range.first; position < range.last; position++) {
+    const row = view.rows[view.order[position]!]!;
+    row.setAttribute('aria-rowindex', String(position + 2));
+    view.onRowShown(row);
+    wanted.push(row);
+  }
+  wanted.push(view.after);
+  const body = table.tBodies[0]!;
+  if (body.rows.length > 4 * wanted.length) {
+    // Most rows leave (the first window of a whole table): one bulk replace, far cheaper than a removal per row.
+    const focused = document.activeElement;
+    body.replaceChildren(...wanted);
+    if (focused instanceof HTMLElement && focused !== document.activeElement && body.contains(focused)) focused.focus({ preventScroll: true });
+    // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
+    if (!table.hasAttribute('data-windowed')) {
+      table.style.setProperty('--row-h', `${view.rowHeight}px`);
+      table.dataset.windowed = '';
+    }
+    return;
+  }
+  // Rows that stay keep their place (and keyboard focus); only the rows that leave or arrive move.
+  const keep = new Set(wanted);
+  for (const row of [...body.rows]) if (!keep.has(row)) row.remove();
+  let next: Element | null = body.firstElementChild;
+  for (const row of wanted) {
+    if (row === next) next = next.nextElementSibling;
+    else body.insertBefore(row, next);
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Enhances the list tables of a page in place (no re-render from a JSON copy): header buttons sort by any column and
+ * the filter form filters by text, direction, sector and watched, with the view kept in the address (./url-state).
+ * A table of WINDOW_FROM_ROWS rows or more then keeps only the rows near its scroll position in the page
+ * (./row-window). The rules are lib/domain/table.ts's; the stars are ./stars.
+ */
+import { signalDirection } from '../../lib/domain/signal';
+import {
+  matchesFilters,
+  nextSort,
+  parseSortNumber,
+  sortPermutation,
+  tableStateToQuery,
+  WINDOW_FROM_ROWS,
+  type FilterableRow,
+  type SortValue,
+  type TableState,
+} from '../../lib/domain/table';
+import { $watchedSet } from '../../stores/watchlist';
+import { renderWindow, startWindow, type RowView } from './row-window';
+import { enhanceStars, showRowStar } from './stars';
+import { fillForm, readForm, readUrlState, writeUrlState } from './url-state';
+
+interface Table {
+  element: HTMLTableElement;
+  body: HTMLTableSectionElement;
+  rows: HTMLTableRowElement[];
+  info: FilterableRow[];
+  headers: Map<string, { th: HTMLTableCellElement; index: number; kind: 'num' | 'text'; button: HTMLButtonElement }>;
+  values: Map<string, SortValue[]>;
+  shownOrder: string;
+  /** The row order of the last sort asked for, kept while only the filters change. */
+  sorted: { signature: string; order: number[] };
+  /** Set once the table shows only the rows near its scroll position. */
+  view?: RowView;
+}
+
+/** The values of one column, read once from the pre-rendered cells. */
+function columnValues(table: Table, key: string): SortValue[] {
+  let values = table.values.get(key);
+  if (values) return values;
+  const column = table.headers.get(key)!;
+  values = table.rows.map((row) => {
+    if (key === 'ticker') return row.dataset.t ?? '';
+    const cell = row.cells[column.index];
+    const text = cell?.dataset.v ?? cell?.textContent?.trim() ?? '';
+    return column.kind === 'num' ? parseSortNumber(text) : text;
+  });
+  table.values.set(key, values);
+  return values;
+}
+
+function readTable(element: HTMLTableElement): Table {
+  const body = element.tBodies[0]!;
+  const rows = [...body.rows];
+  const headers: Table['headers'] = new Map();
+  [...(element.tHead?.rows[0]?.cells ?? [])].forEach((th, index) => {
+    const key = th.dataset.key;
+    if (!key) return;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'sort-btn';
+    button.append(...th.childNodes);
+    th.append(button);
+    headers.set(key, { th, index, kind: th.dataset.kind === 'num' ? 'num' : 'text', button });
+  });
+  return { element, body, rows, info: [], headers, values: new Map(), shownOrder: '', sorted: { signature: '', order: rows.map((_, i) => i) } };
+}
+
+/** What the filters read from each row, read once on the first filtering. */
+function filterInfo(table: Table): FilterableRow[] {
+  if (table.info.length === table.rows.length) return table.info;
+  const scores = table.headers.has('cScore') ? columnValues(table, 'cScore') : [];
+  table.info = table.rows.map((row, i) => ({
+    ticker: row.dataset.t ?? '',
+    company: row.querySelector('.co')?.textContent ?? '',
+    direction: signalDirection(typeof scores[i] === 'number' ? scores[i] : null),
+    sector: row.dataset.s ?? '',
+  }));
+  return table.info;
+}
+
+/** Shows the rows in `order` (row indexes), moving existing rows; skipped when the order is already shown. */
+function showOrder(table: Table, order: number[], signature: string): void {
+  if (table.shownOrder === signature) return;
+  // Moving rows inside a detached body spares the live table an invalidation per row.
+  const { body } = table;
+  const parent = body.parentNode!;
+  const next = body.nextSibling;
+  body.remove();
+  for (const i of order) body.append(table.rows[i]!);
+  parent.insertBefore(body, next);
+  table.shownOrder = signature;
+}
+
+function apply(tables: Table[], state: TableState, form: HTMLFormElement | null): void {
+  const watched = $watchedSet.get();
+  let shown = 0;
+  let total = 0;
+  for (const table of tables) {
+    // A table just switched to its window was measured there: measuring again now would lay out every row.
+    const measured = !table.view && table.rows.length >= WINDOW_FROM_ROWS && windowed(table);
+    const info = filterInfo(table);
+    const sortable = state.sort !== '' && table.headers.has(state.sort);
+    const order = sortedOrder(table, sortable ? state : null);
+    let visible = 0;
+    if (table.view) {
+      table.view.order = order.filter((i) => matchesFilters(info[i]!, state, watched));
+      visible = table.view.order.length;
+      renderWindow(table.view, true, !measured);
+    } else {
+      table.rows.forEach((row, i) => {
+        const match = matchesFilters(info[i]!, state, watched);
+        row.hidden = !match;
+        if (match) visible += 1;
+      });
+      showOrder(table, order, sortable ? `${state.sort}:${state.order}` : '');
+    }
+    shown += visible;
+    total += table.rows.length;
+    const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
+    if (noMatch) noMatch.hidden = visible > 0 || table.rows.length === 0;
+    for (const [key, header] of table.headers) {
+      if (sortable && key === state.sort) header.th.setAttribute('aria-sort', state.order === 'asc' ? 'ascending' : 'descending');
+      else header.th.removeAttribute('aria-sort');
+    }
+  }
+  const count = form?.querySelector('[data-count]');
+  if (count) count.textContent = shown === total ? `${total} rows` : `Showing ${shown} of ${total} rows`;
+}
+
+/** Switches a table to its row window; true when it did (the geometry was measured just now). */
+function windowed(table: Table): boolean {
+  table.view = startWindow(table.element, table.rows, showRowStar) ?? undefined;
+  return table.view !== undefined;
+}
+
+/** Row indexes in the order of `state`'s sort (null: the pre-rendered order), computed once per sort. */
+function sortedOrder(table: Table, state: TableState | null): number[] {
+  const signature = state ? `${state.sort}:${state.order}` : '';
+  if (table.sorted.signature !== signature) {
+    table.sorted = { signature, order: state ? sortPermutation(columnValues(table, state.sort), state.order) : table.rows.map((_, i) => i) };
+  }
+  return table.sorted.order;
+}
+
+/** Enhances every [data-sortable] table and the [data-table-filters] form of the page. */
+export function enhanceTables(): void {
+  const tables = [...document.querySelectorAll<HTMLTableElement>('table[data-sortable]')].map(readTable);
+  const form = document.querySelector<HTMLFormElement>('form[data-table-filters]');
+  let state = readUrlState();
+  if (form) fillForm(form, state);
+
+  const update = (next: TableState) => {
+    state = next;
+    writeUrlState(state);
+    apply(tables, state, form);
+  };
+
+  for (const table of tables) {
+    for (const [key, header] of table.headers) header.button.addEventListener('click', () => update(nextSort(state, key, header.kind)));
+  }
+  if (form) {
+    form.addEventListener('input', () => update(readForm(form, state)));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      update(readForm(form, state));
+    });
+  }
+  // A watched filter follows the watchlist.
+  enhanceStars(() => {
+    if (state.watched) apply(tables, state, form);
+  });
+
+  // The pre-rendered page already shows the default view: only a query from the URL needs work on load.
+  // A big table switches to its window once the page is idle (the first sort or filter would do it otherwise).
+  if (tableStateToQuery(state) !== '') apply(tables, state, form);
+  else if (tables.some((table) => table.rows.length >= WINDOW_FROM_ROWS)) {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    idle(() => {
+      if (tables.some((table) => table.rows.length >= WINDOW_FROM_ROWS && !table.view)) apply(tables, state, form);
+    });
+  }
+}
