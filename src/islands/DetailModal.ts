@@ -15,9 +15,8 @@ const LINK = 'a[data-detail-link]';
 /** What shows an intent to open a row: the dialog's code starts loading on the first of these on a row link. */
 const WARM_EVENTS = ['pointerover', 'touchstart', 'focusin'] as const;
 
-const loadDialog = () => mountReactRoot('detail-modal-root', () => import('./detail/ModalRoot'));
-
 function start(siteName: string): void {
+  const loadDialog = () => mountReactRoot('detail-modal-root', () => import('./detail/ModalRoot'), { siteName });
   let listTitle: string | null = null;
   let opener: HTMLElement | null = null;
   // The dialog's address is the stock page's, and so is its title; on close the list's title returns, and the focus

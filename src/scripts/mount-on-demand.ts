@@ -9,15 +9,15 @@ import { $paywall } from '../stores/paywall';
 
 const mounted = new Map<string, Promise<void>>();
 
-/** Loads React and a component, and renders it once into a new element at the end of the body, with this id. */
-export function mountReactRoot(id: string, load: () => Promise<{ default: ComponentType }>): Promise<void> {
+/** Loads React and a component, and renders it once (with `props`) into a new element at the end of the body, with this id. */
+export function mountReactRoot<P extends object>(id: string, load: () => Promise<{ default: ComponentType<P> }>, props?: P): Promise<void> {
   let done = mounted.get(id);
   if (!done) {
     done = Promise.all([import('react'), import('react-dom/client'), load()]).then(([{ createElement }, { createRoot }, island]) => {
       const root = document.createElement('div');
       root.id = id;
       document.body.append(root);
-      createRoot(root).render(createElement(island.default));
+      createRoot(root).render(createElement(island.default, props));
     });
     mounted.set(id, done);
   }

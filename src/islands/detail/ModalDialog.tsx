@@ -48,7 +48,7 @@ function CountedScore({ record }: { record: SignalRecord }) {
   return <ScoreCard record={record} idPrefix="dm" />;
 }
 
-function Body({ ticker, load }: { ticker: string; load: Load }) {
+function Body({ ticker, load, siteName }: { ticker: string; load: Load; siteName: string }) {
   const slow = useSlowLoad(ticker, load.state === 'loading');
   if (load.state === 'loading') {
     // The first RESET_ON_OPEN_MS of a load: an empty body, held at the skeleton's height.
@@ -94,13 +94,13 @@ function Body({ ticker, load }: { ticker: string; load: Load }) {
         <HistoryCard record={record} idPrefix="dm" />
       </div>
       <PriceCard ticker={ticker} modal />
-      <DetailFooter reportDate={record.reportDate} />
+      <DetailFooter reportDate={record.reportDate} siteName={siteName} />
     </div>
   );
 }
 
 /** The detail dialog: title and description, the modal variant of the detail cards, a link to the full page. */
-export default function ModalDialog({ ticker, open, onClose }: { ticker: string; open: boolean; onClose: () => void }) {
+export default function ModalDialog({ ticker, open, onClose, siteName }: { ticker: string; open: boolean; onClose: () => void; siteName: string }) {
   const load = useStockRecord(ticker);
   useEffect(() => {
     // Neither route knows the ticker right now: the pre-rendered page always has the day's data (or says the
@@ -136,7 +136,7 @@ export default function ModalDialog({ ticker, open, onClose }: { ticker: string;
               <span aria-hidden="true">✕</span>
             </Dialog.Close>
           </div>
-          <Body ticker={ticker} load={load} />
+          <Body ticker={ticker} load={load} siteName={siteName} />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -3,8 +3,8 @@ import { $detailModal, closeDetailModal } from '../../stores/detail-modal';
 import ModalDialog from './ModalDialog';
 
 /** The detail dialog as stores/detail-modal.ts describes it: mounted on its first open (islands/DetailModal.ts). */
-export default function ModalRoot() {
+export default function ModalRoot({ siteName }: { siteName: string }) {
   const state = useStore($detailModal);
   if (!state) return null;
-  return <ModalDialog ticker={state.ticker} open={state.open} onClose={closeDetailModal} />;
+  return <ModalDialog ticker={state.ticker} open={state.open} onClose={closeDetailModal} siteName={siteName} />;
 }

@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { avatar, TONE_TEXT, TREND_ARROW } from '../../components/tone';
 import cScoreGuide from '../../content/explainer/c-score.json';
-import { DISCLAIMER, signalExplanations } from '../../lib/domain/detail';
+import { disclaimer, signalExplanations } from '../../lib/domain/detail';
 import type { CScoreGuide } from '../../lib/domain/editorial';
 import { formatDate, formatScore, formatYesterdayScore, scoreBarFill } from '../../lib/domain/format';
 import type { SignalRecord } from '../../lib/domain/schemas';
@@ -212,11 +212,11 @@ export function HistoryCard({ record, idPrefix }: { record: SignalRecord; idPref
 }
 
 /** The footer: the report date and the full disclaimer. */
-export function DetailFooter({ reportDate }: { reportDate: string | null | undefined }) {
+export function DetailFooter({ reportDate, siteName }: { reportDate: string | null | undefined; siteName: string }) {
   return (
     <footer className="mt-6 border-t border-gray-200 pt-4 text-xs muted dark:border-gray-800">
       <p data-testid="report-date">Signal data uploaded: {formatDate(reportDate ?? null)}</p>
-      <p className="mt-2">{DISCLAIMER}</p>
+      <p className="mt-2">{disclaimer(siteName)}</p>
     </footer>
   );
 }

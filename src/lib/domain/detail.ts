@@ -77,8 +77,9 @@ export function signalExplanations(ticker: string, cScore: number | null | undef
 }
 
 /** The full disclaimer of the detail page's footer. */
-export const DISCLAIMER =
-  'Disclaimer: C-Score Signals and every score, signal, chart and text on this page are for informational purposes only and are not investment, financial, legal or tax advice, nor an offer or a solicitation to buy or sell any security. Signals are derived from aggregated consumer-spending data and market expectations; they may be incomplete, delayed or wrong, and past signals do not guarantee future results. Prices and company data come from third parties and may be delayed or inaccurate. Investing involves risk, including the loss of principal. Do your own research and consult a licensed financial adviser before making any investment decision. You alone are responsible for your investment decisions.';
+export function disclaimer(siteName: string): string {
+  return `Disclaimer: ${siteName} and every score, signal, chart and text on this page are for informational purposes only and are not investment, financial, legal or tax advice, nor an offer or a solicitation to buy or sell any security. Signals are derived from aggregated consumer-spending data and market expectations; they may be incomplete, delayed or wrong, and past signals do not guarantee future results. Prices and company data come from third parties and may be delayed or inaccurate. Investing involves risk, including the loss of principal. Do your own research and consult a licensed financial adviser before making any investment decision. You alone are responsible for your investment decisions.`;
+}
 
 /** The page's meta description: ticker, company, C-Score, its classification and the report date. */
 export function detailDescription(ticker: string, companyName: string, cScore: number, reportDate: string): string {
