@@ -9,10 +9,6 @@ export const SITE_NAME = config().siteName;
 /** Spec section 2: the default beta title of every page but the stock detail. */
 export const DEFAULT_TITLE = `${SITE_NAME} (beta): daily bullish and bearish stock signals`;
 
-/** The default description of the beta. */
-export const DEFAULT_DESCRIPTION =
-  'Daily bullish and bearish stock signals ranked by the C-Score, a conviction score from -100 to +100. Informational only, not investment advice.';
-
 /** A page's title: the section name, then the default beta title. */
 export function pageTitle(section?: string): string {
   return section ? `${section} | ${DEFAULT_TITLE}` : DEFAULT_TITLE;

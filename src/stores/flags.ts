@@ -1,4 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent';
+import { SIDEBAR_COLLAPSED_STORAGE_KEY } from '../lib/domain/ui';
 
 const bool = { encode: (value: boolean) => (value ? 'true' : 'false'), decode: (text: string) => text === 'true' };
 
@@ -11,7 +12,7 @@ export const $experimentalFeatures = persistentAtom<boolean>('experimental-featu
 /** Whether the visitor has been here before. */
 export const $hasVisited = persistentAtom<boolean>('has-visited', false, bool);
 /** The sidebar's collapsed state, remembered between visits. */
-export const $sidebarCollapsed = persistentAtom<boolean>('sidebar-collapsed', false, bool);
+export const $sidebarCollapsed = persistentAtom<boolean>(SIDEBAR_COLLAPSED_STORAGE_KEY, false, bool);
 
 /** Spec section 4: the two feature flags are reset to off on every load; call once per page load. */
 export function resetFeatureFlagsOnLoad(): void {

@@ -1,16 +1,13 @@
 import { persistentAtom } from '@nanostores/persistent';
-import { THEME_DEBOUNCE_MS } from '../lib/domain/ui';
+import { THEME_DEBOUNCE_MS, THEME_STORAGE_KEY } from '../lib/domain/ui';
 
 /** Spec section 4: dark, light, or the OS preference. */
 export type Theme = 'dark' | 'light' | 'system';
 
-/** The storage key of the theme (spec section 3). */
-const THEME_KEY = 'cardify-theme';
-
 const THEMES: readonly Theme[] = ['dark', 'light', 'system'];
 
 /** The chosen theme, saved under cardify-theme; dark when none is saved. */
-export const $theme = persistentAtom<Theme>(THEME_KEY, 'dark', {
+export const $theme = persistentAtom<Theme>(THEME_STORAGE_KEY, 'dark', {
   encode: (value) => value,
   decode: (text) => (THEMES.includes(text as Theme) ? (text as Theme) : 'dark'),
 });

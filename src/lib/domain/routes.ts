@@ -32,11 +32,6 @@ export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXE
 /** A regular expression source matching a path under /api that the live server answers (the dev proxy's key). */
 export const LIVE_API_PATH_SOURCE = `^/api/(${LIVE_PREFIXES.join('|')})(/|$|\\?)`;
 
-/** Whether an /api path belongs to the live server (else it is a static file). */
-export function isLiveApiPath(path: string): boolean {
-  return new RegExp(LIVE_API_PATH_SOURCE).test(path);
-}
-
 /** The pre-rendered Stock Not Found screen (the detail route with no or an unknown ticker, spec section 2). */
 export const STOCK_NOT_FOUND_PAGE = 'signal/index.html';
 

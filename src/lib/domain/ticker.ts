@@ -15,12 +15,6 @@ export function isTicker(ticker: string): boolean {
   return TICKER_PATTERN.test(ticker);
 }
 
-/** The ticker trimmed and upper-cased, or null when it is not well formed. */
-export function normalizeTicker(raw: string | null | undefined): string | null {
-  const ticker = (raw ?? '').trim().toUpperCase();
-  return isTicker(ticker) ? ticker : null;
-}
-
 /** Why a route's ticker is refused, or null when it is fine; `raw` is the ticker as the path had it. */
 export function tickerProblem(raw: string): string | null {
   if (raw === '') return 'The ticker is empty: put a ticker symbol such as AAPL in the path.';
