@@ -1,19 +1,19 @@
 import { Hono } from 'hono';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
 import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
-import { readUniverse } from '../storage/universe';
-import { providerFor } from './providers';
-import { TtlCache } from './cache';
 import { CompanyStore } from '../storage/company-info';
+import { SiteIndexLoader } from '../storage/site-index';
+import { readUniverse } from '../storage/universe';
+import { answerError, refusal } from './errors';
+import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
-import { jsonError, type ApiContext } from './routes/context';
+import type { ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
-import { SiteIndexLoader } from '../storage/site-index';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -32,38 +32,44 @@ export interface ApiOptions {
 }
 
 /**
- * The live API router, mounted at /api (DESIGN.md "API routes": the live half, plus the ticker checks in front
- * of the static per-ticker JSON). It has no catch-all: any other path falls through to the static build.
+ * The live API, mounted at /api (DESIGN.md "API routes": the live half, plus the ticker checks in front of the
+ * static per-ticker JSON): one sub-app per route group. It has no catch-all: any other path falls through to the
+ * static build.
  */
 export function createApi(options: ApiOptions): Hono {
-  const now = options.now ?? Date.now;
   const context: ApiContext = {
     site: new SiteIndexLoader(options.distDir),
     provider: options.provider,
     companies: new CompanyStore(options.companyInfoFile),
-    answers: new TtlCache<string>({ now }),
     archiveDir: options.archiveDir,
     siteName: options.siteName ?? DEFAULT_SITE_NAME,
     siteOrigins: siteOrigins(options.siteUrl),
-    now,
+    now: options.now ?? Date.now,
   };
-  const api = new Hono();
-  healthRoutes(api, context);
-  authRoutes(api, context);
-  marketRoutes(api, context);
-  companyRoutes(api, context);
-  downloadRoutes(api, context);
-  staticTickerRoutes(api, context);
-  methodGuards(api);
-  return api;
+  return new Hono()
+    .route('/', healthRoutes(context))
+    .route('/auth', authRoutes(context))
+    .route('/', marketRoutes(context))
+    .route('/', companyRoutes(context))
+    .route('/', downloadRoutes(context))
+    .route('/', staticTickerRoutes(context))
+    .route('/', methodGuards())
+    .onError(answerError);
 }
 
-
-/** A 405 naming the allowed method for a live route asked with another one (registered last, so real routes win). */
-function methodGuards(api: Hono): void {
-  for (const path of LIVE_POST_ROUTES) api.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => jsonError(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' }));
+/** A 405 naming the allowed method for a live route asked with another one (mounted last, so real routes win). */
+function methodGuards(): Hono {
+  const guards = new Hono();
+  for (const path of LIVE_POST_ROUTES) {
+    guards.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => {
+      throw refusal(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' });
+    });
+  }
   const paths = LIVE_GET_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`]);
-  api.on(['POST', 'PUT', 'PATCH', 'DELETE'], paths, (c) => jsonError(405, `Use GET on ${c.req.path}.`, { Allow: 'GET, HEAD' }));
+  guards.on(['POST', 'PUT', 'PATCH', 'DELETE'], paths, (c) => {
+    throw refusal(405, `Use GET on ${c.req.path}.`, { Allow: 'GET, HEAD' });
+  });
+  return guards;
 }
 
 function siteOrigins(siteUrl: string | undefined): string[] {

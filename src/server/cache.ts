@@ -9,13 +9,18 @@ export interface TtlCacheOptions {
   now?: () => number;
   /** Most entries kept; the oldest stored goes first. Default 10,000. */
   maxEntries?: number;
-  /** After a failed refresh, the stale value is served without retrying for this long. Default 15 s. */
+  /** After a failed load, the stale value (or, with none, the failure) is served without retrying for this long. Default 15 s. */
   retryAfterFailureMs?: number;
 }
 
 interface Entry<T> {
   value: T;
   expiresAt: number;
+  retryAt: number;
+}
+
+interface Failure {
+  error: unknown;
   retryAt: number;
 }
 
@@ -29,12 +34,14 @@ export interface CacheStats {
 
 /**
  * A time-window cache that merges identical loads in flight and, when a refresh fails, keeps serving the last
- * good value (spec section 9 windows; DESIGN.md "serve stale on 429/5xx/timeout").
+ * good value (spec section 9 windows; DESIGN.md "serve stale on 429/5xx/timeout"). A load that fails with nothing
+ * to fall back on is remembered for a while too, so a failing upstream is not asked again on every request.
  */
 export class TtlCache<T> {
   readonly stats: CacheStats = { hits: 0, loads: 0, merged: 0, staleServed: 0 };
   private readonly entries = new Map<string, Entry<T>>();
   private readonly pending = new Map<string, Promise<CacheResult<T>>>();
+  private readonly failures = new Map<string, Failure>();
   private readonly now: () => number;
   private readonly maxEntries: number;
   private readonly retryAfterFailureMs: number;
@@ -55,17 +62,16 @@ export class TtlCache<T> {
 
   /** Stores a value for `ttlMs`. */
   set(key: string, value: T, ttlMs: number): void {
+    this.failures.delete(key);
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + ttlMs, retryAt: 0 });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
+    dropOldest(this.entries, this.maxEntries);
   }
 
   /**
    * The fresh value, else the result of `load` (one load per key at a time), stored for `ttlMs`. When `load`
-   * fails, the last value is served as stale if there is one; otherwise the error is thrown.
+   * fails, the last value is served as stale if there is one; otherwise the error is thrown, and thrown again
+   * without loading until `retryAfterFailureMs` has passed.
    */
   get(key: string, ttlMs: number, load: () => Promise<T>): Promise<CacheResult<T>> {
     const entry = this.entries.get(key);
@@ -80,6 +86,8 @@ export class TtlCache<T> {
         return Promise.resolve({ value: entry.value, stale: true });
       }
     }
+    const failure = this.failures.get(key);
+    if (failure !== undefined && failure.retryAt > now) return Promise.reject(failure.error);
     const inFlight = this.pending.get(key);
     if (inFlight !== undefined) {
       this.stats.merged += 1;
@@ -94,7 +102,12 @@ export class TtlCache<T> {
         },
         (error: unknown): CacheResult<T> => {
           const last = this.entries.get(key);
-          if (last === undefined) throw error;
+          if (last === undefined) {
+            this.failures.delete(key);
+            this.failures.set(key, { error, retryAt: this.now() + this.retryAfterFailureMs });
+            dropOldest(this.failures, this.maxEntries);
+            throw error;
+          }
           last.retryAt = this.now() + this.retryAfterFailureMs;
           this.stats.staleServed += 1;
           return { value: last.value, stale: true };
@@ -104,6 +117,12 @@ export class TtlCache<T> {
     this.pending.set(key, promise);
     return promise;
   }
+}
+
+function dropOldest(map: Map<string, unknown>, maxEntries: number): void {
+  if (map.size <= maxEntries) return;
+  const oldest = map.keys().next();
+  if (!oldest.done) map.delete(oldest.value);
 }
 
 /** A per-minute request budget: at most `perMinute` takes in any 60 s window. */

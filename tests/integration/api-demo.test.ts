@@ -173,6 +173,16 @@ describe('live routes with the demo provider', () => {
     expect(store.companies.NVDA.name).toBe('NVIDIA Corporation');
   });
 
+  it('refuses a request with every problem listed at once, and an example that works', async () => {
+    const refused = await json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ticker: '@@', companyName: '' }) });
+    expect(refused.status).toBe(400);
+    const error = (refused.body as { error: string }).error;
+    expect(error).toMatch(/^The JSON body has 2 problems: ticker: .+; companyName: must not be empty\./);
+    expect(error).toContain('Send one like {"ticker": "AAPL", "companyName": "Apple Inc."}');
+    const window = (await json('/api/polygon/aggs/AAPL?from=2026-13-01&to=yesterday')).body as { error: string };
+    expect(window.error).toMatch(/^The query has 2 problems: from: .+; to: .+/);
+  });
+
   it('says the demo provider has nothing to sync, and reports its health', async () => {
     expect((await json('/api/polygon/sync-company-info?skipExisting')).body).toMatchObject({ provider: 'demo', done: true, synced: 0 });
     const health = (await json('/api/health')).body;

@@ -7,11 +7,18 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { precompressStatic } from '../../src/ingest/precompress';
 import { createApp } from '../../src/server/app';
-import { SECURITY_HEADERS } from '../../src/server/headers';
+import { SECURITY_HEADERS } from '../../src/server/security';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/dist-mini', import.meta.url));
 const CLIENT = join(FIXTURE, 'client');
+
+/** A copy of the fixture build in a temp folder, with the .br and .gz files the daily job writes. */
+async function publishedCopy(dist: string): Promise<void> {
+  await cp(FIXTURE, dist, { recursive: true });
+  await precompressStatic(join(dist, 'client'));
+}
 
 interface Running {
   origin: string;
@@ -74,16 +81,22 @@ function expectSecurityHeaders(headers: Headers | RawResponse['headers']): void 
 
 describe('static server over real HTTP', () => {
   let server: Running;
+  let dir: string;
 
   beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'static-site-'));
+    await publishedCopy(join(dir, 'dist'));
     const api = new Hono()
       .get('/health', (c) => c.json({ status: 'ok' }))
       .get('/broken', () => {
         throw new Error('provider exploded');
       });
-    server = await start(createApp({ distDir: FIXTURE, api }));
+    server = await start(createApp({ distDir: join(dir, 'dist'), api }));
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it.each([
     ['/', 'index.html', 'text/html; charset=utf-8'],
@@ -314,19 +327,19 @@ describe('static server over a build that changes', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'static-server-'));
     dist = join(dir, 'dist');
-    await cp(FIXTURE, dist, { recursive: true });
+    await publishedCopy(dist);
     await writeFile(join(dir, 'secret.txt'), 'outside the client folder');
     await symlink(join(dir, 'secret.txt'), join(dist, 'client', 'leak.txt'));
     await symlink(dir, join(dist, 'client', 'escape'));
-    server = await start(createApp({ distDir: dist, buildCheckIntervalMs: 100 }));
+    server = await start(createApp({ distDir: dist, recheckMs: 100 }));
   });
   afterAll(async () => {
     await server.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  const stock = async () => (await (await fetch(`${server.origin}/api/stock/AAPL`)).json()) as { cScore: number };
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const stock = async () => (await (await fetch(`${server.origin}/api/stock/AAPL`)).json()) as { cScore: number };
 
   it('never follows a symlink out of client/', async () => {
     for (const path of ['/leak.txt', '/escape/secret.txt', '/escape/dist/build.json']) {
@@ -336,14 +349,12 @@ describe('static server over a build that changes', () => {
     }
   });
 
-  it('keeps serving from memory until build.json changes, then serves the new file', async () => {
+  it('serves a file the daily job rewrote, and its compressed copies, once the kept answer is looked at again', async () => {
     expect((await stock()).cScore).toBe(72);
     const record = join(dist, 'client', 'api', 'stock', 'AAPL.json');
     const changed = (await readFile(record, 'utf8')).replace('"cScore": 72', '"cScore": 81');
     await writeFile(record, changed);
-    await wait(150);
-    expect((await stock()).cScore).toBe(72);
-
+    await precompressStatic(join(dist, 'client'));
     await writeFile(join(dist, 'build.json'), JSON.stringify({ builtAt: new Date().toISOString() }));
     await wait(150);
     expect((await stock()).cScore).toBe(81);
@@ -367,15 +378,14 @@ describe('static server over a build that changes', () => {
 
   it('answers a plain-text 404 while there is no build, and serves the build once it appears', async () => {
     const later = join(dir, 'later');
-    const early = await start(createApp({ distDir: later, buildCheckIntervalMs: 100 }));
+    const early = await start(createApp({ distDir: later }));
     try {
       const before = await fetch(`${early.origin}/signal/AAPL`);
       expect(before.status).toBe(404);
       expect(before.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await before.text()).toBe('Page not found.');
       expectSecurityHeaders(before.headers);
-      await cp(FIXTURE, later, { recursive: true });
-      await wait(150);
+      await publishedCopy(later);
       expect((await fetch(`${early.origin}/signal/AAPL`)).status).toBe(200);
     } finally {
       await early.close();
@@ -387,6 +397,7 @@ describe('static server over a build that changes', () => {
     await cp(FIXTURE, fresh, { recursive: true });
     const record = join(fresh, 'client', 'api', 'stock', 'AAPL.json');
     await writeFile(record, (await readFile(record, 'utf8')).replace('"cScore": 72', '"cScore": -66'));
+    await precompressStatic(join(fresh, 'client'));
     await writeFile(join(fresh, 'build.json'), JSON.stringify({ builtAt: 'swap' }));
     await rename(dist, `${dist}.old`);
     await rename(fresh, dist);

@@ -54,7 +54,21 @@ describe('TtlCache', () => {
     time.advance(5000);
     await cache.get('k', 1000, failing);
     expect(attempts).toBe(2);
-    await expect(cache.get('other', 1000, failing)).rejects.toThrow('down');
+  });
+
+  it('throws a failure with nothing to serve, and throws it again without loading until the retry time', async () => {
+    const time = clock();
+    const cache = new TtlCache<string>({ now: time.now, retryAfterFailureMs: 5000 });
+    let attempts = 0;
+    const failing = async () => {
+      attempts += 1;
+      throw new Error('down');
+    };
+    await expect(cache.get('k', 1000, failing)).rejects.toThrow('down');
+    await expect(cache.get('k', 1000, failing)).rejects.toThrow('down');
+    expect(attempts).toBe(1);
+    time.advance(5000);
+    expect(await cache.get('k', 1000, async () => 'back')).toEqual({ value: 'back', stale: false });
   });
 
   it('keeps at most maxEntries, dropping the oldest', () => {

@@ -50,6 +50,8 @@ export const CACHE_WINDOWS = {
   bars: { upstreamMs: HOUR, staleMs: HOUR },
   /** Ticker details and logos: 24 h. */
   details: { upstreamMs: DAY, staleMs: HOUR },
+  /** Logos: the server keeps 24 h, and so may the browser (an image changes far less often than its details). */
+  logo: { upstreamMs: DAY, staleMs: DAY },
   /** Company info: stale 1 h, kept 24 h. */
   companyInfo: { upstreamMs: DAY, staleMs: HOUR, keepMs: DAY },
   /** Similar tickers: stale 1 h. */

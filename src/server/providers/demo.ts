@@ -3,8 +3,10 @@
  * invents facts about real companies: prices are a seeded walk flagged `isDemo`, P/E, EPS, dividend, beta and
  * market cap stay absent, news and earnings are their empty states, and company facts come from the universe file.
  */
+import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
 import type { Earnings, NewsArticle, Quote } from '../../lib/domain/market';
 import type { UniverseCompany } from '../../lib/domain/schemas';
+import { TtlCache } from '../cache';
 import { NO_EARNINGS, type Bar, type LogoImage, type MarketDataProvider, type ProviderStatus, type TickerDetails } from './provider';
 
 const DAY_MS = 86_400_000;
@@ -71,11 +73,14 @@ export class DemoProvider implements MarketDataProvider {
   readonly name = 'demo' as const;
   private readonly universe: Map<string, UniverseCompany>;
   private readonly now: () => number;
+  // The walk is worked out once per quote window, as a real provider's answer would be kept.
+  private readonly quotes: TtlCache<Quote>;
   private lastCallOk: boolean | null = null;
 
   constructor(options: DemoOptions) {
     this.universe = new Map(options.universe.map((company) => [company.ticker, company]));
     this.now = options.now ?? Date.now;
+    this.quotes = new TtlCache({ now: this.now });
   }
 
   status(): ProviderStatus {
@@ -87,12 +92,16 @@ export class DemoProvider implements MarketDataProvider {
     return Promise.resolve(value);
   }
 
-  quote(ticker: string): Promise<Quote | null> {
+  async quote(ticker: string): Promise<Quote | null> {
+    return this.answered((await this.quotes.get(ticker, CACHE_WINDOWS.quote.upstreamMs, async () => this.walkQuote(ticker))).value);
+  }
+
+  private walkQuote(ticker: string): Quote {
     const today = Math.floor(this.now() / DAY_MS);
     const bar = demoBar(ticker, today);
     const previousClose = demoClose(ticker, today - 1);
     const change = round2(bar.c - previousClose);
-    return this.answered({
+    return {
       symbol: ticker,
       regularMarketPrice: bar.c,
       regularMarketChange: change,
@@ -104,7 +113,7 @@ export class DemoProvider implements MarketDataProvider {
       regularMarketVolume: bar.v,
       fetchedAt: new Date(this.now()).toISOString(),
       isDemo: true,
-    });
+    };
   }
 
   tickerDetails(ticker: string): Promise<TickerDetails | null> {

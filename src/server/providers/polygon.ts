@@ -1,10 +1,12 @@
 /**
  * The Polygon market-data provider (shapes in ../shared/reference/polygon-rest-shapes.txt). The key goes in the
  * Authorization header only, never in a URL, a log line or an answer. Every call spends the per-minute budget
- * shared by all routes; answers are cached with the windows of spec section 9, identical calls in flight are
- * merged, and a failed refresh serves the last good answer.
+ * shared by all routes; answers are cached with the windows of spec section 9 (CACHE_WINDOWS' upstreamMs), identical
+ * calls in flight are merged, and a failed refresh serves the last good answer. This cache is the server's only one.
  */
 import { z } from 'zod';
+import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
+import { explainIssues } from '../../lib/domain/explain';
 import { safeHttpUrl } from '../../lib/domain/url';
 import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import { RateBudget, TtlCache } from '../cache';
@@ -18,7 +20,7 @@ import {
   type TickerDetails,
 } from './provider';
 
-/** How the Polygon provider is set up (main.ts reads these from the environment). */
+/** How the Polygon provider is set up (from the Config's `polygon` settings). */
 export interface PolygonOptions {
   apiKey: string;
   /** API origin, e.g. https://api.polygon.io (POLYGON_BASE_URL). */
@@ -31,16 +33,6 @@ export interface PolygonOptions {
   log?: (line: string) => void;
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** Cache windows of spec section 9, by call. */
-export const POLYGON_TTL_MS = {
-  quote: 2 * MINUTE,
-  details: 24 * HOUR,
-  news: 5 * MINUTE,
-  aggs: HOUR,
-  logo: 24 * HOUR,
-} as const;
 const MAX_LOGO_BYTES = 1024 * 1024;
 
 const AggsResponseSchema = z.object({ results: z.array(BarSchema).optional() });
@@ -151,7 +143,7 @@ export class PolygonProvider implements MarketDataProvider {
     const path = `/v2/snapshot/locale/us/markets/stocks/tickers/${encodeURIComponent(ticker)}`;
     if (this.snapshotAllowed) {
       try {
-        const body = await this.cachedJson(path, POLYGON_TTL_MS.quote, SnapshotResponseSchema);
+        const body = await this.cachedJson(path, CACHE_WINDOWS.quote.upstreamMs, SnapshotResponseSchema);
         if (body?.ticker) return compact(await this.withMarketCap(ticker, this.snapshotQuote(ticker, body.ticker)));
         if (body !== null) return null;
       } catch (error) {
@@ -202,13 +194,13 @@ export class PolygonProvider implements MarketDataProvider {
   }
 
   async tickerDetails(ticker: string): Promise<TickerDetails | null> {
-    const body = await this.cachedJson(`/v3/reference/tickers/${encodeURIComponent(ticker)}`, POLYGON_TTL_MS.details, DetailsResponseSchema);
+    const body = await this.cachedJson(`/v3/reference/tickers/${encodeURIComponent(ticker)}`, CACHE_WINDOWS.details.upstreamMs, DetailsResponseSchema);
     return body?.results ?? null;
   }
 
   async news(ticker: string, limit: number): Promise<NewsArticle[]> {
     const query = new URLSearchParams({ ticker, limit: String(limit), order: 'desc', sort: 'published_utc' });
-    const body = await this.cachedJson(`/v2/reference/news?${query}`, POLYGON_TTL_MS.news, NewsResponseSchema);
+    const body = await this.cachedJson(`/v2/reference/news?${query}`, CACHE_WINDOWS.news.upstreamMs, NewsResponseSchema);
     return (body?.results ?? []).flatMap((article) => {
       const articleUrl = safeHttpUrl(article.article_url);
       if (articleUrl === null) return [];
@@ -228,12 +220,12 @@ export class PolygonProvider implements MarketDataProvider {
 
   async dailyBars(ticker: string, from: string, to: string): Promise<Bar[]> {
     const path = `/v2/aggs/ticker/${encodeURIComponent(ticker)}/range/1/day/${from}/${to}?adjusted=true&sort=asc&limit=5000`;
-    const body = await this.cachedJson(path, POLYGON_TTL_MS.aggs, AggsResponseSchema);
+    const body = await this.cachedJson(path, CACHE_WINDOWS.bars.upstreamMs, AggsResponseSchema);
     return body?.results ?? [];
   }
 
   async previousClose(ticker: string): Promise<Bar | null> {
-    const body = await this.cachedJson(`/v2/aggs/ticker/${encodeURIComponent(ticker)}/prev?adjusted=true`, POLYGON_TTL_MS.quote, AggsResponseSchema);
+    const body = await this.cachedJson(`/v2/aggs/ticker/${encodeURIComponent(ticker)}/prev?adjusted=true`, CACHE_WINDOWS.quote.upstreamMs, AggsResponseSchema);
     return body?.results?.[0] ?? null;
   }
 
@@ -243,7 +235,7 @@ export class PolygonProvider implements MarketDataProvider {
   }
 
   async logo(ticker: string, knownLogoUrl?: string): Promise<LogoImage | null> {
-    const result = await this.logos.get(ticker, POLYGON_TTL_MS.logo, async () => {
+    const result = await this.logos.get(ticker, CACHE_WINDOWS.logo.upstreamMs, async () => {
       const address = knownLogoUrl ?? (await this.tickerDetails(ticker))?.branding?.logo_url;
       if (!address || !this.mayCarryKey(address)) return null;
       return this.fetchLogo(address);
@@ -288,7 +280,7 @@ export class PolygonProvider implements MarketDataProvider {
       }
       const parsed = schema.safeParse(json);
       if (!parsed.success) {
-        throw this.failure(new ProviderError('malformed', `Polygon answered ${path.split('?')[0]} with an unexpected shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`));
+        throw this.failure(new ProviderError('malformed', `Polygon answered ${path.split('?')[0]} with an unexpected shape: ${explainIssues(parsed.error.issues).join('; ')}.`));
       }
       return parsed.data;
     });

@@ -2,62 +2,52 @@
  * Archive downloads (spec section 7): the raw file as archived, and any file or sheet as CSV with formula
  * injection neutralized. Only ids from the archive index name a file, so no request reaches a path outside it.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { parse as parseCsv } from 'csv-parse/sync';
 import readExcelFile from 'read-excel-file/node';
+import { z } from 'zod';
 import { downloadFileName } from '../../lib/domain/api-responses';
 import { toCsv } from '../../lib/domain/csv';
 import type { ArchivedFile } from '../../lib/domain/schemas';
 import { readArchive, readArchivedBytes } from '../../storage/archive';
-import { mediaTypeFor } from '../http';
-import { markSecured, SECURITY_HEADERS } from '../headers';
-import { jsonError, type ApiContext } from './context';
+import { refusal } from '../errors';
+import { optionalQuery, validate } from '../validate';
+import type { ApiContext } from './context';
 
-const ARCHIVE_ID = /^[0-9a-f]{16}$/;
+const FileParams = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'expected an archive id (16 lower-case hex digits): take one from /api/excel-files') });
+const SheetQuery = z.object({ sheetId: optionalQuery(z.string().regex(/^\d{1,3}$/, 'expected a sheet number such as 0').transform(Number)) });
+const CSV_TYPE = 'text/csv; charset=utf-8';
+const FILE_TYPES: Record<ArchivedFile['kind'], string> = { csv: CSV_TYPE, xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
-/** Mounts /download-excel/{id} and /download-csv/{id}?sheetId= on the API router. */
-export function downloadRoutes(api: Hono, context: ApiContext): void {
-  async function archivedFile(id: string): Promise<ArchivedFile | Response> {
-    if (!ARCHIVE_ID.test(id)) return jsonError(400, `The file id "${id.slice(0, 40)}" is not an archive id (16 lower-case hex digits): take one from /api/excel-files.`);
+/** /download-excel/{id} and /download-csv/{id}?sheetId=. */
+export function downloadRoutes(context: ApiContext): Hono {
+  async function archivedFile(id: string): Promise<ArchivedFile> {
     const file = (await readArchive(context.archiveDir)).find((f) => f.id === id);
-    return file ?? jsonError(404, `No archived file has the id ${id}: take one from /api/excel-files.`);
+    if (file === undefined) throw refusal(404, `No archived file has the id ${id}: take one from /api/excel-files.`);
+    return file;
   }
 
-  api.get('/download-excel/:id', async (c) => {
-    const file = await archivedFile(c.req.param('id'));
-    if (file instanceof Response) return file;
-    const bytes = await readArchivedBytes(context.archiveDir, file);
-    return attachment(new Uint8Array(bytes), mediaTypeFor(`x.${file.kind}`).type, downloadFileName(file.fileName, file.kind));
-  });
-
-  api.get('/download-csv/:id', async (c) => {
-    const file = await archivedFile(c.req.param('id'));
-    if (file instanceof Response) return file;
-    const rawSheet = c.req.query('sheetId');
-    const active = file.sheets.find((sheet) => sheet.isActive)?.id ?? 0;
-    const sheetId = rawSheet === undefined || rawSheet === '' ? active : /^\d{1,3}$/.test(rawSheet) ? Number(rawSheet) : null;
-    if (sheetId === null) return jsonError(400, `The sheetId "${rawSheet!.slice(0, 20)}" is not a sheet number: use one of ${file.sheets.map((s) => s.id).join(', ')}.`);
-    const sheet = file.sheets.find((s) => s.id === sheetId);
-    if (sheet === undefined) return jsonError(404, `${file.fileName} has no sheet ${sheetId}: use one of ${file.sheets.map((s) => s.id).join(', ')}.`);
-    const bytes = await readArchivedBytes(context.archiveDir, file);
-    const rows = file.kind === 'csv' ? csvRows(bytes) : await sheetRows(bytes, sheetId);
-    const csv = toCsv(rows);
-    const name = downloadFileName(file.fileName, 'csv', file.kind === 'xlsx' && file.sheets.length > 1 ? sheet.sheetName : undefined);
-    return attachment(new TextEncoder().encode(csv), 'text/csv; charset=utf-8', name);
-  });
+  return new Hono()
+    .get('/download-excel/:id', validate('param', FileParams), async (c) => {
+      const file = await archivedFile(c.req.valid('param').id);
+      const bytes = await readArchivedBytes(context.archiveDir, file);
+      return c.body(new Uint8Array(bytes), 200, attachment(FILE_TYPES[file.kind], downloadFileName(file.fileName, file.kind)));
+    })
+    .get('/download-csv/:id', validate('param', FileParams), validate('query', SheetQuery, '?sheetId=0'), async (c) => {
+      const file = await archivedFile(c.req.valid('param').id);
+      const sheetId = c.req.valid('query').sheetId ?? file.sheets.find((sheet) => sheet.isActive)?.id ?? 0;
+      const sheet = file.sheets.find((s) => s.id === sheetId);
+      if (sheet === undefined) throw refusal(404, `${file.fileName} has no sheet ${sheetId}: use one of ${file.sheets.map((s) => s.id).join(', ')}.`);
+      const bytes = await readArchivedBytes(context.archiveDir, file);
+      const rows = file.kind === 'csv' ? csvRows(bytes) : await sheetRows(bytes, sheetId);
+      const name = downloadFileName(file.fileName, 'csv', file.kind === 'xlsx' && file.sheets.length > 1 ? sheet.sheetName : undefined);
+      return c.body(toCsv(rows), 200, attachment(CSV_TYPE, name));
+    });
 }
 
-function attachment(body: Uint8Array<ArrayBuffer>, contentType: string, fileName: string): Response {
-  return markSecured(
-    new Response(body, {
-      headers: {
-        ...SECURITY_HEADERS,
-        'Content-Type': contentType,
-        'Content-Disposition': `attachment; filename="${fileName}"`,
-        'Cache-Control': 'public, max-age=86400, immutable',
-      },
-    }),
-  );
+/** The headers of a download: an archived file never changes under its id, so it may be cached for a day. */
+function attachment(contentType: string, fileName: string): Record<string, string> {
+  return { 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${fileName}"`, 'Cache-Control': 'public, max-age=86400, immutable' };
 }
 
 function csvRows(bytes: Uint8Array): string[][] {

@@ -1,11 +1,9 @@
-import type { Hono } from 'hono';
-import { jsonHeaders, sendJson, type ApiContext } from './context';
+import { Hono } from 'hono';
+import type { ApiContext } from './context';
 
-const NO_STORE = jsonHeaders('no-store');
-
-/** Mounts /health: build time, report date, tickers, and the provider with its last call's success (null before any). */
-export function healthRoutes(api: Hono, context: ApiContext): void {
-  api.get('/health', async () => {
+/** /health: build time, report date, tickers, and the provider with its last call's success (null before any). */
+export function healthRoutes(context: ApiContext): Hono {
+  return new Hono().get('/health', async (c) => {
     const site = await context.site.current().catch(() => null);
     const body = {
       status: site === null ? 'no-build' : 'ok',
@@ -14,6 +12,6 @@ export function healthRoutes(api: Hono, context: ApiContext): void {
       tickers: site?.records.size ?? 0,
       provider: context.provider.status(),
     };
-    return sendJson(JSON.stringify(body), NO_STORE, site === null ? 503 : 200);
+    return c.json(body, site === null ? 503 : 200, { 'Cache-Control': 'no-store' });
   });
 }

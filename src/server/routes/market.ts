@@ -1,196 +1,118 @@
 /** Live market-data routes: the quote, earnings, and the /api/polygon/* pass-throughs (spec section 7). */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
+import { z } from 'zod';
 import { logoRoute } from '../../lib/domain/api-responses';
+import { cacheControl } from '../../lib/domain/cache-windows';
 import { IsoDateSchema } from '../../lib/domain/schemas';
-import { markSecured } from '../headers';
+import { refusal } from '../errors';
+import { SECURITY_HEADERS } from '../security';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';
-import {
-  FAILED_ANSWER_TTL_MS,
-  answerTtl,
-  jsonError,
-  jsonHeaders,
-  knownRecord,
-  providerAnswer,
-  routeRecord,
-  routeTicker,
-  sendJson,
-  type ApiContext,
-} from './context';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** Windows of spec section 9 for each live answer. */
-export const ANSWER_WINDOWS_MS = {
-  quote: 2 * MINUTE,
-  earnings: 24 * HOUR,
-  news: 5 * MINUTE,
-  aggs: HOUR,
-  details: 24 * HOUR,
-} as const;
-
-const QUOTE_HEADERS = jsonHeaders('public, max-age=60');
-const MARKET_HEADERS = jsonHeaders('public, max-age=300');
-const DAILY_HEADERS = jsonHeaders('public, max-age=3600');
+import { optionalQuery, TickerParams, validate } from '../validate';
+import { knownRecord, orEmpty, type ApiContext } from './context';
 
 /** Default window of /api/polygon/aggs when no `from` is given (spec section 7). */
 export const DEFAULT_AGGS_DAYS = 14;
 const MAX_AGGS_DAYS = 400;
 const DAY_MS = 86_400_000;
 
-/** Mounts the market-data routes on the API router. */
-export function marketRoutes(api: Hono, context: ApiContext): void {
-  const known = (ticker: string): boolean => context.site.peek()?.records.has(ticker) ?? false;
+const QUOTE = { 'Cache-Control': cacheControl('quote') };
+/**
+ * The quote's answer headers, prepared once with the security headers in (app.ts skips the middleware for this route),
+ * and sent as a plain record, which @hono/node-server writes without building a Headers object. With c.json and the
+ * middleware, the cached quote measured 14,000 to 18,000 req/s against its 20,000 budget (bare node:http 40,000 to
+ * 44,000 in the same runs); prepared, 22,000 to 26,000 (bare 51,000 to 53,000).
+ */
+const QUOTE_ANSWER = Object.freeze({ ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', ...QUOTE });
+const NEWS = { 'Cache-Control': cacheControl('news') };
+const BARS = { 'Cache-Control': cacheControl('bars') };
+const DETAILS = { 'Cache-Control': cacheControl('details') };
+const EARNINGS = { 'Cache-Control': cacheControl('earnings') };
+const LOGO = {
+  'Cache-Control': cacheControl('logo'),
+  // An SVG opened directly must not run script on our origin.
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+};
 
-  async function loadQuote(ticker: string, key: string): Promise<Response> {
-    const found = await knownRecord(context, ticker);
-    if (found instanceof Response) return found;
-    try {
-      const result = await context.answers.get(key, answerTtl(context, ANSWER_WINDOWS_MS.quote), async () => {
-        const quote = await context.provider.quote(ticker);
-        return quote === null ? '' : JSON.stringify(quote);
-      });
-      if (result.value === '') return jsonError(404, `The market-data provider has no quote for ${ticker}; the signal page shows the scores without a price.`);
-      return sendJson(result.value, QUOTE_HEADERS);
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      return jsonError(503, `No quote for ${ticker} right now: the market-data provider is unavailable or its request budget is spent; try again in a minute.`, {
-        'Retry-After': '60',
-      });
-    }
-  }
+const NewsQuery = z.object({
+  limit: optionalQuery(z.coerce.number().int('expected a whole number from 1 to 50, e.g. ?limit=5').min(1, 'expected 1 or more').max(50, 'expected 50 or less')),
+});
 
-  api.get('/stock-price/:ticker', (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    // The hot path, synchronous: a cached quote is sent as its stored bytes, with no parsing and no new objects.
-    const key = `quote:${ticker}`;
-    const cached = context.answers.peek(key);
-    if (cached !== undefined && known(ticker)) return sendJson(cached, QUOTE_HEADERS);
-    return loadQuote(ticker, key);
-  });
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const QueryDate = IsoDateSchema.pipe(z.string().refine((date) => !Number.isNaN(Date.parse(date)), 'expected a calendar date, e.g. 2026-11-20'));
 
-  api.get('/earnings-date/:ticker', async (c) => {
-    const found = await routeRecord(c, context);
-    if (found instanceof Response) return found;
-    const { ticker } = found;
-    const body = await providerAnswer(context, `earnings:${ticker}`, ANSWER_WINDOWS_MS.earnings, () => context.provider.earnings(ticker), NO_EARNINGS);
-    return sendJson(body, DAILY_HEADERS);
-  });
+/** The bar window of /api/polygon/aggs: `from` defaults to 14 days before `to`, `to` to today; at most 400 days. */
+export function aggsQuery(now: () => number) {
+  return z
+    .object({ from: optionalQuery(QueryDate), to: optionalQuery(QueryDate) })
+    .transform(({ from, to }) => {
+      const end = to ?? isoDay(now());
+      return { from: from ?? isoDay(Date.parse(end) - DEFAULT_AGGS_DAYS * DAY_MS), to: end };
+    })
+    .superRefine(({ from, to }, ctx) => {
+      if (from > to) ctx.addIssue({ code: 'custom', path: ['from'], message: `${from} is after the "to" date ${to}: swap them` });
+      else if (Date.parse(to) - Date.parse(from) > MAX_AGGS_DAYS * DAY_MS) {
+        ctx.addIssue({ code: 'custom', path: ['from'], message: `${from} to ${to} is longer than ${MAX_AGGS_DAYS} days: ask for a shorter window` });
+      }
+    });
+}
 
-  api.get('/polygon/news/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const limit = intParam(c.req.query('limit'), 5, 1, 50);
-    if (limit === null) return jsonError(400, 'The limit must be a whole number from 1 to 50, e.g. ?limit=5.');
-    const found = await knownRecord(context, ticker);
-    if (found instanceof Response) return found;
-    const body = await providerAnswer(
-      context,
-      `news:${ticker}:${limit}`,
-      ANSWER_WINDOWS_MS.news,
-      async () => ({ results: await context.provider.news(ticker, limit) }),
-      { results: [] },
-    );
-    return sendJson(body, MARKET_HEADERS);
-  });
-
-  api.get('/polygon/aggs/:ticker', async (c) => {
-    const ticker = routeTicker(c);
-    if (typeof ticker !== 'string') return ticker;
-    const range = aggsRange(c.req.query('from'), c.req.query('to'), context.now());
-    if (typeof range === 'string') return jsonError(400, range);
-    const found = await knownRecord(context, ticker);
-    if (found instanceof Response) return found;
-    const body = await providerAnswer(
-      context,
-      `aggs:${ticker}:${range.from}:${range.to}`,
-      ANSWER_WINDOWS_MS.aggs,
-      async () => ({ ticker, from: range.from, to: range.to, results: await context.provider.dailyBars(ticker, range.from, range.to) }),
-      { ticker, from: range.from, to: range.to, results: [] },
-    );
-    return sendJson(body, MARKET_HEADERS);
-  });
-
-  api.get('/polygon/price/:ticker', async (c) => {
-    const found = await routeRecord(c, context);
-    if (found instanceof Response) return found;
-    const { ticker } = found;
-    const body = await providerAnswer(
-      context,
-      `price:${ticker}`,
-      ANSWER_WINDOWS_MS.quote,
-      async () => {
-        const bar = await context.provider.previousClose(ticker);
-        return { ticker, results: bar === null ? [] : [bar], isDemo: context.provider.name === 'demo' };
-      },
-      { ticker, results: [], isDemo: context.provider.name === 'demo' },
-    );
-    return sendJson(body, QUOTE_HEADERS);
-  });
-
-  api.get('/polygon/ticker-details/:ticker', async (c) => {
-    const found = await routeRecord(c, context);
-    if (found instanceof Response) return found;
-    const { ticker } = found;
-    const body = await providerAnswer(
-      context,
-      `details:${ticker}`,
-      ANSWER_WINDOWS_MS.details,
-      async () => {
-        const details = await context.provider.tickerDetails(ticker);
-        if (details === null) return { results: null };
-        // The provider's logo address needs the key: the browser gets our own route instead.
-        const branding = details.branding ? { logo_url: logoRoute(ticker) } : undefined;
-        return { results: { ...details, branding } };
-      },
-      { results: null },
-    );
-    return sendJson(body, DAILY_HEADERS);
-  });
-
-  api.get('/polygon/logo/:ticker', async (c) => {
-    const found = await routeRecord(c, context);
-    if (found instanceof Response) return found;
-    const { ticker } = found;
-    const missing = `No logo for ${ticker}: the page shows the ticker's initials instead.`;
-    if (context.answers.peek(`logo-missing:${ticker}`) !== undefined) return jsonError(404, missing);
-    try {
+/** The market-data routes. */
+export function marketRoutes(context: ApiContext): Hono {
+  const { provider } = context;
+  const isDemo = provider.name === 'demo';
+  return new Hono()
+    .get('/stock-price/:ticker', validate('param', TickerParams), async (c) => {
+      const { ticker } = c.req.valid('param');
+      await knownRecord(context, ticker);
+      let quote;
+      try {
+        quote = await provider.quote(ticker);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        throw refusal(503, `No quote for ${ticker} right now: the market-data provider is unavailable or its request budget is spent; try again in a minute.`, {
+          'Retry-After': '60',
+        });
+      }
+      if (quote === null) throw refusal(404, `The market-data provider has no quote for ${ticker}; the signal page shows the scores without a price.`);
+      return new Response(JSON.stringify(quote), { headers: QUOTE_ANSWER });
+    })
+    .get('/earnings-date/:ticker', validate('param', TickerParams), async (c) => {
+      const { ticker } = c.req.valid('param');
+      await knownRecord(context, ticker);
+      return c.json(await orEmpty(() => provider.earnings(ticker), NO_EARNINGS), 200, EARNINGS);
+    })
+    .get('/polygon/news/:ticker', validate('param', TickerParams), validate('query', NewsQuery, '?limit=5'), async (c) => {
+      const { ticker } = c.req.valid('param');
+      const { limit = 5 } = c.req.valid('query');
+      await knownRecord(context, ticker);
+      return c.json({ results: await orEmpty(() => provider.news(ticker, limit), []) }, 200, NEWS);
+    })
+    .get('/polygon/aggs/:ticker', validate('param', TickerParams), validate('query', aggsQuery(context.now), '?from=2026-11-06&to=2026-11-20'), async (c) => {
+      const { ticker } = c.req.valid('param');
+      const { from, to } = c.req.valid('query');
+      await knownRecord(context, ticker);
+      return c.json({ ticker, from, to, results: await orEmpty(() => provider.dailyBars(ticker, from, to), []) }, 200, BARS);
+    })
+    .get('/polygon/price/:ticker', validate('param', TickerParams), async (c) => {
+      const { ticker } = c.req.valid('param');
+      await knownRecord(context, ticker);
+      const bar = await orEmpty(() => provider.previousClose(ticker), null);
+      return c.json({ ticker, results: bar === null ? [] : [bar], isDemo }, 200, QUOTE);
+    })
+    .get('/polygon/ticker-details/:ticker', validate('param', TickerParams), async (c) => {
+      const { ticker } = c.req.valid('param');
+      await knownRecord(context, ticker);
+      const details = await orEmpty(() => provider.tickerDetails(ticker), null);
+      // The provider's logo address needs the key: the browser gets our own route instead.
+      const results = details === null ? null : { ...details, branding: details.branding ? { logo_url: logoRoute(ticker) } : undefined };
+      return c.json({ results }, 200, DETAILS);
+    })
+    .get('/polygon/logo/:ticker', validate('param', TickerParams), async (c) => {
+      const { ticker } = c.req.valid('param');
+      await knownRecord(context, ticker);
       const stored = await context.companies.get(ticker);
-      const logo = await context.provider.logo(ticker, stored?.logoUrl);
-      if (logo === null) return jsonError(404, missing);
-      return markSecured(
-        new Response(logo.bytes, {
-          headers: {
-            ...jsonHeaders('public, max-age=86400'),
-            'Content-Type': logo.contentType,
-            // An SVG opened directly must not run script on our origin.
-            'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-          },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      context.answers.set(`logo-missing:${ticker}`, '1', FAILED_ANSWER_TTL_MS);
-      return jsonError(404, missing);
-    }
-  });
-}
-
-/** A whole-number query parameter within bounds, the default when absent, or null when invalid. */
-function intParam(raw: string | undefined, fallback: number, min: number, max: number): number | null {
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,4}$/.test(raw)) return null;
-  const value = Number(raw);
-  return value >= min && value <= max ? value : null;
-}
-
-/** The bar window of /api/polygon/aggs: `from` defaults to 14 days before `to`, `to` to today; or what is wrong. */
-export function aggsRange(from: string | undefined, to: string | undefined, now: number): { from: string; to: string } | string {
-  const end = to || new Date(now).toISOString().slice(0, 10);
-  if (!IsoDateSchema.safeParse(end).success || Number.isNaN(Date.parse(end))) return `The "to" date "${end}" is not a date as yyyy-MM-dd, e.g. 2026-11-20.`;
-  const start = from || new Date(Date.parse(end) - DEFAULT_AGGS_DAYS * DAY_MS).toISOString().slice(0, 10);
-  if (!IsoDateSchema.safeParse(start).success || Number.isNaN(Date.parse(start))) return `The "from" date "${start}" is not a date as yyyy-MM-dd, e.g. 2026-11-06.`;
-  if (start > end) return `The "from" date ${start} is after the "to" date ${end}: swap them.`;
-  if (Date.parse(end) - Date.parse(start) > MAX_AGGS_DAYS * DAY_MS) return `The window ${start} to ${end} is longer than ${MAX_AGGS_DAYS} days: ask for a shorter one.`;
-  return { from: start, to: end };
+      const logo = await orEmpty(() => provider.logo(ticker, stored?.logoUrl), null);
+      if (logo === null) throw refusal(404, `No logo for ${ticker}: the page shows the ticker's initials instead.`);
+      return c.body(logo.bytes, 200, { ...LOGO, 'Content-Type': logo.contentType });
+    });
 }

@@ -3,30 +3,33 @@
  * of the static files to check the ticker: 400 for a malformed one, a 301 to the upper-case address for a
  * lower-case one, and a 404 that names the report for a ticker it does not have.
  */
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { noSignalMessage } from '../../lib/domain/api-responses';
 import { PER_TICKER_ROUTES } from '../../lib/domain/routes';
-import { tickerProblem } from '../../lib/domain/ticker';
-import { jsonError, type ApiContext } from './context';
+import { refusal } from '../errors';
+import { z } from 'zod';
+import { routeTicker, validate } from '../validate';
+import type { ApiContext } from './context';
 
-/** Mounts the ticker checks of the static per-ticker routes; each falls through to the static file. */
-export function staticTickerRoutes(api: Hono, context: ApiContext): void {
+/** The last segment of a static per-ticker route: the file's own name (AAPL.json), which is served as it is (null), or a ticker. */
+const StaticTickerParams = z.object({ ticker: z.string().transform((raw, ctx) => (raw.endsWith('.json') ? null : routeTicker(raw, ctx))) });
+
+/** The ticker checks of the static per-ticker routes; each falls through to the static file. */
+export function staticTickerRoutes(context: ApiContext): Hono {
+  const routes = new Hono();
   for (const route of PER_TICKER_ROUTES) {
-    api.get(`/${route}/:ticker`, async (c, next) => {
-      const raw = c.req.param('ticker');
-      // The file's own name (AAPL.json) is served as it is.
-      if (raw.endsWith('.json')) return next();
-      const problem = tickerProblem(raw);
-      if (problem !== null) return jsonError(400, problem);
-      const upper = raw.toUpperCase();
-      if (upper !== raw) {
+    routes.get(`/${route}/:ticker`, validate('param', StaticTickerParams), async (c, next) => {
+      const { ticker } = c.req.valid('param');
+      if (ticker === null) return next();
+      if (ticker !== c.req.param('ticker')) {
         const query = c.req.url.indexOf('?');
-        return c.redirect(`/api/${route}/${encodeURIComponent(upper)}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+        return c.redirect(`/api/${route}/${encodeURIComponent(ticker)}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
       }
       // The report in memory answers an unknown ticker before the static handler looks for a file.
       const site = context.site.peek() ?? (await context.site.current().catch(() => null));
-      if (site !== null && !site.records.has(upper)) return jsonError(404, noSignalMessage(upper, site.reportDate));
+      if (site !== null && !site.records.has(ticker)) throw refusal(404, noSignalMessage(ticker, site.reportDate));
       return next();
     });
   }
+  return routes;
 }
