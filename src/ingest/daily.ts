@@ -10,36 +10,18 @@ import { acceptNewFiles } from './intake';
 import { inputsHash, publish, upToDateBuild, withLock, withStaging } from './publish';
 import type { DailySummary } from './summary';
 
-/** Where the daily job reads from and writes to; every path may be relative to the project root. */
-export interface DailyConfig {
-  source: string;
-  archiveDir: string;
-  distDir: string;
-  universeFile: string;
-  /** The company-information store that /api/polygon/sync-company-info fills; missing is fine. */
-  companyInfoFile: string;
-  /** Where rendered share images are kept between runs (SHARE_IMAGE_CACHE). */
-  shareImageCache: string;
-  /** The product name the share images show (SITE_NAME). */
-  siteName: string;
+/** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
+export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> & {
   /** Rebuild even when the inputs and the code are unchanged since the published build. */
   force?: boolean;
   /** Print the static build's own output. */
   verbose?: boolean;
   log?: (line: string) => void;
-}
+};
 
-/** The daily job's settings from the process's Config. */
+/** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
 export function dailyConfig(config: Config): DailyConfig {
-  return {
-    source: config.source,
-    archiveDir: config.archiveDir,
-    distDir: config.distDir,
-    universeFile: config.universeFile,
-    companyInfoFile: config.companyInfoFile,
-    shareImageCache: config.shareImageCache,
-    siteName: config.siteName,
-  };
+  return config;
 }
 
 /** Runs the daily job under the archive's lock and returns what it did. */
