@@ -1,6 +1,7 @@
 /** The pages the weight and Lighthouse sections measure, and where each one is in a build. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TICKER_PATTERN } from '../../src/lib/domain/ticker';
 
 /** One page under test. */
 export interface BenchPage {
@@ -28,7 +29,7 @@ export function benchPages(clientDir: string): BenchPage[] {
 
 function firstTicker(clientDir: string): string {
   const html = readFileSync(join(clientDir, 'index.html'), 'utf8');
-  return /href="\/signal\/([A-Z0-9.-]{1,10})"/.exec(html)?.[1] ?? PREFERRED_TICKER;
+  return new RegExp(`href="/signal/(${TICKER_PATTERN.source.slice(1, -1)})"`).exec(html)?.[1] ?? PREFERRED_TICKER;
 }
 
 /** The built HTML file that answers `path` (the server's order: directory index, then `.html`), or null. */
