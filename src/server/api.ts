@@ -4,6 +4,7 @@ import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
+import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
@@ -28,6 +29,8 @@ export interface ApiOptions {
   siteUrl?: string;
   /** SITE_NAME, default "C-Score Signals". */
   siteName?: string;
+  /** The account layer (openAccounts): database, Better Auth, mailer, session reader. */
+  accounts: Accounts;
   now?: () => number;
 }
 
@@ -44,6 +47,7 @@ export function createApi(options: ApiOptions): Hono {
     archiveDir: options.archiveDir,
     siteName: options.siteName ?? DEFAULT_SITE_NAME,
     siteOrigins: siteOrigins(options.siteUrl),
+    accounts: options.accounts,
     now: options.now ?? Date.now,
   };
   return new Hono()
@@ -90,5 +94,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
     siteUrl: config.siteUrl,
     siteName: config.siteName,
+    accounts: await openAccounts(accountSettings(config)),
   };
 }
