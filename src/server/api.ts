@@ -8,6 +8,7 @@ import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
+import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
@@ -15,6 +16,7 @@ import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
+import { watchlistRoutes } from './routes/watchlist';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -53,6 +55,8 @@ export function createApi(options: ApiOptions): Hono {
   return new Hono()
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
+    .route('/account', accountRoutes(context))
+    .route('/watchlist', watchlistRoutes(context))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))

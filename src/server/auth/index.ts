@@ -104,6 +104,8 @@ export function authOptions(settings: AuthSettings) {
       useSecureCookies: secure,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+      // migrate() has just brought the schema up to date.
+      database: { validateSchema: false },
     },
     plugins,
   } satisfies BetterAuthOptions;
