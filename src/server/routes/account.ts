@@ -17,6 +17,10 @@ const PasswordBody = z.object({
   currentPassword: z.string().min(1, 'must not be empty').max(128, 'at most 128 characters'),
   newPassword: z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(128, 'at most 128 characters'),
 });
+const CheckoutBody = z.object({ annual: z.boolean().optional() });
+/** What the upgrade button says when the site has no Stripe keys (ACCOUNT UI shows it). */
+export const NO_BILLING_MESSAGE =
+  'Online payment is not set up on this site. Pro is granted by an operator: ask the site\'s operator to run "npm run admin -- grant-pro" with your email.';
 const DeleteBody = z.object({ password: z.string().min(1, 'must not be empty').max(128, 'at most 128 characters').optional() });
 
 /** Mounted at /api/account. */
@@ -71,6 +75,30 @@ export function accountRoutes(context: ApiContext): Hono {
       const body = c.req.valid('json');
       const answer = await accounts.auth.api.changePassword({ headers: c.req.raw.headers, body: { ...body, revokeOtherSessions: true }, asResponse: true });
       return passAuthAnswer(c, answer, { changed: true });
+    })
+    // Stripe Checkout for Pro (monthly, or annual billing); answers {url} to send the browser to.
+    .post('/checkout', validate('json', CheckoutBody, '{"annual": false}'), async (c) => {
+      if (accounts.stripe === null) return c.json({ error: NO_BILLING_MESSAGE, billing: false }, 409, NO_STORE);
+      if (c.var.user!.isPremium) return c.json({ error: 'You already have Pro: manage it from the billing portal.' }, 409, NO_STORE);
+      const origin = new URL(accounts.siteUrl).origin;
+      const answer = await accounts.auth.api.upgradeSubscription({
+        headers: c.req.raw.headers,
+        body: { plan: 'pro', annual: c.req.valid('json').annual ?? false, successUrl: `${origin}/account?upgraded=1`, cancelUrl: `${origin}/account`, disableRedirect: true },
+        asResponse: true,
+      });
+      const body = answer.ok ? ((await answer.clone().json()) as { url?: string }) : {};
+      return passAuthAnswer(c, answer, { url: body.url });
+    })
+    // Stripe's billing portal for a subscriber.
+    .post('/billing-portal', async (c) => {
+      if (accounts.stripe === null) return c.json({ error: NO_BILLING_MESSAGE, billing: false }, 409, NO_STORE);
+      const answer = await accounts.auth.api.createBillingPortal({
+        headers: c.req.raw.headers,
+        body: { returnUrl: `${new URL(accounts.siteUrl).origin}/account`, disableRedirect: true },
+        asResponse: true,
+      });
+      const body = answer.ok ? ((await answer.clone().json()) as { url?: string }) : {};
+      return passAuthAnswer(c, answer, { url: body.url });
     })
     .post('/delete', validate('json', DeleteBody, '{"password": "your password"}'), async (c) => {
       const user = c.var.user!;
