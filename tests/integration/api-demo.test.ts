@@ -318,3 +318,16 @@ describe('no input makes a route answer 500', () => {
     }
   });
 });
+
+// Last in the file: it closes the accounts database.
+describe('anonymous paths', () => {
+  it('do no session work: the quote, static JSON, pages and the signed-out user answer with the accounts database closed', async () => {
+    await api.get('/api/stock-price/AAPL');
+    await api.accounts.database.db.destroy();
+    // Even with a session cookie, these paths never read it.
+    expect((await api.get('/api/stock-price/AAPL', { headers: api.operator })).status).toBe(200);
+    expect((await api.get('/api/stock/AAPL', { headers: api.operator })).status).toBe(200);
+    expect((await api.get('/', { headers: api.operator })).status).toBe(200);
+    expect(await (await api.get('/api/auth/user')).json()).toEqual({ isAuthenticated: false, user: null });
+  });
+});

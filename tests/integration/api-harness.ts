@@ -14,6 +14,7 @@ import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
 import { testAccounts } from '../fixtures/accounts';
+import type { Accounts } from '../../src/server/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -99,6 +100,8 @@ export interface RunningApi {
   /** Headers of a signed-in operator (ADMIN_EMAILS has ops@example.com) and of a signed-in user who is not one. */
   operator: Record<string, string>;
   member: Record<string, string>;
+  /** The account layer the app runs with. */
+  accounts: Accounts;
   close(): Promise<void>;
 }
 
@@ -142,6 +145,7 @@ export async function startApi(site: BuiltSite, provider: MarketDataProvider, no
     seen,
     operator,
     member,
+    accounts,
     async get(path, init) {
       const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });
       const body = await response.clone().text();
