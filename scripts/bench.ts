@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
-import { API_NOTE, apiRoutes, apiSection } from './bench/api';
+import { accountRoutes, API_NOTE, apiRoutes, apiSection, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
 import { CLIENT_NOTE, clientSection } from './bench/client';
@@ -109,7 +109,10 @@ try {
         const ticker = pages.find((p) => p.kind === 'ticker')!.path.split('/').pop()!;
         await run('weight', async () => weightSection(ctx, clientDir, server.origin, pages, await chromium()));
         await run('lighthouse', () => lighthouseSection(ctx, server.origin, pages));
-        await run('api', () => apiSection(ctx, server.origin, apiRoutes(ticker)));
+        await run('api', async () => [
+          ...(await apiSection(ctx, server.origin, [...apiRoutes(ticker), ...(await accountRoutes(server.origin))])),
+          ...(await signInSection(ctx, server.origin)),
+        ]);
       });
     } catch (error) {
       for (const section of served) {

@@ -9,8 +9,10 @@ import { type BenchContext, type Budget, type Figure, type FigureInput, figure, 
 interface ApiRoute {
   label: string;
   path: string;
-  rps: Budget;
+  rps: Budget | null;
   p99: Budget | null;
+  /** Request headers beside Accept-Encoding (the session cookie). */
+  headers?: Record<string, string>;
 }
 
 const CONNECTIONS = 50;
@@ -20,6 +22,58 @@ export function apiRoutes(ticker: string): ApiRoute[] {
   return [
     { label: `cached live /api/stock-price/${ticker}`, path: `/api/stock-price/${ticker}`, rps: { op: '>=', limit: 20_000 }, p99: { op: '<=', limit: 5 } },
     { label: `static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, rps: { op: '>=', limit: 10_000 }, p99: null },
+  ];
+}
+
+/** The site origin the bench server trusts (SITE_URL's default), sent as Origin on sign-up and sign-in. */
+const SITE_ORIGIN = 'http://localhost:4321';
+const BENCH_PASSWORD = 'bench password 1234';
+
+async function signIn(origin: string, email: string, path: 'sign-up' | 'sign-in'): Promise<string> {
+  const response = await fetch(`${origin}/api/auth/${path}/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE_ORIGIN },
+    body: JSON.stringify(path === 'sign-up' ? { email, password: BENCH_PASSWORD, name: '' } : { email, password: BENCH_PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`${path} for the bench answered ${response.status}: ${await response.text()}`);
+  return response.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
+}
+
+/**
+ * The account rows (issue 12): `/api/auth/user` with a valid session, beside the same route signed out (a plain Hono
+ * route: no cookie, so no signature check and no query) in the same run. Signs a bench user up first.
+ */
+export async function accountRoutes(origin: string): Promise<ApiRoute[]> {
+  const cookie = await signIn(origin, `bench-${Date.now()}@example.com`, 'sign-up');
+  return [
+    { label: 'plain Hono route /api/auth/user signed out', path: '/api/auth/user', rps: null, p99: null },
+    { label: '/api/auth/user with a valid session (SQLite)', path: '/api/auth/user', rps: { op: '>=', limit: 3000 }, p99: { op: '<=', limit: 25 }, headers: { cookie } },
+  ];
+}
+
+/** Sign-in end to end: POST sign-in/email, then /api/auth/user with the new cookie says signed in. Median of 5. */
+export async function signInSection(ctx: BenchContext, origin: string): Promise<Figure[]> {
+  const email = `bench-sign-in-${Date.now()}@example.com`;
+  await signIn(origin, email, 'sign-up');
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    const cookie = await signIn(origin, email, 'sign-in');
+    const me = (await (await fetch(`${origin}/api/auth/user`, { headers: { cookie } })).json()) as { isAuthenticated: boolean };
+    if (!me.isAuthenticated) throw new Error('sign-in for the bench did not sign in');
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[2]!;
+  ctx.log(`  sign-in end to end: median ${round(median, 1)} ms (${times.map((t) => round(t, 1)).join(', ')})`);
+  return [
+    figure('api', {
+      name: 'sign-in end to end (POST /api/auth/sign-in/email, then /api/auth/user signed in)',
+      value: round(median, 1),
+      unit: 'ms',
+      budget: { op: '<', limit: 300 },
+      method: 'median of 5 sequential sign-ins by email and password (scrypt hash check, session row, signed cookie) on 127.0.0.1, SQLite',
+    }),
   ];
 }
 
@@ -40,7 +94,7 @@ interface LoadResult {
 /** A load generator: wrk when the machine has it (it costs the shared cores less), else autocannon. */
 interface LoadTool {
   name: string;
-  run: (url: string, seconds: number) => Promise<LoadResult>;
+  run: (url: string, seconds: number, headers?: Record<string, string>) => Promise<LoadResult>;
 }
 
 const runFile = promisify(execFile);
@@ -51,8 +105,9 @@ function toMs(value: string, unit: string): number {
 
 const wrk: LoadTool = {
   name: 'wrk (1 thread)',
-  async run(url, seconds) {
-    const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: gzip', url];
+  async run(url, seconds, headers = {}) {
+    const extra = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+    const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: gzip', ...extra, url];
     const { stdout } = await runFile(WRK, args, { timeout: (seconds + 30) * 1000 });
     const percentile = (p: string) => {
       const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(stdout);
@@ -73,8 +128,8 @@ const wrk: LoadTool = {
 
 const cannon: LoadTool = {
   name: 'autocannon 9 (in the bench process)',
-  async run(url, seconds) {
-    const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: HEADERS });
+  async run(url, seconds, headers = {}) {
+    const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { ...HEADERS, ...headers } });
     return {
       requestsPerSecond: result.requests.average,
       p50Ms: result.latency.p50,
@@ -128,19 +183,19 @@ export async function apiSection(ctx: BenchContext, origin: string, routes: ApiR
   for (const route of routes) {
     const url = origin + route.path;
     // The first answer fills the server's caches; a route that is not there yet is a miss, not a crash.
-    const first = await fetch(url);
+    const first = await fetch(url, { headers: route.headers });
     const status = first.status;
     const text = await first.text();
     referenceBody ??= status === 200 ? text : null;
     if (status !== 200) {
       ctx.log(`  ${route.path}: ${status}, not measured`);
       const missing = { missing: `not available (${status})`, value: null, method };
-      add({ name: `${route.label}: requests/s`, unit: 'req/s', budget: route.rps, ...missing });
+      add({ name: `${route.label}: requests/s`, unit: 'req/s', budget: route.rps ?? null, ...missing });
       if (route.p99 !== null) add({ name: `${route.label}: p99 latency`, unit: 'ms', budget: route.p99, ...missing });
       continue;
     }
-    await tool.run(url, WARM_UP_SECONDS);
-    const result = await tool.run(url, seconds);
+    await tool.run(url, WARM_UP_SECONDS, route.headers);
+    const result = await tool.run(url, seconds, route.headers);
     ctx.log(`  ${route.path}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${round(result.p99Ms, 2)} ms, ${result.errors} errors (${tool.name})`);
     add({ name: `${route.label}: requests/s`, value: Math.round(result.requestsPerSecond), unit: 'req/s', budget: route.rps, method });
     add({ name: `${route.label}: p50 latency`, value: round(result.p50Ms, 2), unit: 'ms', method });

@@ -39,7 +39,8 @@ export async function startServer(root: string, distDir: string): Promise<BenchS
   const origin = `http://${HOST}:${port}`;
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir },
+    // The accounts database beside the bench build, not the checkout's data/app.db.
+    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir, DATABASE_FILE: join(distDir, '..', 'bench-app.db'), DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,

@@ -4,9 +4,11 @@ import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
+import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
+import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
@@ -14,6 +16,7 @@ import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
+import { watchlistRoutes } from './routes/watchlist';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -28,6 +31,8 @@ export interface ApiOptions {
   siteUrl?: string;
   /** SITE_NAME, default "C-Score Signals". */
   siteName?: string;
+  /** The account layer (openAccounts): database, Better Auth, mailer, session reader. */
+  accounts: Accounts;
   now?: () => number;
 }
 
@@ -44,11 +49,14 @@ export function createApi(options: ApiOptions): Hono {
     archiveDir: options.archiveDir,
     siteName: options.siteName ?? DEFAULT_SITE_NAME,
     siteOrigins: siteOrigins(options.siteUrl),
+    accounts: options.accounts,
     now: options.now ?? Date.now,
   };
   return new Hono()
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
+    .route('/account', accountRoutes(context))
+    .route('/watchlist', watchlistRoutes(context))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))
@@ -90,5 +98,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
     siteUrl: config.siteUrl,
     siteName: config.siteName,
+    accounts: await openAccounts(accountSettings(config)),
   };
 }

@@ -13,6 +13,8 @@ import { readUniverse } from '../../src/storage/universe';
 import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
+import { testAccounts } from '../fixtures/accounts';
+import type { Accounts } from '../../src/server/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -95,12 +97,34 @@ export interface RunningApi {
   origin: string;
   seen: string[];
   get(path: string, init?: RequestInit): Promise<Response>;
+  /** Headers of a signed-in operator (ADMIN_EMAILS has ops@example.com) and of a signed-in user who is not one. */
+  operator: Record<string, string>;
+  member: Record<string, string>;
+  /** The account layer the app runs with. */
+  accounts: Accounts;
   close(): Promise<void>;
+}
+
+/** The site origin the harness's app trusts (SITE_URL). */
+export const SITE = 'https://signals.example';
+
+/** Signs up through the real Better Auth handler; the session cookie and a trusted Origin, as headers. */
+export async function signUp(origin: string, email: string, password = 'correct horse battery'): Promise<Record<string, string>> {
+  const response = await fetch(`${origin}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE },
+    body: JSON.stringify({ email, password, name: '' }),
+  });
+  if (response.status !== 200) throw new Error(`sign-up of ${email}: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
+  return { cookie, origin: SITE };
 }
 
 /** Serves the real app (static build + live API) on 127.0.0.1, port 0. */
 export async function startApi(site: BuiltSite, provider: MarketDataProvider, now?: () => number): Promise<RunningApi> {
+  const accounts = await testAccounts({ adminEmails: ['ops@example.com'] });
   const api = createApi({
+    accounts,
     distDir: site.distDir,
     archiveDir: site.archiveDir,
     companyInfoFile: site.companyInfoFile,
@@ -114,15 +138,23 @@ export async function startApi(site: BuiltSite, provider: MarketDataProvider, no
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const seen: string[] = [];
+  const operator = await signUp(origin, 'ops@example.com');
+  const member = await signUp(origin, 'member@example.com');
   return {
     origin,
     seen,
+    operator,
+    member,
+    accounts,
     async get(path, init) {
       const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });
       const body = await response.clone().text();
       seen.push(`${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${body}`);
       return response;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await accounts.dispose();
+    },
   };
 }
