@@ -11,6 +11,7 @@ import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
+import { formRoutes, type AuthHandler } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
@@ -29,6 +30,8 @@ export interface ApiOptions {
   /** SITE_NAME, default "C-Score Signals". */
   siteName?: string;
   now?: () => number;
+  /** Better Auth's handler, for the plain-HTML forms of /login and /account; without it the forms say accounts are off. */
+  authHandler?: AuthHandler;
 }
 
 /**
@@ -49,6 +52,7 @@ export function createApi(options: ApiOptions): Hono {
   return new Hono()
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
+    .route('/forms', formRoutes(options.authHandler))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))
