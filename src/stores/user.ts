@@ -22,10 +22,13 @@ export async function loadUser(): Promise<void> {
       $user.set({ status: 'signed-out' });
       return;
     }
-    const body = (await response.json()) as { isAuthenticated?: boolean; isPremium?: boolean; username?: string; email?: string };
+    type UserFields = { isPremium?: boolean; username?: string; email?: string };
+    const body = (await response.json()) as UserFields & { isAuthenticated?: boolean; user?: UserFields | null };
+    // Issue 12's answer nests the fields under `user`; the signed-out answer has them at the top level.
+    const fields = body.user ?? body;
     $user.set(
       body.isAuthenticated
-        ? { status: 'signed-in', isPremium: Boolean(body.isPremium), username: body.username ?? '', email: body.email ?? '' }
+        ? { status: 'signed-in', isPremium: Boolean(fields.isPremium), username: fields.username ?? '', email: fields.email ?? '' }
         : { status: 'signed-out' },
     );
   } catch {
