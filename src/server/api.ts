@@ -4,6 +4,7 @@ import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
+import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
@@ -11,7 +12,7 @@ import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
-import { formRoutes, type AuthHandler } from './routes/forms';
+import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
@@ -29,9 +30,9 @@ export interface ApiOptions {
   siteUrl?: string;
   /** SITE_NAME, default "C-Score Signals". */
   siteName?: string;
+  /** The account layer (openAccounts): database, Better Auth, mailer, session reader. */
+  accounts: Accounts;
   now?: () => number;
-  /** Better Auth's handler, for the plain-HTML forms of /login and /account; without it the forms say accounts are off. */
-  authHandler?: AuthHandler;
 }
 
 /**
@@ -47,12 +48,13 @@ export function createApi(options: ApiOptions): Hono {
     archiveDir: options.archiveDir,
     siteName: options.siteName ?? DEFAULT_SITE_NAME,
     siteOrigins: siteOrigins(options.siteUrl),
+    accounts: options.accounts,
     now: options.now ?? Date.now,
   };
   return new Hono()
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
-    .route('/forms', formRoutes(options.authHandler))
+    .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))
@@ -94,5 +96,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
     siteUrl: config.siteUrl,
     siteName: config.siteName,
+    accounts: await openAccounts(accountSettings(config)),
   };
 }

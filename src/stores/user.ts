@@ -22,13 +22,11 @@ export async function loadUser(): Promise<void> {
       $user.set({ status: 'signed-out' });
       return;
     }
-    type UserFields = { isPremium?: boolean; username?: string; email?: string };
-    const body = (await response.json()) as UserFields & { isAuthenticated?: boolean; user?: UserFields | null };
-    // Issue 12's answer nests the fields under `user`; the signed-out answer has them at the top level.
-    const fields = body.user ?? body;
+    const body = (await response.json()) as { isAuthenticated?: boolean; user?: { isPremium?: boolean; username?: string; email?: string } | null };
+    const user = body.user;
     $user.set(
-      body.isAuthenticated
-        ? { status: 'signed-in', isPremium: Boolean(fields.isPremium), username: fields.username ?? '', email: fields.email ?? '' }
+      body.isAuthenticated && user
+        ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '' }
         : { status: 'signed-out' },
     );
   } catch {

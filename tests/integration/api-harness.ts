@@ -13,6 +13,7 @@ import { readUniverse } from '../../src/storage/universe';
 import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
+import { testAccounts } from '../fixtures/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -100,7 +101,9 @@ export interface RunningApi {
 
 /** Serves the real app (static build + live API) on 127.0.0.1, port 0. */
 export async function startApi(site: BuiltSite, provider: MarketDataProvider, now?: () => number): Promise<RunningApi> {
+  const accounts = await testAccounts();
   const api = createApi({
+    accounts,
     distDir: site.distDir,
     archiveDir: site.archiveDir,
     companyInfoFile: site.companyInfoFile,
@@ -123,6 +126,9 @@ export async function startApi(site: BuiltSite, provider: MarketDataProvider, no
       seen.push(`${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${body}`);
       return response;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await accounts.dispose();
+    },
   };
 }
