@@ -73,7 +73,7 @@ export const OUTCOMES = {
     failed: FAILED,
   },
   'magic-link': {
-    sent: { field: 'form', ok: true, text: 'If that address can sign in, a link is on its way. Open it within 5 minutes; it works once.' },
+    sent: { field: 'form', ok: true, text: 'If that address can sign in, a link is on its way. Open it within 10 minutes; it works once.' },
     email: EMAIL_MISSING,
     limited: RATE_LIMITED,
     refused: REFUSED,
