@@ -35,7 +35,10 @@ export function toggleWatch(rawTicker: string): 'added' | 'removed' | null {
   return watched ? 'removed' : 'added';
 }
 
-/** The account's watchlist route (issue 12 item 7): GET answers `{tickers}`, PUT takes and answers `{tickers}`. */
+/**
+ * The account's watchlist route (issue 12 item 7): GET answers `{tickers}`; PUT (replace) and POST /merge (the union
+ * with the stored list) take and answer `{tickers}`.
+ */
 const WATCHLIST_API = '/api/watchlist';
 /** The account whose watchlist this browser's list was last merged into: the merge happens once per account. */
 const $mergedFor = persistentAtom<string>('watchlist-merged-for', '');
@@ -43,9 +46,9 @@ let account: string | null = null;
 /** The list as the server last answered it: setting it locally needs no save. */
 let lastSaved = '';
 
-async function send(method: 'GET' | 'PUT', tickers?: readonly string[]): Promise<string[] | null> {
+async function send(method: 'GET' | 'PUT' | 'POST', tickers?: readonly string[]): Promise<string[] | null> {
   try {
-    const response = await fetch(WATCHLIST_API, {
+    const response = await fetch(method === 'POST' ? `${WATCHLIST_API}/merge` : WATCHLIST_API, {
       method,
       credentials: 'include',
       headers: tickers ? { 'content-type': 'application/json' } : undefined,
@@ -72,17 +75,17 @@ async function send(method: 'GET' | 'PUT', tickers?: readonly string[]): Promise
 export async function followAccount(email: string | null): Promise<void> {
   account = email;
   if (email === null) return;
-  const remote = await send('GET');
-  if (remote === null || account !== email) return;
-  if ($mergedFor.get() === email) {
-    $watchlist.set(remote);
+  const first = $mergedFor.get() !== email;
+  const before = JSON.stringify($watchlist.get());
+  const saved = first ? await send('POST', $watchlist.get()) : await send('GET');
+  if (saved === null || account !== email) return;
+  // A star pressed while the list was on its way wins: it is saved rather than overwritten.
+  if (!first && JSON.stringify($watchlist.get()) !== before) {
+    void send('PUT', $watchlist.get());
     return;
   }
-  const merged = [...new Set([...remote, ...$watchlist.get()])];
-  const saved = merged.length === remote.length ? remote : await send('PUT', merged);
-  if (saved === null || account !== email) return;
   $watchlist.set(saved);
-  $mergedFor.set(email);
+  if (first) $mergedFor.set(email);
 }
 
 // Signed in, every change is saved to the account too (the local list stays as this browser's copy).
