@@ -8,6 +8,7 @@ import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
+import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
@@ -16,6 +17,7 @@ import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
+import { watchlistRoutes } from './routes/watchlist';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -55,6 +57,8 @@ export function createApi(options: ApiOptions): Hono {
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
+    .route('/account', accountRoutes(context))
+    .route('/watchlist', watchlistRoutes(context))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))
