@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTCOMES, outcomeId } from '../../src/lib/domain/account-forms';
 import { formRoutes } from '../../src/server/routes/forms';
+import { type AccountServer, cookiesOf, DATABASES, SITE, startAccountServer } from '../fixtures/account-server';
 
 let server: ServerType;
 let base = '';
@@ -172,5 +173,39 @@ describe('account forms against Better Auth', () => {
     expect((await post('/delete-account', { password: 'wrong password!!', confirm: 'DELETE' }, cookie)).location).toBe('/account#delete-account-wrong');
     expect((await post('/delete-account', { password: 'reset password value', confirm: 'DELETE' }, cookie)).location).toBe('/');
     expect((await post('/sign-in', { email, password: 'reset password value' })).location).toBe('/login?returnTo=%2Faccount#sign-in-invalid');
+  });
+});
+
+describe.each(DATABASES)('account forms through the app on $name', ({ url }) => {
+  let app: AccountServer;
+  beforeAll(async () => {
+    app = await startAccountServer(await url());
+  });
+  afterAll(() => app.close());
+
+  const form = (path: string, fields: Record<string, string>, cookie = '') =>
+    app.request(`/api/forms${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE, ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams(fields),
+    });
+
+  it('signs up, then resets a forgotten password from the emailed link, and signs in with it', async () => {
+    const email = 'forms@example.com';
+    const signedUp = await form('/sign-up', { email, password: 'first long password', returnTo: '/learn' });
+    expect([signedUp.status, signedUp.headers.get('location')]).toEqual([303, '/learn']);
+    const user = (await (await app.request('/api/auth/user', { headers: { cookie: cookiesOf(signedUp) } })).json()) as { user: { email: string } };
+    expect(user.user.email).toBe(email);
+
+    expect((await form('/forgot-password', { email })).headers.get('location')).toBe('/login#forgot-password-sent');
+    // The emailed link names SITE_URL; this server listens on loopback.
+    const link = new URL(app.sent.at(-1)!.link);
+    const toForms = new URL((await app.request(`${link.pathname}${link.search}`)).headers.get('location')!, app.origin);
+    const ready = await app.request(`${toForms.pathname}${toForms.search}`);
+    expect(ready.headers.get('location')).toBe('/login#reset-password-ready');
+    const reset = await form('/reset-password', { newPassword: 'second long password' }, cookiesOf(ready));
+    expect(reset.headers.get('location')).toBe('/login#reset-password-done');
+    expect((await form('/sign-in', { email, password: 'first long password' })).headers.get('location')).toBe('/login?returnTo=%2Faccount#sign-in-invalid');
+    expect((await form('/sign-in', { email, password: 'second long password' })).headers.get('location')).toBe('/account');
   });
 });
