@@ -110,7 +110,7 @@ export const OUTCOMES = {
   },
   'delete-account': {
     confirm: { field: 'confirm', ok: false, text: 'Type DELETE in capitals to confirm that the account should go.' },
-    wrong: { field: 'password', ok: false, text: 'Your password is not right. Type it again.' },
+    wrong: { field: 'password', ok: false, text: 'Your password is not right, or, without one, your sign-in is older than 10 minutes. Type it again, or sign in again first.' },
     'signed-out': SIGNED_OUT,
     limited: RATE_LIMITED,
     refused: REFUSED,
