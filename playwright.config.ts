@@ -1,5 +1,17 @@
 import { defineConfig } from '@playwright/test';
-import { DEMO_URL, E2E_DIR, E2E_PORT, FAKE_POLYGON_KEY, FAKE_POLYGON_PORT, FAKE_POLYGON_URL, POLYGON_APP_PORT, POLYGON_URL } from './tests/e2e/servers';
+import {
+  DEMO_URL,
+  E2E_DIR,
+  E2E_PORT,
+  FAKE_POLYGON_KEY,
+  FAKE_POLYGON_PORT,
+  FAKE_POLYGON_URL,
+  POLYGON_APP_PORT,
+  POLYGON_URL,
+  SMTP_CATCHER_PORT,
+  SMTP_CATCHER_READ_PORT,
+  SMTP_CATCHER_READ_URL,
+} from './tests/e2e/servers';
 
 const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 // Both app servers serve the one build the first writes.
@@ -22,13 +34,29 @@ export default defineConfig({
   // Playwright starts these in order, each once the one before answers (tests/e2e/servers.ts says who uses which).
   webServer: [
     {
+      // Before the demo app, which sends its mail here.
+      command: 'tsx tests/fixtures/smtp-catcher.ts',
+      url: `${SMTP_CATCHER_READ_URL}/messages`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      env: { SMTP_CATCHER_PORT: String(SMTP_CATCHER_PORT), SMTP_CATCHER_READ_PORT: String(SMTP_CATCHER_READ_PORT) },
+    },
+    {
       // The real `npm start` path: the server runs the daily job into a fresh folder first, then serves it.
       command: `rm -rf ${E2E_DIR} && tsx scripts/start.ts`,
       url: `${DEMO_URL}/api/health`,
       timeout: 180_000,
       reuseExistingServer: false,
       // No key, whatever the shell has: the offline demo provider.
-      env: { ...site, PORT: String(E2E_PORT), HOST: '127.0.0.1', POLYGON_API_KEY: '' },
+      // Accounts: its own address as SITE_URL (Better Auth's trusted origin and the links it mails), mail to the catcher.
+      env: {
+        ...site,
+        PORT: String(E2E_PORT),
+        HOST: '127.0.0.1',
+        POLYGON_API_KEY: '',
+        SITE_URL: DEMO_URL,
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_CATCHER_PORT}`,
+      },
     },
     {
       command: 'tsx tests/fixtures/fake-polygon-server.ts',

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $paywall, closePaywall } from '../stores/paywall';
 import { $user, signIn } from '../stores/user';
@@ -7,29 +7,24 @@ import ErrorBoundary from './ErrorBoundary';
 
 /**
  * The full-screen 'Choose Your Plan' overlay (spec sections 2, 4, 6, 9) on a native modal dialog: focus stays inside,
- * Escape and 'Continue with free' close it. Upgrading starts sign-in when signed out; signed in, billing is not
- * offered yet and the dialog says so.
+ * Escape and 'Continue with free' close it. Upgrading starts sign-in when signed out; signed in, it posts the account
+ * page's upgrade form (/api/forms/upgrade), which goes to Stripe Checkout when the server has Stripe, else back to
+ * /account with the server's word on how to get Pro.
  */
 function PaywallDialog() {
   const paywall = useStore($paywall);
   const user = useStore($user);
   const dialog = useRef<HTMLDialogElement>(null);
-  const [notice, setNotice] = useState('');
 
   useEffect(() => {
     const el = dialog.current;
     if (!el) return;
     if (paywall.open && !el.open) {
-      setNotice('');
       el.showModal();
     } else if (!paywall.open && el.open) el.close();
   }, [paywall]);
 
-  const upgrade = () => {
-    if (user.status !== 'signed-in') return signIn();
-    console.info('Upgrade to Pro requested; online billing is not available yet.');
-    setNotice('Online billing is not available yet. Your account stays on the Free plan for now.');
-  };
+  const signedIn = user.status === 'signed-in';
 
   return (
     <dialog ref={dialog} className="dialog paywall" aria-labelledby="paywall-title" aria-describedby="paywall-description" onClose={closePaywall}>
@@ -53,12 +48,18 @@ function PaywallDialog() {
               {plan === FREE_PLAN ? (
                 <button type="button" className="btn" onClick={closePaywall}>Continue with free</button>
               ) : (
-                <button type="button" className="btn btn-primary" onClick={upgrade}>Upgrade to Pro</button>
+                <form method="post" action="/api/forms/upgrade">
+                  <input type="hidden" name="plan" value="monthly" />
+                  {signedIn ? (
+                    <button type="submit" className="btn btn-primary">Upgrade to Pro</button>
+                  ) : (
+                    <button type="button" className="btn btn-primary" onClick={() => signIn()}>Upgrade to Pro</button>
+                  )}
+                </form>
               )}
             </section>
           ))}
         </div>
-        {notice && <p role="status" className="paywall-notice">{notice}</p>}
       </div>
     </dialog>
   );

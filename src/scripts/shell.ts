@@ -6,6 +6,7 @@
 import { $authFeature, $sidebarCollapsed, $hasVisited, resetFeatureFlagsOnLoad } from '../stores/flags';
 import { $user, loadUser, signIn, signOut } from '../stores/user';
 import { openPaywall } from '../stores/paywall';
+import { followAccount } from '../stores/watchlist';
 import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/theme';
 import { MOBILE_BREAKPOINT_PX } from '../lib/domain/ui';
 import { enhanceSearch } from './search';
@@ -110,6 +111,10 @@ function renderAccount(): void {
   upgrade.hidden = signedIn && user.isPremium;
 }
 $user.subscribe(renderAccount);
+// Signed in, the watchlist is the account's (merged with this browser's on the first sign-in); signed out, local.
+$user.listen((user) => {
+  if (user.status !== 'loading') void followAccount(user.status === 'signed-in' ? user.email : null);
+});
 $authFeature.subscribe(renderAccount);
 const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn) : setTimeout(fn, 1));
 idle(() => void loadUser());

@@ -13,6 +13,7 @@ import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
+import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { staticTickerRoutes } from './routes/static-tickers';
@@ -55,6 +56,7 @@ export function createApi(options: ApiOptions): Hono {
   return new Hono()
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
+    .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
     .route('/', marketRoutes(context))

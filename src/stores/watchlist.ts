@@ -34,3 +34,61 @@ export function toggleWatch(rawTicker: string): 'added' | 'removed' | null {
   showToast({ title: `${ticker} ${watched ? 'removed from' : 'added to'} watchlist`, durationMs: WATCH_MESSAGE_MS });
   return watched ? 'removed' : 'added';
 }
+
+/**
+ * The account's watchlist route (issue 12 item 7): GET answers `{tickers}`; PUT (replace) and POST /merge (the union
+ * with the stored list) take and answer `{tickers}`.
+ */
+const WATCHLIST_API = '/api/watchlist';
+/** The account whose watchlist this browser's list was last merged into: the merge happens once per account. */
+const $mergedFor = persistentAtom<string>('watchlist-merged-for', '');
+let account: string | null = null;
+/** The list as the server last answered it: setting it locally needs no save. */
+let lastSaved = '';
+
+async function send(method: 'GET' | 'PUT' | 'POST', tickers?: readonly string[]): Promise<string[] | null> {
+  try {
+    const response = await fetch(method === 'POST' ? `${WATCHLIST_API}/merge` : WATCHLIST_API, {
+      method,
+      credentials: 'include',
+      headers: tickers ? { 'content-type': 'application/json' } : undefined,
+      body: tickers ? JSON.stringify({ tickers }) : undefined,
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    const body = (await response.json()) as { tickers?: unknown };
+    if (!Array.isArray(body.tickers)) return null;
+    const saved = body.tickers.filter((t): t is string => typeof t === 'string').map((t) => t.toUpperCase());
+    lastSaved = JSON.stringify(saved);
+    return saved;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Follows the signed-in account (issue 12 item 7): signed in, the list is the account's, read from the server; on an
+ * account's first sign-in in this browser the local list is merged in. Signed out (email null), the list stays local.
+ */
+export async function followAccount(email: string | null): Promise<void> {
+  account = email;
+  if (email === null) return;
+  const first = $mergedFor.get() !== email;
+  const before = JSON.stringify($watchlist.get());
+  const saved = first ? await send('POST', $watchlist.get()) : await send('GET');
+  if (saved === null || account !== email) return;
+  // A star pressed while the list was on its way wins: it is saved rather than overwritten.
+  if (!first && JSON.stringify($watchlist.get()) !== before) {
+    void send('PUT', $watchlist.get());
+    return;
+  }
+  $watchlist.set(saved);
+  if (first) $mergedFor.set(email);
+}
+
+// Signed in, every change is saved to the account too (the local list stays as this browser's copy).
+$watchlist.listen((list) => {
+  if (account !== null && $mergedFor.get() === account && JSON.stringify(list) !== lastSaved) void send('PUT', list);
+});

@@ -4,14 +4,19 @@
  *   demo:    the app as `npm start` runs it without a key: the offline demo provider (every spec but detail's).
  *   polygon: the same build served by a second app whose provider is Polygon, pointed at the fake Polygon server.
  *   fake:    tests/fixtures/fake-polygon-server.ts, the reference answers of tests/fixtures/polygon/.
+ *   smtp:    tests/fixtures/smtp-catcher.ts, the SMTP server the demo app sends its mail to, read over HTTP.
  */
 export const E2E_PORT = Number(process.env.E2E_PORT || 4391);
 export const E2E_DIR = process.env.E2E_DIR || '.tmp/e2e';
 export const POLYGON_APP_PORT = Number(process.env.E2E_POLYGON_PORT || E2E_PORT + 100);
 export const FAKE_POLYGON_PORT = Number(process.env.E2E_FAKE_POLYGON_PORT || E2E_PORT + 200);
+export const SMTP_CATCHER_PORT = Number(process.env.E2E_SMTP_PORT || E2E_PORT + 300);
+export const SMTP_CATCHER_READ_PORT = SMTP_CATCHER_PORT + 1;
 
 export const DEMO_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const POLYGON_URL = `http://127.0.0.1:${POLYGON_APP_PORT}`;
 export const FAKE_POLYGON_URL = `http://127.0.0.1:${FAKE_POLYGON_PORT}`;
+/** Where the tests read the mail the demo app sent. */
+export const SMTP_CATCHER_READ_URL = `http://127.0.0.1:${SMTP_CATCHER_READ_PORT}`;
 /** The key the polygon app sends and the fake accepts. */
 export const FAKE_POLYGON_KEY = 'e2e-fake-polygon-key';
