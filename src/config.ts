@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   LEARN_VIDEO_URL: optionalLink('an embeddable player'),
   NEWSLETTER_URL: optionalLink('the newsletter'),
   COMMUNITY_URL: optionalLink('the community'),
+  PAYWALL: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -75,6 +76,8 @@ export interface Config {
   devApiPort: number | null;
   polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number };
   links: { learnVideo: string | null; newsletter: string | null; community: string | null };
+  /** PAYWALL=on: the server keeps Pro data for Pro users. */
+  paywall: boolean;
 }
 
 /** The environment could not be read; the message lists every problem and what to do. */
@@ -108,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devApiPort: e.DEV_API_PORT ?? null,
     polygon: { apiKey: e.POLYGON_API_KEY || null, baseUrl: e.POLYGON_BASE_URL, ratePerMinute: e.POLYGON_RATE_PER_MIN, timeoutMs: e.POLYGON_TIMEOUT_MS },
     links: { learnVideo: e.LEARN_VIDEO_URL, newsletter: e.NEWSLETTER_URL, community: e.COMMUNITY_URL },
+    paywall: e.PAYWALL === 'on',
   };
 }
 

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       devApiPort: null,
       polygon: { apiKey: null, baseUrl: 'https://api.polygon.io', ratePerMinute: 5, timeoutMs: 5000 },
       links: { learnVideo: null, newsletter: null, community: null },
+      paywall: false,
     });
   });
 

@@ -113,3 +113,23 @@ export function isArchiveLocked(viewer: Viewer): boolean {
 export function lockedRowsText(locked: number): string {
   return `${locked} more ${locked === 1 ? 'signal' : 'signals'} with Pro`;
 }
+
+/** What public JSON holds for a top ticker whose scores are Pro only: who it is, and that it is locked. */
+export interface LockedTicker {
+  ticker: string;
+  companyName: string;
+  reportDate: string;
+  isTopTicker: true;
+  locked: true;
+}
+
+/** The public form of a locked top ticker's record: no score of any kind. */
+export function lockedTicker(record: SignalRecord): LockedTicker {
+  return { ticker: record.ticker, companyName: record.companyName, reportDate: record.reportDate, isTopTicker: true, locked: true };
+}
+
+/** A stock page's meta description when its scores are Pro only: no score, no direction. */
+export function lockedStockDescription(ticker: string, companyName: string, reportDate: string): string {
+  const name = companyName ? ` (${companyName})` : '';
+  return `${ticker}${name} is a top signal on the report of ${reportDate}. Its C-Score and history are part of Pro.`;
+}
