@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
 import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
@@ -13,6 +13,7 @@ import type { ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
+import { noSession, proRoutes, requirePro, type UserEnv } from './routes/pro';
 import { staticTickerRoutes } from './routes/static-tickers';
 
 /** What the live API needs to know. */
@@ -29,6 +30,10 @@ export interface ApiOptions {
   /** SITE_NAME, default "C-Score Signals". */
   siteName?: string;
   now?: () => number;
+  /** PAYWALL=on: the archive downloads are Pro only (the /pro routes always are). */
+  paywall?: boolean;
+  /** The session check that sets `c.var.user` for the Pro routes; default: nobody is signed in. */
+  sessionUser?: MiddlewareHandler<UserEnv>;
 }
 
 /**
@@ -46,7 +51,14 @@ export function createApi(options: ApiOptions): Hono {
     siteOrigins: siteOrigins(options.siteUrl),
     now: options.now ?? Date.now,
   };
-  return new Hono()
+  const sessionUser = options.sessionUser ?? noSession;
+  const app = new Hono();
+  if (options.paywall) {
+    // DESIGN.md's table: Archives and downloads are Pro with PAYWALL=on.
+    app.use('/download-excel/*', sessionUser, requirePro).use('/download-csv/*', sessionUser, requirePro);
+  }
+  return app
+    .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
     .route('/', marketRoutes(context))
@@ -90,5 +102,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
     siteUrl: config.siteUrl,
     siteName: config.siteName,
+    paywall: config.paywall,
   };
 }

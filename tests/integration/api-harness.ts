@@ -10,7 +10,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import writeExcelFile from 'write-excel-file/node';
 import { runDaily } from '../../src/ingest/daily';
 import { readUniverse } from '../../src/storage/universe';
-import { createApi } from '../../src/server/api';
+import { createApi, type ApiOptions } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
 
@@ -99,7 +99,12 @@ export interface RunningApi {
 }
 
 /** Serves the real app (static build + live API) on 127.0.0.1, port 0. */
-export async function startApi(site: BuiltSite, provider: MarketDataProvider, now?: () => number): Promise<RunningApi> {
+export async function startApi(
+  site: BuiltSite,
+  provider: MarketDataProvider,
+  now?: () => number,
+  access: Pick<ApiOptions, 'paywall' | 'sessionUser'> = {},
+): Promise<RunningApi> {
   const api = createApi({
     distDir: site.distDir,
     archiveDir: site.archiveDir,
@@ -107,6 +112,7 @@ export async function startApi(site: BuiltSite, provider: MarketDataProvider, no
     provider,
     siteUrl: 'https://signals.example',
     now,
+    ...access,
   });
   const app = createApp({ distDir: site.distDir, api });
   const server: ServerType = await new Promise((resolve) => {
