@@ -3,7 +3,7 @@ import { DEMO_URL, E2E_DIR, E2E_PORT, FAKE_POLYGON_KEY, FAKE_POLYGON_PORT, FAKE_
 
 const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 // Both app servers serve the one build the first writes.
-const site = { SIGNALS_SOURCE: 'data/sample-exports', ARCHIVE_DIR: `${E2E_DIR}/archive`, DIST_DIR: `${E2E_DIR}/dist` };
+const site = { SIGNALS_SOURCE: 'data/sample-exports', ARCHIVE_DIR: `${E2E_DIR}/archive`, DIST_DIR: `${E2E_DIR}/dist`, DATABASE_FILE: `${E2E_DIR}/app.db` };
 
 export default defineConfig({
   testDir: 'tests/e2e',

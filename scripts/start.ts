@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { config as loadProcessConfig, ConfigError, type Config } from '../src/config';
+import { config as loadProcessConfig, ConfigError, requireProductionSettings, type Config } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
@@ -15,6 +15,7 @@ import { apiOptions, createApi } from '../src/server/api';
 let config: Config;
 try {
   config = loadProcessConfig();
+  requireProductionSettings(config);
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : String(error));
   process.exit(1);

@@ -53,7 +53,30 @@ const EnvSchema = z.object({
   LEARN_VIDEO_URL: optionalLink('an embeddable player'),
   NEWSLETTER_URL: optionalLink('the newsletter'),
   COMMUNITY_URL: optionalLink('the community'),
+  NODE_ENV: text('development'),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((value) => /^postgres(ql)?:\/\//i.test(value), 'expected a postgres:// address of the database')
+      .optional(),
+  ),
+  DATABASE_FILE: path('data/app.db'),
+  SMTP_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((value) => /^smtps?:\/\//i.test(value), 'expected an smtp:// or smtps:// address of the mail server')
+      .optional(),
+  ),
+  MAIL_FROM: optional(z.string().trim().optional()),
+  BETTER_AUTH_SECRET: optional(z.string().trim().min(32, 'expected 32 characters or more (openssl rand -base64 32)').optional()),
+  ADMIN_EMAILS: text(''),
   PAYWALL: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
+  STRIPE_SECRET_KEY: optional(z.string().trim().optional()),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().trim().optional()),
+  STRIPE_PRICE_MONTHLY: optional(z.string().trim().optional()),
+  STRIPE_PRICE_ANNUAL: optional(z.string().trim().optional()),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -76,8 +99,20 @@ export interface Config {
   devApiPort: number | null;
   polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number };
   links: { learnVideo: string | null; newsletter: string | null; community: string | null };
+  /** NODE_ENV is "production": mail, the auth secret and an https SITE_URL are required. */
+  production: boolean;
+  /** The accounts database: PostgreSQL when DATABASE_URL is set, else the SQLite file DATABASE_FILE (data/app.db). */
+  database: { url: string | null; file: string };
+  /** SMTP_URL (null: links are logged instead, development only) and the sender address. */
+  mail: { smtpUrl: string | null; from: string };
+  /** BETTER_AUTH_SECRET; null only outside production (a fixed development secret is used). */
+  authSecret: string | null;
+  /** ADMIN_EMAILS, lower-cased: the operators. */
+  adminEmails: string[];
   /** PAYWALL=on: the server keeps Pro data for Pro users. */
   paywall: boolean;
+  /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
+  stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null } | null;
 }
 
 /** The environment could not be read; the message lists every problem and what to do. */
@@ -95,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(explainIssues(parsed.error.issues).map((line) => line.replace(/^(\w+):/, (_, name) => `${name}="${env[name] ?? ''}":`)));
   }
   const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
   const source = /^https?:/i.test(e.SIGNALS_SOURCE) || isAbsolute(e.SIGNALS_SOURCE) ? e.SIGNALS_SOURCE : resolve(PROJECT_ROOT, e.SIGNALS_SOURCE);
   return {
     source,
@@ -111,8 +147,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devApiPort: e.DEV_API_PORT ?? null,
     polygon: { apiKey: e.POLYGON_API_KEY || null, baseUrl: e.POLYGON_BASE_URL, ratePerMinute: e.POLYGON_RATE_PER_MIN, timeoutMs: e.POLYGON_TIMEOUT_MS },
     links: { learnVideo: e.LEARN_VIDEO_URL, newsletter: e.NEWSLETTER_URL, community: e.COMMUNITY_URL },
+    production,
+    database: { url: e.DATABASE_URL ?? null, file: e.DATABASE_FILE },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM || `${e.SITE_NAME} <no-reply@${new URL(e.SITE_URL).hostname}>` },
+    authSecret: e.BETTER_AUTH_SECRET ?? null,
+    adminEmails: e.ADMIN_EMAILS.split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter((email) => email !== ''),
     paywall: e.PAYWALL === 'on',
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceMonthly: e.STRIPE_PRICE_MONTHLY ?? null, priceAnnual: e.STRIPE_PRICE_ANNUAL ?? null }
+        : null,
   };
+}
+
+/**
+ * The server's own rule (not the build's, which Astro runs with NODE_ENV=production): in production it refuses to
+ * start without SMTP_URL, BETTER_AUTH_SECRET and an https SITE_URL, naming each that is missing.
+ */
+export function requireProductionSettings(config: Config): void {
+  if (!config.production) return;
+  const missing: string[] = [];
+  if (config.mail.smtpUrl === null) missing.push('SMTP_URL="": required when NODE_ENV=production (the mail server for sign-in links)');
+  if (config.authSecret === null) missing.push('BETTER_AUTH_SECRET="": required when NODE_ENV=production (openssl rand -base64 32)');
+  if (!config.siteUrl.startsWith('https://')) missing.push(`SITE_URL="${config.siteUrl}": an https address is required when NODE_ENV=production`);
+  if (missing.length > 0) throw new ConfigError(missing);
 }
 
 let current: Config | undefined;

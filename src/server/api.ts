@@ -4,6 +4,7 @@ import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
+import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
@@ -13,7 +14,8 @@ import type { ApiContext } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
-import { noSession, proRoutes, requirePro, type UserEnv } from './routes/pro';
+import { proRoutes } from './routes/pro';
+import { requirePro, sessionUser as readSession, type SessionEnv } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 
 /** What the live API needs to know. */
@@ -29,11 +31,11 @@ export interface ApiOptions {
   siteUrl?: string;
   /** SITE_NAME, default "C-Score Signals". */
   siteName?: string;
+  /** The account layer (openAccounts): database, Better Auth, mailer, session reader. */
+  accounts: Accounts;
   now?: () => number;
-  /** PAYWALL=on: the archive downloads are Pro only (the /pro routes always are). */
-  paywall?: boolean;
-  /** The session check that sets `c.var.user` for the Pro routes; default: nobody is signed in. */
-  sessionUser?: MiddlewareHandler<UserEnv>;
+  /** The session check of the Pro routes and the paywalled downloads; default: the accounts' session reader. */
+  sessionUser?: MiddlewareHandler<SessionEnv>;
 }
 
 /**
@@ -49,11 +51,12 @@ export function createApi(options: ApiOptions): Hono {
     archiveDir: options.archiveDir,
     siteName: options.siteName ?? DEFAULT_SITE_NAME,
     siteOrigins: siteOrigins(options.siteUrl),
+    accounts: options.accounts,
     now: options.now ?? Date.now,
   };
-  const sessionUser = options.sessionUser ?? noSession;
+  const sessionUser = options.sessionUser ?? readSession(options.accounts.session);
   const app = new Hono();
-  if (options.paywall) {
+  if (options.accounts.paywall) {
     // DESIGN.md's table: Archives and downloads are Pro with PAYWALL=on.
     app.use('/download-excel/*', sessionUser, requirePro).use('/download-csv/*', sessionUser, requirePro);
   }
@@ -102,6 +105,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
     siteUrl: config.siteUrl,
     siteName: config.siteName,
-    paywall: config.paywall,
+    accounts: await openAccounts(accountSettings(config)),
   };
 }

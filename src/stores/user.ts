@@ -22,10 +22,11 @@ export async function loadUser(): Promise<void> {
       $user.set({ status: 'signed-out' });
       return;
     }
-    const body = (await response.json()) as { isAuthenticated?: boolean; isPremium?: boolean; username?: string; email?: string };
+    const body = (await response.json()) as { isAuthenticated?: boolean; user?: { isPremium?: boolean; username?: string; email?: string } | null };
+    const user = body.user;
     $user.set(
-      body.isAuthenticated
-        ? { status: 'signed-in', isPremium: Boolean(body.isPremium), username: body.username ?? '', email: body.email ?? '' }
+      body.isAuthenticated && user
+        ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '' }
         : { status: 'signed-out' },
     );
   } catch {

@@ -191,20 +191,20 @@ describe('live routes with the demo provider', () => {
   });
 });
 
-describe('accounts until they exist', () => {
+describe('the spec\'s auth routes', () => {
   it('answers the user as signed out, without an error status the browser would log', async () => {
     const user = await json('/api/auth/user');
     expect(user.status).toBe(200);
-    expect(user.body).toEqual({ isAuthenticated: false, isPremium: false, username: '', email: '' });
+    expect(user.body).toEqual({ isAuthenticated: false, user: null });
   });
 
   it.each([
-    ['/api/auth/login?returnTo=%2Fsignal%2FAAPL%3Ftab%3D1', '/signal/AAPL?tab=1'],
-    ['/api/auth/login?returnTo=%2F%2Fevil.example', '/'],
-    ['/api/auth/login?returnTo=%2F%5Cevil.example', '/'],
-    ['/api/auth/login?returnTo=https%3A%2F%2Fevil.example', '/'],
-    ['/api/auth/login?returnTo=%2F%09%2Fevil.example', '/'],
-    ['/api/auth/login', '/'],
+    ['/api/auth/login?returnTo=%2Fsignal%2FAAPL%3Ftab%3D1', '/login?returnTo=%2Fsignal%2FAAPL%3Ftab%3D1'],
+    ['/api/auth/login?returnTo=%2F%2Fevil.example', '/login?returnTo=%2F'],
+    ['/api/auth/login?returnTo=%2F%5Cevil.example', '/login?returnTo=%2F'],
+    ['/api/auth/login?returnTo=https%3A%2F%2Fevil.example', '/login?returnTo=%2F'],
+    ['/api/auth/login?returnTo=%2F%09%2Fevil.example', '/login?returnTo=%2F'],
+    ['/api/auth/login', '/login?returnTo=%2F'],
     ['/api/auth/logout?returnTo=https%3A%2F%2Fsignals.example', '/'],
     ['/api/auth/logout?returnTo=https%3A%2F%2Fsignals.example%2Farchives', '/archives'],
     ['/api/auth/logout?returnTo=https%3A%2F%2Fevil.example%2Fx', '/'],

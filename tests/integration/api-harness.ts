@@ -13,6 +13,7 @@ import { readUniverse } from '../../src/storage/universe';
 import { createApi, type ApiOptions } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
+import { testAccounts } from '../fixtures/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -103,16 +104,18 @@ export async function startApi(
   site: BuiltSite,
   provider: MarketDataProvider,
   now?: () => number,
-  access: Pick<ApiOptions, 'paywall' | 'sessionUser'> = {},
+  access: { paywall?: boolean } & Pick<ApiOptions, 'sessionUser'> = {},
 ): Promise<RunningApi> {
+  const accounts = await testAccounts({ paywall: access.paywall ?? false });
   const api = createApi({
+    accounts,
     distDir: site.distDir,
     archiveDir: site.archiveDir,
     companyInfoFile: site.companyInfoFile,
     provider,
     siteUrl: 'https://signals.example',
     now,
-    ...access,
+    sessionUser: access.sessionUser,
   });
   const app = createApp({ distDir: site.distDir, api });
   const server: ServerType = await new Promise((resolve) => {
@@ -129,6 +132,9 @@ export async function startApi(
       seen.push(`${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${body}`);
       return response;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await accounts.dispose();
+    },
   };
 }

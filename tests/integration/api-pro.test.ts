@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive } from '../../src/storage/archive';
-import type { SessionUser, UserEnv } from '../../src/server/routes/pro';
+import type { SessionEnv, SessionUser } from '../../src/server/auth/session';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { buildSite, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 
@@ -16,7 +16,7 @@ const USERS: Record<string, SessionUser> = {
   free: { id: 'u1', email: 'free@example.com', name: 'Free', isPremium: false, isOperator: false },
   pro: { id: 'u2', email: 'pro@example.com', name: 'Pro', isPremium: true, isOperator: false },
 };
-const testSession: MiddlewareHandler<UserEnv> = async (c, next) => {
+const testSession: MiddlewareHandler<SessionEnv> = async (c, next) => {
   c.set('user', USERS[getCookie(c, 'test-user') ?? ''] ?? null);
   await next();
 };
@@ -57,13 +57,14 @@ describe('/api/pro', () => {
   it.each(PRO_PATHS)('%s: 401 signed out, 403 Free, 200 Pro (never cached)', async (path) => {
     const anonymous = await paywalled.get(path, as(null));
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toEqual({ error: 'Sign in with a Pro account to see this.' });
+    expect(await anonymous.json()).toEqual({ error: 'Sign in first.' });
     const free = await paywalled.get(path, as('free'));
     expect(free.status).toBe(403);
-    expect(await free.json()).toEqual({ error: 'This is part of Pro: upgrade to see every signal.' });
+    expect(await free.json()).toEqual({ error: 'This needs a Pro plan.' });
     const pro = await paywalled.get(path, as('pro'));
     expect(pro.status).toBe(200);
     expect(pro.headers.get('cache-control')).toBe('private, no-store');
+    expect(pro.headers.get('vary')).toContain('Cookie');
   });
 
   it('answers a Pro user every row of the report', async () => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, PROJECT_ROOT } from '../../src/config';
+import { ConfigError, loadConfig, PROJECT_ROOT, requireProductionSettings } from '../../src/config';
 
 /** The ConfigError that `env` causes (fails the test when it causes none). */
 function problemsOf(env: Record<string, string>): string[] {
@@ -31,8 +31,59 @@ describe('loadConfig', () => {
       devApiPort: null,
       polygon: { apiKey: null, baseUrl: 'https://api.polygon.io', ratePerMinute: 5, timeoutMs: 5000 },
       links: { learnVideo: null, newsletter: null, community: null },
+      production: false,
+      database: { url: null, file: resolve(PROJECT_ROOT, 'data/app.db') },
+      mail: { smtpUrl: null, from: 'C-Score Signals <no-reply@localhost>' },
+      authSecret: null,
+      adminEmails: [],
       paywall: false,
+      stripe: null,
     });
+  });
+
+  it('reads the account variables: operators lower-cased, Stripe only with both keys', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app:pw@127.0.0.1:5432/app',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      MAIL_FROM: 'Signals <hi@signals.example>',
+      BETTER_AUTH_SECRET: 'x'.repeat(32),
+      ADMIN_EMAILS: ' Ops@Example.com, second@example.com ,',
+      PAYWALL: 'on',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_PRICE_MONTHLY: 'price_m',
+      STRIPE_PRICE_ANNUAL: 'price_a',
+    });
+    expect(config).toMatchObject({
+      database: { url: 'postgres://app:pw@127.0.0.1:5432/app' },
+      mail: { smtpUrl: 'smtp://127.0.0.1:2525', from: 'Signals <hi@signals.example>' },
+      authSecret: 'x'.repeat(32),
+      adminEmails: ['ops@example.com', 'second@example.com'],
+      paywall: true,
+      stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', priceMonthly: 'price_m', priceAnnual: 'price_a' },
+    });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' }).stripe).toBeNull();
+  });
+
+  it('in production refuses to start without SMTP_URL, BETTER_AUTH_SECRET and an https SITE_URL, naming each', () => {
+    const refused = (env: Record<string, string>) => {
+      try {
+        requireProductionSettings(loadConfig(env));
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(refused({ NODE_ENV: 'production' })).toEqual([
+      'SMTP_URL="": required when NODE_ENV=production (the mail server for sign-in links)',
+      'BETTER_AUTH_SECRET="": required when NODE_ENV=production (openssl rand -base64 32)',
+      'SITE_URL="http://localhost:4321": an https address is required when NODE_ENV=production',
+    ]);
+    expect(refused({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail', BETTER_AUTH_SECRET: 'y'.repeat(40), SITE_URL: 'http://signals.example' })).toEqual([
+      'SITE_URL="http://signals.example": an https address is required when NODE_ENV=production',
+    ]);
+    expect(refused({ NODE_ENV: 'development' })).toEqual([]);
+    expect(refused({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail', BETTER_AUTH_SECRET: 'y'.repeat(40), SITE_URL: 'https://signals.example' })).toEqual([]);
   });
 
   it('reads every variable it is given', () => {
@@ -77,6 +128,9 @@ describe('loadConfig', () => {
     [{ POLYGON_TIMEOUT_MS: '-5' }, 'POLYGON_TIMEOUT_MS="-5": expected 1 or more'],
     [{ SITE_URL: 'signals.example' }, 'SITE_URL="signals.example": expected an http(s) address of the site, such as https://signals.example.com'],
     [{ POLYGON_BASE_URL: 'ftp://x' }, 'POLYGON_BASE_URL="ftp://x": expected an http(s) address of the market-data API'],
+    [{ PAYWALL: 'yes' }, 'PAYWALL="yes": expected on or off'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL="mysql://x": expected a postgres:// address of the database'],
+    [{ BETTER_AUTH_SECRET: 'short' }, 'BETTER_AUTH_SECRET="short": expected 32 characters or more (openssl rand -base64 32)'],
     [{ LEARN_VIDEO_URL: 'javascript:alert(1)' }, 'LEARN_VIDEO_URL="javascript:alert(1)": expected an http(s) address of an embeddable player'],
   ])('refuses %j: %s', (env, problem) => {
     expect(problemsOf(env)).toEqual([problem]);

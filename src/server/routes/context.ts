@@ -1,6 +1,7 @@
 import { noSignalMessage } from '../../lib/domain/api-responses';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import type { CompanyStore } from '../../storage/company-info';
+import type { Accounts } from '../accounts';
 import type { SiteIndex, SiteIndexLoader } from '../../storage/site-index';
 import { refusal } from '../errors';
 import { ProviderError, type MarketDataProvider } from '../providers/provider';
@@ -15,6 +16,8 @@ export interface ApiContext {
   siteName: string;
   /** Origins a logout may return to: SITE_URL's, besides the request's own. */
   siteOrigins: readonly string[];
+  /** The account layer: database, Better Auth, mailer, session reader. */
+  accounts: Accounts;
   now: () => number;
 }
 

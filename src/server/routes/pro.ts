@@ -13,34 +13,7 @@ import { buildTrend } from '../../lib/domain/trend';
 import { refusal } from '../errors';
 import { routeTicker, validate } from '../validate';
 import { knownRecord, type ApiContext } from './context';
-
-/** The signed-in user as the session middleware sets it (null: signed out). */
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  isPremium: boolean;
-  isOperator: boolean;
-}
-
-/** The Hono environment of a route behind the session middleware. */
-export interface UserEnv {
-  Variables: { user: SessionUser | null };
-}
-
-/** A session check that knows nobody: every visitor is signed out (the API before accounts). */
-export const noSession: MiddlewareHandler<UserEnv> = async (c, next) => {
-  c.set('user', null);
-  await next();
-};
-
-/** 401 signed out, 403 signed in without Pro; a Pro user goes on. */
-export const requirePro: MiddlewareHandler<UserEnv> = async (c, next) => {
-  const user = c.get('user');
-  if (user === null || user === undefined) throw refusal(401, 'Sign in with a Pro account to see this.');
-  if (!user.isPremium) throw refusal(403, 'This is part of Pro: upgrade to see every signal.');
-  await next();
-};
+import { requirePro, type SessionEnv } from '../auth/session';
 
 /** The Pro lists, by the page address they complete. */
 export const PRO_LISTS = ['all-signals', 'currently-qualified', 'recently-qualified', 'reversals-exits', 'heatmap'] as const;
@@ -48,14 +21,14 @@ const ListParams = z.object({ list: z.enum(PRO_LISTS, { error: `expected one of 
 const TickerParams = z.object({ ticker: z.string().transform((raw, ctx) => routeTicker(raw, ctx)) });
 
 /** /pro/all-signals, /pro/lists/{list}, /pro/stock/{T}, /pro/ticker-metrics/{T}, /pro/c-score-trend/{T}. */
-export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<UserEnv>): Hono<UserEnv> {
+export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<SessionEnv>): Hono<SessionEnv> {
   async function history() {
     const site = await context.site.current();
     if (site === null) throw refusal(503, 'No report is published yet: run "npm run daily" to build the site.', { 'Retry-After': '60' });
     return site.history;
   }
 
-  return new Hono<UserEnv>()
+  return new Hono<SessionEnv>()
     .use('*', sessionUser, requirePro, async (c, next) => {
       await next();
       c.header('Cache-Control', 'private, no-store');

@@ -1,0 +1,142 @@
+/**
+ * Better Auth for the site (DESIGN.md "Accounts and entitlements"): email and password (10 characters or more) and
+ * magic links by mail, sessions in HttpOnly SameSite=Lax cookies (Secure behind https), origin checks on every
+ * state-changing request and rate limits whatever NODE_ENV says, telemetry off. One options object serves the
+ * handler and the migrations, so the schema always matches the plugins.
+ */
+import { stripe as stripePlugin } from '@better-auth/stripe';
+import { type BetterAuthOptions, betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { magicLink } from 'better-auth/plugins';
+import type Stripe from 'stripe';
+import { type AppDatabase, migrateOwnTables } from '../../storage/db';
+import type { Mailer } from '../mail';
+
+/** Used outside production when BETTER_AUTH_SECRET is unset (production refuses to start without it). */
+export const DEVELOPMENT_SECRET = 'development-only-secret-set-BETTER_AUTH_SECRET-in-production';
+
+/** Magic links live 10 minutes and work once. */
+export const MAGIC_LINK_SECONDS = 10 * 60;
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** Stripe billing: the client (pointed at a fake in tests), the webhook secret and Pro's two prices. */
+export interface StripeSettings {
+  client: Stripe;
+  webhookSecret: string;
+  priceMonthly: string | null;
+  priceAnnual: string | null;
+}
+
+export interface AuthSettings {
+  database: AppDatabase;
+  /** SITE_URL: Better Auth's baseURL and its trusted origin. */
+  siteUrl: string;
+  siteName: string;
+  secret: string;
+  mailer: Mailer;
+  /** Rate limits on sign-in, sign-up and mail: on in production, and in the tests that check them. */
+  rateLimit: boolean;
+  stripe: StripeSettings | null;
+  /** Extra trusted origins (tests that reach the server on a loopback port besides SITE_URL). */
+  trustedOrigins?: string[];
+}
+
+/** The Better Auth options for these settings (the handler and the migrations use the same). */
+export function authOptions(settings: AuthSettings) {
+  const origin = new URL(settings.siteUrl).origin;
+  const secure = origin.startsWith('https://');
+  const { mailer, siteName } = settings;
+  const plugins = [
+    magicLink({
+      expiresIn: MAGIC_LINK_SECONDS,
+      async sendMagicLink({ email, url }) {
+        await mailer.send({
+          to: email,
+          subject: `Your ${siteName} sign-in link`,
+          text: `Sign in to ${siteName} with this link. It works once, within 10 minutes:\n\n${url}\n\nIf you did not ask for it, ignore this message.`,
+          link: url,
+        });
+      },
+    }),
+    ...(settings.stripe === null ? [] : [stripeBilling(settings.stripe)]),
+  ];
+  return {
+    appName: siteName,
+    baseURL: origin,
+    basePath: '/api/auth',
+    secret: settings.secret,
+    database: { db: settings.database.db, type: settings.database.type },
+    telemetry: { enabled: false },
+    trustedOrigins: [origin, ...(settings.trustedOrigins ?? [])],
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: `Reset your ${siteName} password`,
+          text: `Choose a new password for ${siteName} with this link (it works once, within an hour):\n\n${url}\n\nIf you did not ask for it, ignore this message.`,
+          link: url,
+        });
+      },
+    },
+    user: { deleteUser: { enabled: true }, changeEmail: { enabled: false } },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, freshAge: 60 * 10 },
+    rateLimit: {
+      enabled: settings.rateLimit,
+      storage: 'memory',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: 60, max: 5 },
+        '/sign-up/email': { window: 60, max: 5 },
+        '/sign-in/magic-link': { window: 60, max: 3 },
+        '/request-password-reset': { window: 60, max: 3 },
+        '/forget-password': { window: 60, max: 3 },
+      },
+    },
+    advanced: {
+      // Explicit, so the checks hold under NODE_ENV=test too (Better Auth skips them there by default).
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+    },
+    plugins,
+  } satisfies BetterAuthOptions;
+}
+
+function stripeBilling(settings: StripeSettings) {
+  const plans = [
+    {
+      name: 'pro',
+      priceId: settings.priceMonthly ?? undefined,
+      annualDiscountPriceId: settings.priceAnnual ?? undefined,
+    },
+  ];
+  return stripePlugin({
+    stripeClient: settings.client,
+    stripeWebhookSecret: settings.webhookSecret,
+    createCustomerOnSignUp: true,
+    subscription: { enabled: true, plans },
+  });
+}
+
+export type AuthOptions = ReturnType<typeof authOptions>;
+
+/** The Better Auth instance for these settings. */
+export function createAuth(settings: AuthSettings) {
+  return betterAuth(authOptions(settings));
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Better Auth's migrations (plugins included, same options), then ours: run at start-up, idempotent. */
+export async function migrate(settings: AuthSettings): Promise<void> {
+  const { runMigrations } = await getMigrations(authOptions(settings));
+  await runMigrations();
+  await migrateOwnTables(settings.database.db);
+}

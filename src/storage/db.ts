@@ -1,0 +1,156 @@
+/**
+ * The accounts database (DESIGN.md "Accounts and entitlements"): SQLite through Node's built-in `node:sqlite` at
+ * DATABASE_FILE (data/app.db) by default, PostgreSQL through a `pg` Pool when DATABASE_URL is set. One Kysely
+ * instance serves Better Auth's tables and ours; every query is written once for both.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { NodeSqliteDialect } from './db-sqlite-dialect';
+
+/** Better Auth's tables, as far as our queries read them (its migrations create them). */
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean | number;
+  image: string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  stripeCustomerId?: string | null;
+}
+
+export interface SessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: Date | string | number;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export interface AccountTable {
+  id: string;
+  userId: string;
+  providerId: string;
+  accountId: string;
+  password: string | null;
+  createdAt: Date | string;
+}
+
+export interface SubscriptionTable {
+  id: string;
+  plan: string;
+  referenceId: string;
+  status: string;
+  stripeCustomerId: string | null;
+  stripeSubscriptionId: string | null;
+  periodStart: Date | string | null;
+  periodEnd: Date | string | null;
+  cancelAtPeriodEnd: boolean | number | null;
+}
+
+/** Our tables. */
+export interface WatchlistTable {
+  user_id: string;
+  ticker: string;
+  added_at: string;
+}
+
+/** Pro granted by an operator (`npm run admin -- grant-pro EMAIL`), beside any Stripe subscription. */
+export interface PlanGrantTable {
+  user_id: string;
+  plan: string;
+  granted_at: string;
+}
+
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  subscription: SubscriptionTable;
+  watchlist: WatchlistTable;
+  plan_grant: PlanGrantTable;
+}
+
+export type DatabaseType = 'sqlite' | 'postgres';
+
+/** An open database: the Kysely instance, its dialect and how to close it. */
+export interface AppDatabase {
+  db: Kysely<Database>;
+  type: DatabaseType;
+  /** Where it lives, for log lines: the SQLite file, or the PostgreSQL host and database (no password). */
+  where: string;
+  close(): Promise<void>;
+}
+
+/** Opens PostgreSQL at `url` when given, else the SQLite file (its folder created). Runs no migration. */
+export function openDatabase(settings: { url: string | null; file: string }): AppDatabase {
+  if (settings.url !== null) {
+    const pool = new pg.Pool({ connectionString: settings.url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(settings.url);
+    return { db, type: 'postgres', where: `postgres://${url.host}${url.pathname}`, close: () => db.destroy() };
+  }
+  if (settings.file !== ':memory:') mkdirSync(dirname(settings.file), { recursive: true });
+  const database = new DatabaseSync(settings.file);
+  database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
+  return { db, type: 'sqlite', where: settings.file, close: () => db.destroy() };
+}
+
+/** Our migrations, in order; Better Auth's run first (src/server/auth/migrate.ts), so "user" exists. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-24-01-watchlist': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('watchlist')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('ticker', 'text', (col) => col.notNull())
+        .addColumn('added_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('watchlist_pk', ['user_id', 'ticker'])
+        .execute();
+    },
+  },
+  '2026-11-24-02-plan-grant': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('plan_grant')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (col) => col.primaryKey().references('user.id').onDelete('cascade'))
+        .addColumn('plan', 'text', (col) => col.notNull())
+        .addColumn('granted_at', 'text', (col) => col.notNull())
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
+
+/** Runs our pending migrations; throws with the failing one's name. */
+export async function migrateOwnTables(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableName: 'app_migration', migrationLockTableName: 'app_migration_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`The database migration ${failed} failed: ${(error as Error).message}`);
+  }
+}
+
+/** The dates our tables store: ISO text on both databases. */
+export const nowText = (now = Date.now()): string => new Date(now).toISOString();
+
+/** A Date from whatever the driver returns for a Better Auth date (Date on PostgreSQL, text or ms on SQLite). */
+export function asDate(value: Date | string | number | null | undefined): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export { sql };
