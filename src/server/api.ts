@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
 import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
@@ -15,7 +15,7 @@ import { downloadRoutes } from './routes/downloads';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
 import { proRoutes } from './routes/pro';
-import { requirePro, sessionUser as readSession, type SessionEnv } from './auth/session';
+import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 
 /** What the live API needs to know. */
@@ -34,8 +34,6 @@ export interface ApiOptions {
   /** The account layer (openAccounts): database, Better Auth, mailer, session reader. */
   accounts: Accounts;
   now?: () => number;
-  /** The session check of the Pro routes and the paywalled downloads; default: the accounts' session reader. */
-  sessionUser?: MiddlewareHandler<SessionEnv>;
 }
 
 /**
@@ -54,7 +52,7 @@ export function createApi(options: ApiOptions): Hono {
     accounts: options.accounts,
     now: options.now ?? Date.now,
   };
-  const sessionUser = options.sessionUser ?? readSession(options.accounts.session);
+  const sessionUser = readSession(options.accounts.session);
   const app = new Hono();
   if (options.accounts.paywall) {
     // DESIGN.md's table: Archives and downloads are Pro with PAYWALL=on.

@@ -10,10 +10,11 @@ import { serve, type ServerType } from '@hono/node-server';
 import writeExcelFile from 'write-excel-file/node';
 import { runDaily } from '../../src/ingest/daily';
 import { readUniverse } from '../../src/storage/universe';
-import { createApi, type ApiOptions } from '../../src/server/api';
+import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
 import { testAccounts } from '../fixtures/accounts';
+import type { Accounts } from '../../src/server/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -94,6 +95,8 @@ export function universeOf(site: BuiltSite) {
 /** A running app: its origin, and every response seen through `get`/`send`, for the key-leak checks. */
 export interface RunningApi {
   origin: string;
+  /** The app's account layer (its database), for tests that grant Pro. */
+  accounts: Accounts;
   seen: string[];
   get(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -104,7 +107,7 @@ export async function startApi(
   site: BuiltSite,
   provider: MarketDataProvider,
   now?: () => number,
-  access: { paywall?: boolean } & Pick<ApiOptions, 'sessionUser'> = {},
+  access: { paywall?: boolean } = {},
 ): Promise<RunningApi> {
   const accounts = await testAccounts({ paywall: access.paywall ?? false });
   const api = createApi({
@@ -115,7 +118,6 @@ export async function startApi(
     provider,
     siteUrl: 'https://signals.example',
     now,
-    sessionUser: access.sessionUser,
   });
   const app = createApp({ distDir: site.distDir, api });
   const server: ServerType = await new Promise((resolve) => {
@@ -125,6 +127,7 @@ export async function startApi(
   const seen: string[] = [];
   return {
     origin,
+    accounts,
     seen,
     async get(path, init) {
       const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });

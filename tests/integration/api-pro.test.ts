@@ -1,36 +1,44 @@
 /**
  * The Pro routes under /api/pro and the archive downloads with PAYWALL=on (issue 12 item 5): anonymous 401, Free 403,
- * Pro 200 with every row, on the real app over loopback. The session check is the injected middleware the accounts'
- * `sessionUser` plugs into; here it reads the user from a test cookie.
+ * Pro 200 with every row, on the real app over loopback (SQLite). The accounts'
+ * session reader (src/server/auth/session.ts) reads the real Better Auth cookies of a Free and a Pro account.
  */
 import { rm } from 'node:fs/promises';
-import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive } from '../../src/storage/archive';
-import type { SessionEnv, SessionUser } from '../../src/server/auth/session';
+import { nowText } from '../../src/storage/db';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { buildSite, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 
-const USERS: Record<string, SessionUser> = {
-  free: { id: 'u1', email: 'free@example.com', name: 'Free', isPremium: false, isOperator: false },
-  pro: { id: 'u2', email: 'pro@example.com', name: 'Pro', isPremium: true, isOperator: false },
-};
-const testSession: MiddlewareHandler<SessionEnv> = async (c, next) => {
-  c.set('user', USERS[getCookie(c, 'test-user') ?? ''] ?? null);
-  await next();
-};
-
+const ORIGIN = 'https://signals.example';
 let site: BuiltSite;
 let paywalled: RunningApi;
 let open: RunningApi;
+/** Session cookies of a Free and a Pro account, signed up through Better Auth's real handler. */
+const cookies: Record<string, string> = {};
+
+async function signUp(api: RunningApi, email: string): Promise<string> {
+  const response = await api.get('/api/auth/sign-up/email', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN },
+    body: JSON.stringify({ email, password: 'correct horse battery', name: '' }),
+  });
+  expect(response.status).toBe(200);
+  return response.headers.getSetCookie().find((line) => line.startsWith('__Secure-better-auth.session_token='))!.split(';')[0]!;
+}
 
 beforeAll(async () => {
   site = await buildSite();
   const now = () => Date.parse('2026-11-20T15:00:00Z');
   const provider = new DemoProvider({ universe: await universeOf(site), now });
-  paywalled = await startApi(site, provider, now, { paywall: true, sessionUser: testSession });
-  open = await startApi(site, provider, now, { paywall: false, sessionUser: testSession });
+  paywalled = await startApi(site, provider, now, { paywall: true });
+  open = await startApi(site, provider, now, { paywall: false });
+  cookies.free = await signUp(paywalled, 'free@example.com');
+  cookies.pro = await signUp(paywalled, 'pro@example.com');
+  // What `npm run admin -- grant-pro` writes.
+  const db = paywalled.accounts.database.db;
+  const user = await db.selectFrom('user').select('id').where('email', '=', 'pro@example.com').executeTakeFirstOrThrow();
+  await db.insertInto('plan_grant').values({ user_id: user.id, plan: 'pro', granted_at: nowText() }).execute();
 }, 300_000);
 
 afterAll(async () => {
@@ -39,7 +47,7 @@ afterAll(async () => {
   if (site) await rm(site.work, { recursive: true, force: true });
 });
 
-const as = (user: string | null) => (user ? { headers: { cookie: `test-user=${user}` } } : {});
+const as = (user: string | null) => (user ? { headers: { cookie: cookies[user]! } } : {});
 
 const PRO_PATHS = [
   '/api/pro/all-signals',
