@@ -1,5 +1,17 @@
 import { defineConfig } from '@playwright/test';
-import { DEMO_URL, E2E_DIR, E2E_PORT, FAKE_POLYGON_KEY, FAKE_POLYGON_PORT, FAKE_POLYGON_URL, POLYGON_APP_PORT, POLYGON_URL } from './tests/e2e/servers';
+import {
+  DEMO_URL,
+  E2E_DIR,
+  E2E_PORT,
+  FAKE_POLYGON_KEY,
+  FAKE_POLYGON_PORT,
+  FAKE_POLYGON_URL,
+  PAYWALL_DB,
+  PAYWALL_PORT,
+  PAYWALL_URL,
+  POLYGON_APP_PORT,
+  POLYGON_URL,
+} from './tests/e2e/servers';
 
 const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 // Both app servers serve the one build the first writes.
@@ -52,6 +64,24 @@ export default defineConfig({
         POLYGON_BASE_URL: FAKE_POLYGON_URL,
         // The detail tests open many pages a minute; the free tier's 5 calls would leave most quotes empty.
         POLYGON_RATE_PER_MIN: '1000',
+      },
+    },
+    {
+      // PAYWALL=on: its own build (the static files hold the free slice only) and its own accounts database.
+      command: 'tsx scripts/start.ts',
+      url: `${PAYWALL_URL}/api/health`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      env: {
+        SIGNALS_SOURCE: 'data/sample-exports',
+        ARCHIVE_DIR: `${E2E_DIR}/paywall/archive`,
+        DIST_DIR: `${E2E_DIR}/paywall/dist`,
+        DATABASE_FILE: PAYWALL_DB,
+        PAYWALL: 'on',
+        SITE_URL: PAYWALL_URL,
+        PORT: String(PAYWALL_PORT),
+        HOST: '127.0.0.1',
+        POLYGON_API_KEY: '',
       },
     },
   ],
