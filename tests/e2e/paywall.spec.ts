@@ -1,7 +1,8 @@
 /**
  * PAYWALL=on (issue 12 item 5) in Chromium against the real server: a visitor and a Free account see the free slice
  * of All Signals (45 rows, the locked count and the paywall with the feature's name); once the account has Pro, the
- * same page shows every row of the report, put in place after first paint, and sorting still works.
+ * same page shows every row of the report, put in place after first paint, and sorting still works; so do the
+ * preview lists (Recently Qualified, Reversals & Exits).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { expect, test, type Page } from '@playwright/test';
@@ -62,4 +63,14 @@ test('a Free account sees the free slice; with Pro the full list replaces it and
   await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
   await page.getByRole('button', { name: 'Ticker' }).click();
   await expect(rows(page).first()).toHaveAttribute('data-t', /^A/);
+
+  // The preview lists too: every row of Recently Qualified and Reversals & Exits.
+  const recent = (await (await page.request.get('/api/pro/lists/recently-qualified')).json()) as { newToday: unknown[]; recent: unknown[] };
+  await page.goto('/recently-qualified');
+  await expect(page.locator('#recent tbody tr')).toHaveCount(recent.recent.length);
+  await expect(page.locator('#new-today tbody tr')).toHaveCount(recent.newToday.length);
+  const changes = (await (await page.request.get('/api/pro/lists/reversals-exits')).json()) as { reversals: unknown[]; exits: unknown[] };
+  await page.goto('/reversals-exits');
+  await expect(page.locator('#exits-table tbody tr')).toHaveCount(changes.exits.length);
+  await expect(page.locator('#reversals-table tbody tr')).toHaveCount(changes.reversals.length);
 });

@@ -5,9 +5,10 @@
  * (./table.ts) reads them again, so sorting, filtering and the row window keep working. Loaded only by pages that
  * have something locked.
  */
-import { formatScore } from '../../lib/domain/format';
+import { formatDate, formatScore } from '../../lib/domain/format';
+import type { RecentlyQualified, ReversalsAndExits, SignalExit, SignalReversal } from '../../lib/domain/lists';
 import type { SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal, signalDirection, trendDirection } from '../../lib/domain/signal';
+import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
 import { TREND_ARROW } from '../../components/tone';
 import { openPaywall } from '../../stores/paywall';
 import { $user } from '../../stores/user';
@@ -16,8 +17,54 @@ import { showRowStar } from './stars';
 /** The event the table code listens for: the table's body rows were replaced. */
 export const ROWS_REPLACED = 'table-rows-replaced';
 
-/** The lists whose page is one full table of records (the others keep their preview for now). */
-const FULL_TABLES: Record<string, string> = { 'all-signals': 'all-signals', 'currently-qualified': 'currently-qualified' };
+/** An extra cell after the ticker, as components/SignalTable.astro renders it. */
+interface ExtraCell {
+  text: string;
+  sortValue?: string;
+  badge?: SignalDirection;
+}
+interface Row {
+  record: SignalRecord;
+  extra?: ExtraCell[];
+}
+/** The rows of one table of the page: its id, its rows, and whether it shows the C-Score column only. */
+interface TableRows {
+  id: string;
+  rows: Row[];
+  compact?: boolean;
+}
+
+const LABEL: Record<SignalDirection, string> = { bullish: 'Bullish', bearish: 'Bearish', neutral: 'Neutral' };
+
+function eventRows(events: (SignalExit | SignalReversal)[], records: Map<string, SignalRecord>): Row[] {
+  return events.flatMap((e) => {
+    const record = records.get(e.ticker);
+    return record
+      ? [{ record, extra: [{ text: LABEL[e.from], badge: e.from }, { text: LABEL[e.to], badge: e.to }, { text: formatDate(e.date), sortValue: e.date }] }]
+      : [];
+  });
+}
+
+/** Each Pro list's answer (/api/pro/lists/{list}) as the rows of the page's tables. */
+const PRO_TABLES: Record<string, (body: unknown) => TableRows[]> = {
+  'all-signals': (body) => [{ id: 'all-signals', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
+  'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
+  'recently-qualified': (body) => {
+    const { newToday, recent } = body as RecentlyQualified;
+    return [
+      { id: 'new-today', rows: newToday.map((record) => ({ record })) },
+      { id: 'recent', rows: recent.map(({ record, since }) => ({ record, extra: [{ text: formatDate(since), sortValue: since }] })) },
+    ];
+  },
+  'reversals-exits': (body) => {
+    const { reversals, exits, records } = body as ReversalsAndExits & { records: SignalRecord[] };
+    const byTicker = new Map(records.map((r) => [r.ticker, r]));
+    return [
+      { id: 'reversals-table', rows: eventRows(reversals, byTicker), compact: true },
+      { id: 'exits-table', rows: eventRows(exits, byTicker), compact: true },
+    ];
+  },
+};
 
 function cell(text: string): HTMLTableCellElement {
   const td = document.createElement('td');
@@ -25,8 +72,8 @@ function cell(text: string): HTMLTableCellElement {
   return td;
 }
 
-/** One row as components/SignalTable.astro renders it (the full variant, no extra columns). */
-export function signalRow(r: SignalRecord): HTMLTableRowElement {
+/** One row as components/SignalTable.astro renders it. */
+export function signalRow({ record: r, extra = [] }: Row, compact = false): HTMLTableRowElement {
   const row = document.createElement('tr');
   row.dataset.t = r.ticker;
   row.dataset.s = r.sector ?? '';
@@ -57,10 +104,20 @@ export function signalRow(r: SignalRecord): HTMLTableRowElement {
   arrow.setAttribute('aria-label', trend.label);
   arrow.textContent = trend.mark;
   score.append(`${formatScore(r.cScore)} `, badge, ' ', arrow);
+  const extraCells = extra.map((e) => {
+    const td = document.createElement('td');
+    if (e.sortValue !== undefined) td.dataset.v = e.sortValue;
+    if (e.badge) {
+      const span = document.createElement('span');
+      span.className = `badge badge-${e.badge}`;
+      span.textContent = e.text;
+      td.append(span);
+    } else td.textContent = e.text;
+    return td;
+  });
+  row.append(starCell, tickerCell, ...extraCells, score);
+  if (compact) return row;
   row.append(
-    starCell,
-    tickerCell,
-    score,
     ...[r.deltaScore, r.marketScore, r.accuracyScore, r.relevanceScore, r.avgCScoreL7D, r.avgCScoreL14D].map((n) => cell(formatScore(n))),
     cell(`${r.countL7DWithSignal} of 7`),
     cell(`${r.countL14DWithSignal} of 14`),
@@ -69,20 +126,21 @@ export function signalRow(r: SignalRecord): HTMLTableRowElement {
 }
 
 async function showProRows(list: string, gate: HTMLElement): Promise<void> {
-  const tableId = FULL_TABLES[list];
-  const table = tableId ? document.getElementById(tableId) : null;
-  if (!(table instanceof HTMLTableElement)) return;
   const response = await fetch(`/api/pro/lists/${list}`, { credentials: 'include' });
   if (!response.ok) {
     await response.body?.cancel();
     return;
   }
-  const { rows } = (await response.json()) as { rows: SignalRecord[] };
-  const body = table.tBodies[0]!;
-  const fresh = rows.map(signalRow);
-  body.replaceChildren(...fresh);
-  fresh.forEach(showRowStar);
-  table.dispatchEvent(new CustomEvent(ROWS_REPLACED, { bubbles: true }));
+  for (const { id, rows, compact } of PRO_TABLES[list]!(await response.json())) {
+    const table = document.getElementById(id);
+    if (!(table instanceof HTMLTableElement)) continue;
+    const fresh = rows.map((row) => signalRow(row, compact));
+    table.tBodies[0]!.replaceChildren(...fresh);
+    fresh.forEach(showRowStar);
+    const empty = table.parentElement?.querySelector<HTMLElement>('.table-empty:not([data-no-match])');
+    if (empty) empty.hidden = fresh.length > 0;
+    table.dispatchEvent(new CustomEvent(ROWS_REPLACED, { bubbles: true }));
+  }
   gate.hidden = true;
 }
 
@@ -93,7 +151,7 @@ export function startProGate(): void {
   }
   const gate = document.querySelector<HTMLElement>('[data-pro-list]');
   const list = gate?.dataset.proList;
-  if (!gate || !list || !FULL_TABLES[list]) return;
+  if (!gate || !list || !PRO_TABLES[list]) return;
   let asked = false;
   const unsubscribe = $user.subscribe((user) => {
     if (asked || user.status !== 'signed-in' || !user.isPremium) return;
