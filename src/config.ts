@@ -77,6 +77,7 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optional(z.string().trim().optional()),
   STRIPE_PRICE_MONTHLY: optional(z.string().trim().optional()),
   STRIPE_PRICE_ANNUAL: optional(z.string().trim().optional()),
+  STRIPE_API_URL: optional(httpUrl('the Stripe API (tests point it at a fake)').optional()),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -112,7 +113,7 @@ export interface Config {
   /** PAYWALL=on: the server keeps Pro data for Pro users. */
   paywall: boolean;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
-  stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null } | null;
+  stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
 }
 
 /** The environment could not be read; the message lists every problem and what to do. */
@@ -157,7 +158,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paywall: e.PAYWALL === 'on',
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
-        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceMonthly: e.STRIPE_PRICE_MONTHLY ?? null, priceAnnual: e.STRIPE_PRICE_ANNUAL ?? null }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            priceMonthly: e.STRIPE_PRICE_MONTHLY ?? null,
+            priceAnnual: e.STRIPE_PRICE_ANNUAL ?? null,
+            apiUrl: e.STRIPE_API_URL ?? null,
+          }
         : null,
   };
 }

@@ -54,7 +54,7 @@ export function accountSettings(config: Config): AccountSettings {
       config.stripe === null
         ? null
         : {
-            client: new Stripe(config.stripe.secretKey),
+            client: stripeClient(config.stripe.secretKey, config.stripe.apiUrl),
             webhookSecret: config.stripe.webhookSecret,
             priceMonthly: config.stripe.priceMonthly,
             priceAnnual: config.stripe.priceAnnual,
@@ -95,4 +95,11 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     siteUrl: settings.siteUrl,
     close: () => database.close(),
   };
+}
+
+/** The Stripe client; `apiUrl` (STRIPE_API_URL) points it elsewhere than api.stripe.com, e.g. at the tests' fake. */
+export function stripeClient(secretKey: string, apiUrl: string | null = null): Stripe {
+  if (apiUrl === null) return new Stripe(secretKey);
+  const url = new URL(apiUrl);
+  return new Stripe(secretKey, { host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), protocol: url.protocol === 'https:' ? 'https' : 'http' });
 }

@@ -8,6 +8,7 @@ import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
+import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
@@ -17,6 +18,7 @@ import { marketRoutes } from './routes/market';
 import { proRoutes } from './routes/pro';
 import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
+import { watchlistRoutes } from './routes/watchlist';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -62,6 +64,8 @@ export function createApi(options: ApiOptions): Hono {
     .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
+    .route('/account', accountRoutes(context))
+    .route('/watchlist', watchlistRoutes(context))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))

@@ -163,18 +163,18 @@ describe('live routes with the demo provider', () => {
   it('looks up company names and saves a name only where the store has none', async () => {
     const names = await json('/api/polygon/company-names', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ tickers: ['aapl', 'MSFT', 'ZZZZ', 7] }) });
     expect(names.body).toEqual({ AAPL: 'Apple Inc.', MSFT: 'Microsoft' });
-    const post = (body: unknown) => json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) => json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json', ...api.operator }, body: JSON.stringify(body) });
     expect((await post({ ticker: 'nvda', companyName: 'NVIDIA Corporation' })).body).toEqual({ ticker: 'NVDA', companyName: 'NVIDIA Corporation', saved: true });
     expect((await post({ ticker: 'NVDA', companyName: 'Other' })).body).toMatchObject({ companyName: 'NVIDIA Corporation', saved: false });
     expect((await post({ ticker: 'NVDA' })).status).toBe(400);
     expect((await post({ ticker: 'ZZZZ', companyName: 'X' })).status).toBe(404);
-    expect((await json('/api/save-company-name', { method: 'POST', body: 'not json' })).status).toBe(400);
+    expect((await json('/api/save-company-name', { method: 'POST', headers: api.operator, body: 'not json' })).status).toBe(400);
     const store = JSON.parse(await readFile(site.companyInfoFile, 'utf8'));
     expect(store.companies.NVDA.name).toBe('NVIDIA Corporation');
   });
 
   it('refuses a request with every problem listed at once, and an example that works', async () => {
-    const refused = await json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ticker: '@@', companyName: '' }) });
+    const refused = await json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json', ...api.operator }, body: JSON.stringify({ ticker: '@@', companyName: '' }) });
     expect(refused.status).toBe(400);
     const error = (refused.body as { error: string }).error;
     expect(error).toMatch(/^The JSON body has 2 problems: ticker: .+; companyName: must not be empty\./);
@@ -184,7 +184,7 @@ describe('live routes with the demo provider', () => {
   });
 
   it('says the demo provider has nothing to sync, and reports its health', async () => {
-    expect((await json('/api/polygon/sync-company-info?skipExisting')).body).toMatchObject({ provider: 'demo', done: true, synced: 0 });
+    expect((await json('/api/polygon/sync-company-info?skipExisting', { method: 'POST', headers: api.operator })).body).toMatchObject({ provider: 'demo', done: true, synced: 0 });
     const health = (await json('/api/health')).body;
     expect(health).toMatchObject({ status: 'ok', reportDate: '2026-11-20', tickers: 5, provider: { name: 'demo', lastCallOk: true } });
     expect(health).toHaveProperty('builtAt');
@@ -219,6 +219,34 @@ describe('the spec\'s auth routes', () => {
   it('accepts the request origin itself as a logout return', async () => {
     const response = await api.get(`/api/auth/logout?returnTo=${encodeURIComponent(`${api.origin}/learn`)}`);
     expect(response.headers.get('location')).toBe('/learn');
+  });
+});
+
+describe('operator-only writes (ADMIN_EMAILS)', () => {
+  const body = JSON.stringify({ ticker: 'JPM', companyName: 'Someone Else' });
+  const post = (headers: Record<string, string>) => json('/api/save-company-name', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+
+  it('refuses a company name from anyone but an operator, writing nothing', async () => {
+    const before = await readFile(site.companyInfoFile, 'utf8').catch(() => '');
+    const anonymous = await post({});
+    expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'Sign in as an operator first.' }]);
+    const member = await post(api.member);
+    expect([member.status, member.body]).toEqual([403, { error: 'Only an operator may do this.' }]);
+    expect(await readFile(site.companyInfoFile, 'utf8').catch(() => '')).toBe(before);
+  });
+
+  it('refuses an operator\'s cookie sent from another site', async () => {
+    const forged = await post({ ...api.operator, origin: 'https://evil.example' });
+    expect(forged.status).toBe(403);
+    expect((forged.body as { error: string }).error).toMatch(/did not come from this site/);
+  });
+
+  it('answers the sync\'s GET with 401 signed out, 403 for a member, and 405 naming POST for an operator', async () => {
+    expect((await json('/api/polygon/sync-company-info')).status).toBe(401);
+    expect((await json('/api/polygon/sync-company-info', { method: 'POST' })).status).toBe(401);
+    expect((await json('/api/polygon/sync-company-info', { headers: api.member })).status).toBe(403);
+    const get = await json('/api/polygon/sync-company-info', { headers: api.operator });
+    expect([get.status, get.response.headers.get('allow')]).toEqual([405, 'POST']);
   });
 });
 

@@ -99,7 +99,25 @@ export interface RunningApi {
   accounts: Accounts;
   seen: string[];
   get(path: string, init?: RequestInit): Promise<Response>;
+  /** Headers of a signed-in operator (ADMIN_EMAILS has ops@example.com) and of a signed-in user who is not one. */
+  operator: Record<string, string>;
+  member: Record<string, string>;
   close(): Promise<void>;
+}
+
+/** The site origin the harness's app trusts (SITE_URL). */
+export const SITE = 'https://signals.example';
+
+/** Signs up through the real Better Auth handler; the session cookie and a trusted Origin, as headers. */
+export async function signUp(origin: string, email: string, password = 'correct horse battery'): Promise<Record<string, string>> {
+  const response = await fetch(`${origin}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE },
+    body: JSON.stringify({ email, password, name: '' }),
+  });
+  if (response.status !== 200) throw new Error(`sign-up of ${email}: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
+  return { cookie, origin: SITE };
 }
 
 /** Serves the real app (static build + live API) on 127.0.0.1, port 0. */
@@ -107,9 +125,9 @@ export async function startApi(
   site: BuiltSite,
   provider: MarketDataProvider,
   now?: () => number,
-  access: { paywall?: boolean } = {},
+  access: { paywall?: boolean; databaseUrl?: string | null } = {},
 ): Promise<RunningApi> {
-  const accounts = await testAccounts({ paywall: access.paywall ?? false });
+  const accounts = await testAccounts({ adminEmails: ['ops@example.com'], paywall: access.paywall ?? false, databaseUrl: access.databaseUrl ?? null });
   const api = createApi({
     accounts,
     distDir: site.distDir,
@@ -125,10 +143,14 @@ export async function startApi(
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const seen: string[] = [];
+  const operator = await signUp(origin, 'ops@example.com');
+  const member = await signUp(origin, 'member@example.com');
   return {
     origin,
     accounts,
     seen,
+    operator,
+    member,
     async get(path, init) {
       const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });
       const body = await response.clone().text();

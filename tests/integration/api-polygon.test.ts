@@ -32,8 +32,8 @@ async function setup(ratePerMinute = 5): Promise<Setup> {
   return current;
 }
 
-async function body(api: RunningApi, path: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await api.get(path);
+async function body(api: RunningApi, path: string, init?: RequestInit): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await api.get(path, init);
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
@@ -230,11 +230,15 @@ describe('the Polygon provider over the fake server', () => {
 
   it('syncs the company store under the budget and resumes where it stopped; company info then uses it', async () => {
     const { api, advance } = await setup(3);
-    const first = (await body(api, '/api/polygon/sync-company-info?skipExisting')).json;
+    const calls = fake.calls.length;
+    expect((await body(api, '/api/polygon/sync-company-info?skipExisting', { method: 'POST' })).status).toBe(401);
+    expect((await body(api, '/api/polygon/sync-company-info?skipExisting', { method: 'POST', headers: api.member })).status).toBe(403);
+    expect(fake.calls.length).toBe(calls);
+    const first = (await body(api, '/api/polygon/sync-company-info?skipExisting', { method: 'POST', headers: api.operator })).json;
     expect(first).toMatchObject({ provider: 'polygon', synced: 3, remaining: 2, done: false });
     expect(String(first.message)).toMatch(/call this route again/);
     advance(60_001);
-    const second = (await body(api, '/api/polygon/sync-company-info?skipExisting')).json;
+    const second = (await body(api, '/api/polygon/sync-company-info?skipExisting', { method: 'POST', headers: api.operator })).json;
     expect(second).toMatchObject({ synced: 2, remaining: 0, done: true, skipped: 3 });
     const store = JSON.parse(await readFile(site.companyInfoFile, 'utf8'));
     expect(Object.keys(store.companies).sort()).toEqual(['AAPL', 'BRK.B', 'JPM', 'MSFT', 'NVDA']);

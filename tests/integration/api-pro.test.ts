@@ -8,116 +8,115 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive } from '../../src/storage/archive';
 import { nowText } from '../../src/storage/db';
 import { DemoProvider } from '../../src/server/providers/demo';
-import { buildSite, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
+import { DATABASES } from '../fixtures/account-server';
+import { buildSite, signUp, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 
-const ORIGIN = 'https://signals.example';
 let site: BuiltSite;
-let paywalled: RunningApi;
-let open: RunningApi;
-/** Session cookies of a Free and a Pro account, signed up through Better Auth's real handler. */
-const cookies: Record<string, string> = {};
-
-async function signUp(api: RunningApi, email: string): Promise<string> {
-  const response = await api.get('/api/auth/sign-up/email', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ email, password: 'correct horse battery', name: '' }),
-  });
-  expect(response.status).toBe(200);
-  return response.headers.getSetCookie().find((line) => line.startsWith('__Secure-better-auth.session_token='))!.split(';')[0]!;
-}
+let provider: DemoProvider;
+const now = () => Date.parse('2026-11-20T15:00:00Z');
 
 beforeAll(async () => {
   site = await buildSite();
-  const now = () => Date.parse('2026-11-20T15:00:00Z');
-  const provider = new DemoProvider({ universe: await universeOf(site), now });
-  paywalled = await startApi(site, provider, now, { paywall: true });
-  open = await startApi(site, provider, now, { paywall: false });
-  cookies.free = await signUp(paywalled, 'free@example.com');
-  cookies.pro = await signUp(paywalled, 'pro@example.com');
-  // What `npm run admin -- grant-pro` writes.
-  const db = paywalled.accounts.database.db;
-  const user = await db.selectFrom('user').select('id').where('email', '=', 'pro@example.com').executeTakeFirstOrThrow();
-  await db.insertInto('plan_grant').values({ user_id: user.id, plan: 'pro', granted_at: nowText() }).execute();
+  provider = new DemoProvider({ universe: await universeOf(site), now });
 }, 300_000);
 
 afterAll(async () => {
-  await paywalled?.close();
-  await open?.close();
   if (site) await rm(site.work, { recursive: true, force: true });
 });
 
-const as = (user: string | null) => (user ? { headers: { cookie: cookies[user]! } } : {});
+describe.each(DATABASES)('PAYWALL=on on $name', ({ url }) => {
+  let paywalled: RunningApi;
+  /** Session cookies of a Free and a Pro account, signed up through Better Auth's real handler. */
+  const cookies: Record<string, string> = {};
 
-const PRO_PATHS = [
-  '/api/pro/all-signals',
-  '/api/pro/lists/all-signals',
-  '/api/pro/lists/currently-qualified',
-  '/api/pro/lists/recently-qualified',
-  '/api/pro/lists/reversals-exits',
-  '/api/pro/lists/heatmap',
-  '/api/pro/stock/AAPL',
-  '/api/pro/ticker-metrics/AAPL',
-  '/api/pro/c-score-trend/AAPL',
-];
+  beforeAll(async () => {
+    paywalled = await startApi(site, provider, now, { paywall: true, databaseUrl: await url() });
+    cookies.free = paywalled.member.cookie!;
+    cookies.pro = (await signUp(paywalled.origin, 'pro@example.com')).cookie!;
+    // What `npm run admin -- grant-pro` writes.
+    const db = paywalled.accounts.database.db;
+    const user = await db.selectFrom('user').select('id').where('email', '=', 'pro@example.com').executeTakeFirstOrThrow();
+    await db.insertInto('plan_grant').values({ user_id: user.id, plan: 'pro', granted_at: nowText() }).execute();
+  }, 300_000);
 
-describe('/api/pro', () => {
-  it.each(PRO_PATHS)('%s: 401 signed out, 403 Free, 200 Pro (never cached)', async (path) => {
-    const anonymous = await paywalled.get(path, as(null));
-    expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toEqual({ error: 'Sign in first.' });
-    const free = await paywalled.get(path, as('free'));
-    expect(free.status).toBe(403);
-    expect(await free.json()).toEqual({ error: 'This needs a Pro plan.' });
-    const pro = await paywalled.get(path, as('pro'));
-    expect(pro.status).toBe(200);
-    expect(pro.headers.get('cache-control')).toBe('private, no-store');
-    expect(pro.headers.get('vary')).toContain('Cookie');
+  afterAll(async () => {
+    await paywalled?.close();
   });
 
-  it('answers a Pro user every row of the report', async () => {
-    const all = (await (await paywalled.get('/api/pro/all-signals', as('pro'))).json()) as { ticker: string; cScore: number }[];
-    expect(all.map((r) => [r.ticker, r.cScore])).toEqual([
-      ['AAPL', 80],
-      ['NVDA', 66],
-      ['BRK.B', 0],
-      ['JPM', -10],
-      ['MSFT', -90],
-    ]);
-    const qualified = (await (await paywalled.get('/api/pro/lists/currently-qualified', as('pro'))).json()) as { rows: { ticker: string }[] };
-    expect(qualified.rows.map((r) => r.ticker)).toEqual(['MSFT', 'AAPL', 'NVDA']);
-    const record = await (await paywalled.get('/api/pro/stock/aapl', as('pro'))).json();
-    expect(record).toMatchObject({ ticker: 'AAPL', cScore: 80 });
-    const trend = (await (await paywalled.get('/api/pro/c-score-trend/MSFT', as('pro'))).json()) as { ticker?: string };
-    expect(JSON.stringify(trend)).toContain('-90');
-  });
+  const as = (user: string | null) => (user ? { headers: { cookie: cookies[user]! } } : {});
 
-  it('refuses bad input with a clear 4xx, after the session check', async () => {
-    const list = await paywalled.get('/api/pro/lists/everything', as('pro'));
-    expect([list.status, ((await list.json()) as { error: string }).error]).toEqual([400, expect.stringContaining('expected one of all-signals')]);
-    expect((await paywalled.get('/api/pro/stock/not%20a%20ticker', as('pro'))).status).toBe(400);
-    expect((await paywalled.get('/api/pro/stock/ZZZZ', as('pro'))).status).toBe(404);
-    expect((await paywalled.get('/api/pro/lists/everything', as(null))).status).toBe(401);
-  });
-});
+  const PRO_PATHS = [
+    '/api/pro/all-signals',
+    '/api/pro/lists/all-signals',
+    '/api/pro/lists/currently-qualified',
+    '/api/pro/lists/recently-qualified',
+    '/api/pro/lists/reversals-exits',
+    '/api/pro/lists/heatmap',
+    '/api/pro/stock/AAPL',
+    '/api/pro/ticker-metrics/AAPL',
+    '/api/pro/c-score-trend/AAPL',
+  ];
 
-describe('archive downloads', () => {
-  it('with PAYWALL=on: 401 signed out, 403 Free, the file for Pro', async () => {
-    const [file] = await readArchive(site.archiveDir);
-    for (const path of [`/api/download-csv/${file!.id}`, `/api/download-excel/${file!.id}`]) {
-      expect((await paywalled.get(path, as(null))).status).toBe(401);
-      expect((await paywalled.get(path, as('free'))).status).toBe(403);
+  describe('/api/pro', () => {
+    it.each(PRO_PATHS)('%s: 401 signed out, 403 Free, 200 Pro (never cached)', async (path) => {
+      const anonymous = await paywalled.get(path, as(null));
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toEqual({ error: 'Sign in first.' });
+      const free = await paywalled.get(path, as('free'));
+      expect(free.status).toBe(403);
+      expect(await free.json()).toEqual({ error: 'This needs a Pro plan.' });
       const pro = await paywalled.get(path, as('pro'));
       expect(pro.status).toBe(200);
-      expect(pro.headers.get('content-disposition')).toMatch(/^attachment/);
-    }
+      expect(pro.headers.get('cache-control')).toBe('private, no-store');
+      expect(pro.headers.get('vary')).toContain('Cookie');
+    });
+
+    it('answers a Pro user every row of the report', async () => {
+      const all = (await (await paywalled.get('/api/pro/all-signals', as('pro'))).json()) as { ticker: string; cScore: number }[];
+      expect(all.map((r) => [r.ticker, r.cScore])).toEqual([
+        ['AAPL', 80],
+        ['NVDA', 66],
+        ['BRK.B', 0],
+        ['JPM', -10],
+        ['MSFT', -90],
+      ]);
+      const qualified = (await (await paywalled.get('/api/pro/lists/currently-qualified', as('pro'))).json()) as { rows: { ticker: string }[] };
+      expect(qualified.rows.map((r) => r.ticker)).toEqual(['MSFT', 'AAPL', 'NVDA']);
+      const record = await (await paywalled.get('/api/pro/stock/aapl', as('pro'))).json();
+      expect(record).toMatchObject({ ticker: 'AAPL', cScore: 80 });
+      const trend = (await (await paywalled.get('/api/pro/c-score-trend/MSFT', as('pro'))).json()) as { ticker?: string };
+      expect(JSON.stringify(trend)).toContain('-90');
+    });
+
+    it('refuses bad input with a clear 4xx, after the session check', async () => {
+      const list = await paywalled.get('/api/pro/lists/everything', as('pro'));
+      expect([list.status, ((await list.json()) as { error: string }).error]).toEqual([400, expect.stringContaining('expected one of all-signals')]);
+      expect((await paywalled.get('/api/pro/stock/not%20a%20ticker', as('pro'))).status).toBe(400);
+      expect((await paywalled.get('/api/pro/stock/ZZZZ', as('pro'))).status).toBe(404);
+      expect((await paywalled.get('/api/pro/lists/everything', as(null))).status).toBe(401);
+    });
   });
 
-  it('with PAYWALL off: anyone downloads, as today', async () => {
-    const [file] = await readArchive(site.archiveDir);
-    const response = await open.get(`/api/download-csv/${file!.id}`, as(null));
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment/);
-    expect(await response.text()).toContain('AAPL');
+  describe('archive downloads', () => {
+    it('with PAYWALL=on: 401 signed out, 403 Free, the file for Pro', async () => {
+      const [file] = await readArchive(site.archiveDir);
+      for (const path of [`/api/download-csv/${file!.id}`, `/api/download-excel/${file!.id}`]) {
+        expect((await paywalled.get(path, as(null))).status).toBe(401);
+        expect((await paywalled.get(path, as('free'))).status).toBe(403);
+        const pro = await paywalled.get(path, as('pro'));
+        expect(pro.status).toBe(200);
+        expect(pro.headers.get('content-disposition')).toMatch(/^attachment/);
+      }
+    });
+
+    it('with PAYWALL off: anyone downloads, as today', async () => {
+      const open = await startApi(site, provider, now, { paywall: false, databaseUrl: await url() });
+      const [file] = await readArchive(site.archiveDir);
+      const response = await open.get(`/api/download-csv/${file!.id}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toMatch(/^attachment/);
+      expect(await response.text()).toContain('AAPL');
+      await open.close();
+    });
   });
 });

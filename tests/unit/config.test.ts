@@ -60,7 +60,7 @@ describe('loadConfig', () => {
       authSecret: 'x'.repeat(32),
       adminEmails: ['ops@example.com', 'second@example.com'],
       paywall: true,
-      stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', priceMonthly: 'price_m', priceAnnual: 'price_a' },
+      stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', priceMonthly: 'price_m', priceAnnual: 'price_a', apiUrl: null },
     });
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' }).stripe).toBeNull();
   });

@@ -24,10 +24,13 @@ export const LIVE_GET_PREFIXES = [
 ] as const;
 
 /** The live routes answered with POST and a JSON body, as paths under /api. */
-export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names'] as const;
+export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names', '/polygon/sync-company-info'] as const;
+
+/** The signed-in routes' first path segment under /api (several methods each: the routes answer the rest with 404). */
+export const ACCOUNT_PREFIXES = ['account', 'watchlist'] as const;
 
 /** Every live route's first path segment under /api. */
-export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
+export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
 
 /** A regular expression source matching a path under /api that the live server answers (the dev proxy's key). */
 export const LIVE_API_PATH_SOURCE = `^/api/(${LIVE_PREFIXES.join('|')})(/|$|\\?)`;

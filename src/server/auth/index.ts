@@ -15,6 +15,9 @@ import type { Mailer } from '../mail';
 /** Used outside production when BETTER_AUTH_SECRET is unset (production refuses to start without it). */
 export const DEVELOPMENT_SECRET = 'development-only-secret-set-BETTER_AUTH_SECRET-in-production';
 
+/** The header the auth routes set to the socket's address for Better Auth's rate limits (never the client's own claim). */
+export const CLIENT_IP_HEADER = 'x-signals-client-ip';
+
 /** Magic links live 10 minutes and work once. */
 export const MAGIC_LINK_SECONDS = 10 * 60;
 export const MIN_PASSWORD_LENGTH = 10;
@@ -103,7 +106,9 @@ export function authOptions(settings: AuthSettings) {
       disableCSRFCheck: false,
       useSecureCookies: secure,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
-      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // migrate() has just brought the schema up to date.
+      database: { validateSchema: false },
     },
     plugins,
   } satisfies BetterAuthOptions;

@@ -2,9 +2,11 @@
  * /api/auth: the spec's own routes first (user, login, logout), then Better Auth's handler for everything else
  * under /api/auth/* (sign-up, sign-in, magic link, password reset, sessions, the Stripe plugin's endpoints).
  */
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { loginReturnPath, logoutReturnPath } from '../../lib/domain/return-path';
+import { CLIENT_IP_HEADER } from '../auth';
 import { type SessionEnv, sessionUser } from '../auth/session';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
@@ -51,6 +53,19 @@ export function authRoutes(context: ApiContext): Hono {
         }
         return new Response(null, { status: 302, headers });
       })
-      .on(['GET', 'POST'], '/*', (c) => auth.handler(c.req.raw))
+      .on(['GET', 'POST'], '/*', (c) => {
+        // Rate limits count per client: the socket's address, written over whatever the request claimed.
+        c.req.raw.headers.set(CLIENT_IP_HEADER, clientAddress(c));
+        return auth.handler(c.req.raw);
+      })
   ) as unknown as Hono;
+}
+
+/** The peer's address (the Node server's socket); `unknown` outside Node (e.g. app.request in a test). */
+function clientAddress(c: Parameters<typeof getConnInfo>[0]): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

@@ -11,6 +11,8 @@ import { refusal } from '../errors';
 import { ProviderError } from '../providers/provider';
 import { TickerParams, validate } from '../validate';
 import { knownRecord, type ApiContext } from './context';
+import { trustedOrigin } from '../auth/origin';
+import { requireOperator, type SessionEnv, sessionUser } from '../auth/session';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const COMPANY_INFO = { 'Cache-Control': cacheControl('companyInfo') };
@@ -45,7 +47,9 @@ export interface SyncReport {
 export function companyRoutes(context: ApiContext): Hono {
   let syncing = false;
   let runStartedAt: string | null = null;
-  return new Hono()
+  // Writes and upstream spending are the operators' (ADMIN_EMAILS): checked before the body is read.
+  const operator = [trustedOrigin(context.siteOrigins), sessionUser(context.accounts.session), requireOperator] as const;
+  return new Hono<SessionEnv>()
     .get('/company-info/:ticker', validate('param', TickerParams), async (c) => {
       const { ticker } = c.req.valid('param');
       const { record, site } = await knownRecord(context, ticker);
@@ -79,7 +83,7 @@ export function companyRoutes(context: ApiContext): Hono {
       }
       return c.json(names, 200, NO_STORE);
     })
-    .post('/save-company-name', validate('json', SaveCompanyNameSchema, '{"ticker": "AAPL", "companyName": "Apple Inc."}'), async (c) => {
+    .post('/save-company-name', ...operator, validate('json', SaveCompanyNameSchema, '{"ticker": "AAPL", "companyName": "Apple Inc."}'), async (c) => {
       const { ticker, companyName } = c.req.valid('json');
       await knownRecord(context, ticker);
       const stored = await context.companies.get(ticker);
@@ -89,7 +93,11 @@ export function companyRoutes(context: ApiContext): Hono {
       await context.companies.save();
       return c.json({ ticker, companyName, saved: true }, 200, NO_STORE);
     })
-    .get('/polygon/sync-company-info', validate('query', SyncQuery), async (c) => {
+    // The sync writes the store and spends the upstream budget: POST, by an operator. GET says so, after the same check.
+    .get('/polygon/sync-company-info', ...operator, () => {
+      throw refusal(405, 'Use POST on /api/polygon/sync-company-info (as an operator).', { Allow: 'POST' });
+    })
+    .post('/polygon/sync-company-info', ...operator, validate('query', SyncQuery), async (c) => {
       const site = await context.site.current();
       if (site === null) throw refusal(503, 'No report is published yet: run "npm run daily" first; the sync fills the companies of the latest report.');
       const tickers = [...site.records.keys()].sort();
@@ -141,7 +149,7 @@ export function companyRoutes(context: ApiContext): Hono {
         similarTickers: similarTickers(ticker, [...site.records.values()]),
       };
       return c.json(body, 200, COMPLETE_DATA);
-    });
+    }) as unknown as Hono;
 }
 
 /** The store's record of a ticker from the provider's ticker details. */
