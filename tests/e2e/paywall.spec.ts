@@ -1,14 +1,25 @@
 /**
  * PAYWALL=on (issue 12 item 5) in Chromium against the real server: a visitor and a Free account see the free slice
- * of All Signals (45 rows, the locked count and the paywall with the feature's name); once the account has Pro, the
+ * of All Signals (45 rows, the locked count and the paywall with the feature's name); once the account has paid
+ * through the fake Stripe Checkout and its signed webhook, the
  * same page shows every row of the report, put in place after first paint, and sorting still works; so do the
  * preview lists (Recently Qualified, Reversals & Exits).
  */
-import { DatabaseSync } from 'node:sqlite';
 import { expect, test, type Page } from '@playwright/test';
-import { PAYWALL_DB, PAYWALL_URL } from './servers';
+import { signWebhook, startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe';
+import { PAYWALL_STRIPE_PORT, PAYWALL_STRIPE_WEBHOOK_SECRET, PAYWALL_URL } from './servers';
 
 test.use({ baseURL: PAYWALL_URL });
+// One worker runs this file: the fake Stripe API listens on one port, in this process.
+test.describe.configure({ mode: 'serial' });
+
+let stripe: FakeStripe;
+test.beforeAll(async () => {
+  stripe = await startFakeStripe(PAYWALL_STRIPE_PORT);
+});
+test.afterAll(async () => {
+  await stripe?.close();
+});
 
 const rows = (page: Page) => page.locator('#all-signals tbody tr');
 
@@ -20,15 +31,23 @@ async function signUp(page: Page, email: string): Promise<void> {
   expect(response.status()).toBe(200);
 }
 
-/** What `npm run admin -- grant-pro EMAIL` writes. */
-function grantPro(email: string): void {
-  const db = new DatabaseSync(PAYWALL_DB);
-  try {
-    const user = db.prepare('select id from user where email = ?').get(email) as { id: string };
-    db.prepare('insert into plan_grant (user_id, plan, granted_at) values (?, ?, ?)').run(user.id, 'pro', new Date().toISOString());
-  } finally {
-    db.close();
-  }
+/** Upgrades through the fake Stripe Checkout: the session is created, the customer pays, Stripe sends the signed webhook. */
+async function upgrade(page: Page): Promise<void> {
+  const checkout = await page.request.post('/api/account/checkout', { headers: { origin: PAYWALL_URL }, data: { annual: false } });
+  expect(checkout.status()).toBe(200);
+  const { url } = (await checkout.json()) as { url: string };
+  // The fake's checkout page answers API calls only (it wants a key), so the session is checked in the fake itself.
+  expect(url).toMatch(new RegExp(`^http://127.0.0.1:${PAYWALL_STRIPE_PORT}/checkout/cs_`));
+  const sessionId = url.split('/').pop()!;
+  expect(stripe.checkoutSessions.get(sessionId)).toMatchObject({ mode: 'subscription' });
+  const payload = JSON.stringify(stripe.completeCheckout(sessionId));
+  // Stripe calls the webhook with no cookie: a plain request from this process, not the signed-in page's.
+  const webhook = await fetch(`${PAYWALL_URL}/api/auth/stripe/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signWebhook(payload, PAYWALL_STRIPE_WEBHOOK_SECRET) },
+    body: payload,
+  });
+  expect(webhook.status).toBe(200);
 }
 
 test('a visitor sees the free slice of 45 rows, the locked count and the paywall with the feature name', async ({ page }) => {
@@ -44,7 +63,7 @@ test('a visitor sees the free slice of 45 rows, the locked count and the paywall
   expect(((await all.json()) as unknown[]).length).toBe(45);
 });
 
-test('a Free account sees the free slice; with Pro the full list replaces it and sorts', async ({ page }) => {
+test('a Free account sees the free slice; after an upgrade through the fake Stripe checkout and its webhook the full lists replace it', async ({ page }) => {
   const email = `reader-${Date.now()}@example.com`;
   await signUp(page, email);
   await page.goto('/all-signals');
@@ -52,12 +71,12 @@ test('a Free account sees the free slice; with Pro the full list replaces it and
   await expect(rows(page)).toHaveCount(45);
   expect((await page.request.get('/api/pro/lists/all-signals')).status()).toBe(403);
 
-  grantPro(email);
+  await upgrade(page);
   const full = await page.request.get('/api/pro/all-signals');
   expect(full.status()).toBe(200);
   const total = ((await full.json()) as unknown[]).length;
   expect(total).toBeGreaterThan(45);
-  await page.reload();
+  await page.goto('/all-signals');
   await expect(rows(page)).toHaveCount(total);
   await expect(page.locator('[data-pro-gate]')).toBeHidden();
   await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);

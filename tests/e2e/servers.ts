@@ -13,6 +13,9 @@ export const FAKE_POLYGON_PORT = Number(process.env.E2E_FAKE_POLYGON_PORT || E2E
 export const PAYWALL_PORT = Number(process.env.E2E_PAYWALL_PORT || E2E_PORT + 300);
 export const PAYWALL_URL = `http://127.0.0.1:${PAYWALL_PORT}`;
 export const PAYWALL_DB = `${E2E_DIR}/paywall/app.db`;
+/** The fake Stripe API the paywall app bills through; tests/e2e/paywall.spec.ts runs it in the test process. */
+export const PAYWALL_STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT || E2E_PORT + 400);
+export const PAYWALL_STRIPE_WEBHOOK_SECRET = 'whsec_e2e_paywall';
 
 export const DEMO_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const POLYGON_URL = `http://127.0.0.1:${POLYGON_APP_PORT}`;
