@@ -13,6 +13,7 @@ import { precompressStatic } from './precompress';
 import { withShareImages } from './share-images';
 import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
+import { freeSlice } from '../lib/domain/entitlements';
 
 /** What the build is made of. */
 export interface BuildInputs {
@@ -28,6 +29,8 @@ export interface BuildSettings {
   siteName: string;
   /** Print the static build's own output. */
   verbose: boolean;
+  /** PAYWALL=on: the build writes only what anonymous visitors may see (DESIGN.md "Accounts and entitlements"). */
+  paywall?: boolean;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -46,11 +49,14 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   const client = clientDir(staging);
   const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings.companyInfoFile);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
-  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose), {
+  const paywall = settings.paywall ?? false;
+  const slice = freeSlice(siteData.history.latest);
+  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, paywall), {
     cacheDir: settings.shareImageCache,
     siteName: settings.siteName,
+    lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
   });
-  await writeStaticApi(client, siteData, settings.siteName);
+  await writeStaticApi(client, siteData, settings.siteName, paywall);
   const pages = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   await precompressStatic(client);
   return { siteData, pages };
@@ -67,12 +73,12 @@ async function writeSiteData(staging: string, { history, files, universe }: Buil
   return { siteData, siteDataFile };
 }
 
-function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean): Promise<void> {
+function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, paywall: boolean): Promise<void> {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir, '--silent'], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, SITE_DATA_FILE: siteDataFile, PAYWALL: paywall ? 'on' : 'off', ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
     });
     let output = '';

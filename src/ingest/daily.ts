@@ -12,6 +12,8 @@ import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> & {
+  /** PAYWALL=on: the build writes only what anonymous visitors may see. */
+  paywall?: boolean;
   /** Rebuild even when the inputs and the code are unchanged since the published build. */
   force?: boolean;
   /** Print the static build's own output. */
@@ -38,7 +40,8 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   return withLock(archiveDir, async () => {
     const intake = await acceptNewFiles(archiveDir, config.source, log);
     const files = [...intake.archived, ...intake.added.map((a) => a.file)];
-    const hash = await inputsHash(files, universeFile, companyInfoFile);
+    // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
+    const hash = (await inputsHash(files, universeFile, companyInfoFile)) + (config.paywall ? '+paywall' : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
@@ -49,7 +52,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
     const { history, universe, rows, warnings } = await loadHistory(archiveDir, intake.archived, intake.added, universeFile);
 
     return withStaging(distDir, async (staging) => {
-      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false };
+      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
       const { siteData, pages } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
       await publish(staging, distDir, { siteData, inputsHash: hash }, { archiveDir, existing: intake.archived, added: intake.added });
       return {

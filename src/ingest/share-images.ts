@@ -259,13 +259,22 @@ export async function withShareImages(
   data: SiteData,
   clientDir: string,
   build: () => Promise<void>,
-  { cacheDir: cache, siteName }: { /** Where images are kept between runs, by the hash of what they show. */ cacheDir: string; siteName: string },
+  {
+    cacheDir: cache,
+    siteName,
+    lockedTickers = new Set(),
+  }: {
+    /** Where images are kept between runs, by the hash of what they show. */ cacheDir: string;
+    siteName: string;
+    /** Tickers whose scores are Pro only (PAYWALL=on): their images show no score. */
+    lockedTickers?: ReadonlySet<string>;
+  },
 ): Promise<ShareImageSummary> {
   const started = performance.now();
   await mkdir(cache, { recursive: true });
   const font = FONT_CANDIDATES.find((f) => f.files.every((file) => existsSync(file)));
   const images = data.history.latest.map((record) => {
-    const input: ShareImageInput = { ticker: record.ticker, companyName: record.companyName, cScore: record.cScore, reportDate: record.reportDate };
+    const input: ShareImageInput = { ticker: record.ticker, companyName: record.companyName, cScore: lockedTickers.has(record.ticker) ? null : record.cScore, reportDate: record.reportDate };
     const hash = createHash('sha256').update(JSON.stringify([TEMPLATE_VERSION, font?.family ?? '', siteName, input])).digest('hex').slice(0, 32);
     return { input, path: join(cache, `${hash}.png`) };
   });

@@ -18,17 +18,26 @@ import { PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
+import { freeSlice, lockedTicker, visibleRows } from '../lib/domain/entitlements';
 
 /** Files the smoke check looks up at once. */
 const CHECK_BATCH = 256;
 
-/** Writes every daily-data route for the site data under `${clientDir}/api`; returns how many files it wrote. */
-export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string): Promise<number> {
+/**
+ * Writes every daily-data route for the site data under `${clientDir}/api`; returns how many files it wrote. With
+ * `paywall` (PAYWALL=on) it writes what anonymous visitors may see: all-signals is the free slice, a locked top
+ * ticker's files hold no score, and no similar-tickers list names a locked ticker's score.
+ */
+export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string, paywall = false): Promise<number> {
   const apiDir = join(clientDir, 'api');
   await Promise.all(PER_TICKER_ROUTES.map((route) => mkdir(join(apiDir, route), { recursive: true })));
   const universe = new Map(site.universe.map((company) => [company.ticker, company]));
   const latest = site.history.latest;
-  const similar = similarFinder(latest);
+  const slice = freeSlice(latest);
+  const viewer = { paywall, isPro: false };
+  const locked = (ticker: string) => paywall && slice.lockedTopTickers.has(ticker);
+  const findSimilar = similarFinder(latest);
+  const similar = (record: (typeof latest)[number]) => findSimilar(record).filter((s) => !locked(s.ticker));
   const names: CompanyNameRecord[] = [];
   const descriptions: CompanyDescription[] = [];
   const files: [string, unknown][] = [];
@@ -40,10 +49,11 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     names.push(name);
     descriptions.push(description);
     const file = `${record.ticker}.json`;
+    const hidden = locked(record.ticker) ? lockedTicker(record) : null;
     files.push(
-      [join('stock', file), record],
-      [join('ticker-metrics', file), tickerMetrics(record)],
-      [join('c-score-trend', file), buildTrend(site.history, record.ticker)],
+      [join('stock', file), hidden ?? record],
+      [join('ticker-metrics', file), hidden ?? tickerMetrics(record)],
+      [join('c-score-trend', file), hidden ?? buildTrend(site.history, record.ticker)],
       [join('similar-tickers', file), similar(record)],
       [join('company-name', file), name],
       [join('company-description', file), description],
@@ -51,7 +61,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   }
   const archive = archiveListing(site.files);
   files.push(
-    ['all-signals.json', latest],
+    ['all-signals.json', visibleRows(latest, slice, viewer, (r) => r.ticker).rows],
     ['company-names.json', names],
     ['company-descriptions.json', descriptions],
     ['excel-files.json', archive],

@@ -16,6 +16,8 @@ import { downloadRoutes } from './routes/downloads';
 import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
 import { marketRoutes } from './routes/market';
+import { proRoutes } from './routes/pro';
+import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
 
@@ -53,7 +55,14 @@ export function createApi(options: ApiOptions): Hono {
     accounts: options.accounts,
     now: options.now ?? Date.now,
   };
-  return new Hono()
+  const sessionUser = readSession(options.accounts.session);
+  const app = new Hono();
+  if (options.accounts.paywall) {
+    // DESIGN.md's table: Archives and downloads are Pro with PAYWALL=on.
+    app.use('/download-excel/*', sessionUser, requirePro).use('/download-csv/*', sessionUser, requirePro);
+  }
+  return app
+    .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))

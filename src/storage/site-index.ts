@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseOrExplain } from '../lib/domain/explain';
-import { SiteDataSchema, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
+import { SiteDataSchema, type SignalHistory, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
 
 /** What the live routes know about the published build: its date, its records and the universe it used. */
 export interface SiteIndex {
@@ -9,6 +9,8 @@ export interface SiteIndex {
   reportDate: string;
   records: ReadonlyMap<string, SignalRecord>;
   universe: ReadonlyMap<string, UniverseCompany>;
+  /** The signal history: the Pro routes derive the full lists from it. */
+  history: SignalHistory;
 }
 
 /**
@@ -68,6 +70,7 @@ export class SiteIndexLoader {
       reportDate: site.reportDate,
       records: new Map(site.history.latest.map((record) => [record.ticker, record])),
       universe: new Map(site.universe.map((company) => [company.ticker, company])),
+      history: site.history,
     };
     this.signature = signature;
     return this.index;

@@ -10,8 +10,15 @@ export const E2E_PORT = Number(process.env.E2E_PORT || 4391);
 export const E2E_DIR = process.env.E2E_DIR || '.tmp/e2e';
 export const POLYGON_APP_PORT = Number(process.env.E2E_POLYGON_PORT || E2E_PORT + 100);
 export const FAKE_POLYGON_PORT = Number(process.env.E2E_FAKE_POLYGON_PORT || E2E_PORT + 200);
-export const SMTP_CATCHER_PORT = Number(process.env.E2E_SMTP_PORT || E2E_PORT + 300);
+export const SMTP_CATCHER_PORT = Number(process.env.E2E_SMTP_PORT || E2E_PORT + 500);
 export const SMTP_CATCHER_READ_PORT = SMTP_CATCHER_PORT + 1;
+/** The paywall app: its own build with PAYWALL=on and its own accounts database (tests/e2e/paywall.spec.ts). */
+export const PAYWALL_PORT = Number(process.env.E2E_PAYWALL_PORT || E2E_PORT + 300);
+export const PAYWALL_URL = `http://127.0.0.1:${PAYWALL_PORT}`;
+export const PAYWALL_DB = `${E2E_DIR}/paywall/app.db`;
+/** The fake Stripe API the paywall app bills through; tests/e2e/paywall.spec.ts runs it in the test process. */
+export const PAYWALL_STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT || E2E_PORT + 400);
+export const PAYWALL_STRIPE_WEBHOOK_SECRET = 'whsec_e2e_paywall';
 
 export const DEMO_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const POLYGON_URL = `http://127.0.0.1:${POLYGON_APP_PORT}`;

@@ -95,6 +95,8 @@ export function universeOf(site: BuiltSite) {
 /** A running app: its origin, and every response seen through `get`/`send`, for the key-leak checks. */
 export interface RunningApi {
   origin: string;
+  /** The app's account layer (its database), for tests that grant Pro. */
+  accounts: Accounts;
   seen: string[];
   get(path: string, init?: RequestInit): Promise<Response>;
   /** Headers of a signed-in operator (ADMIN_EMAILS has ops@example.com) and of a signed-in user who is not one. */
@@ -121,8 +123,13 @@ export async function signUp(origin: string, email: string, password = 'correct 
 }
 
 /** Serves the real app (static build + live API) on 127.0.0.1, port 0. */
-export async function startApi(site: BuiltSite, provider: MarketDataProvider, now?: () => number): Promise<RunningApi> {
-  const accounts = await testAccounts({ adminEmails: ['ops@example.com'] });
+export async function startApi(
+  site: BuiltSite,
+  provider: MarketDataProvider,
+  now?: () => number,
+  access: { paywall?: boolean; databaseUrl?: string | null } = {},
+): Promise<RunningApi> {
+  const accounts = await testAccounts({ adminEmails: ['ops@example.com'], paywall: access.paywall ?? false, databaseUrl: access.databaseUrl ?? null });
   const api = createApi({
     accounts,
     distDir: site.distDir,
@@ -142,6 +149,7 @@ export async function startApi(site: BuiltSite, provider: MarketDataProvider, no
   const member = await signUp(origin, 'member@example.com');
   return {
     origin,
+    accounts,
     seen,
     operator,
     member,

@@ -251,6 +251,24 @@ describe('the stock record (spec section 4: the direct fetch, else the all-signa
     expect(console.warn).toHaveBeenCalledWith('Error fetching stock data for BRK.B: 404: {"error":"nope"}');
   });
 
+  it('of a locked top ticker (PAYWALL=on) comes from /api/pro for a Pro session, else the list', async () => {
+    const locked = { ticker: 'TOP', companyName: 'Top Co', reportDate: '2026-11-20', isTopTicker: true, locked: true };
+    answers.set('/api/stock/TOP', { status: 200, body: locked });
+    answers.set('/api/pro/stock/TOP', { status: 200, body: { ticker: 'TOP', cScore: 91 } });
+    const pro = read(stockRecordStore('TOP'));
+    await allTasks();
+    expect(pro.last().data).toEqual({ ticker: 'TOP', cScore: 91 });
+    expect(received).toEqual(['/api/stock/TOP', '/api/pro/stock/TOP']);
+
+    answers.set('/api/stock/LOCK', { status: 200, body: { ...locked, ticker: 'LOCK' } });
+    answers.set('/api/pro/stock/LOCK', { status: 403, body: { error: 'This needs a Pro plan.' } });
+    answers.set('/api/all-signals', { status: 200, body: [{ ticker: 'AAPL', cScore: 1 }] });
+    const free = read(stockRecordStore('LOCK'));
+    await allTasks();
+    expect(free.last()).toMatchObject({ data: null, loading: false });
+    expect(received.slice(2)).toEqual(['/api/stock/LOCK', '/api/pro/stock/LOCK', '/api/all-signals']);
+  });
+
   it('is null when neither has it, and a failure when the list cannot be fetched', async () => {
     answers.set('/api/all-signals', { status: 200, body: [{ ticker: 'AAPL', cScore: 1 }] });
     const missing = read(stockRecordStore('ZZZZ'));

@@ -28,6 +28,11 @@ function isRecord(value: unknown): value is SignalRecord {
   return typeof value === 'object' && value !== null && typeof (value as SignalRecord).ticker === 'string' && typeof (value as SignalRecord).cScore === 'number';
 }
 
+/** A top ticker whose scores are Pro only (PAYWALL=on): its static JSON says `locked`, /api/pro has the scores. */
+function isLocked(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { locked?: unknown }).locked === true;
+}
+
 /** GET /api/all-signals: the latest report's records (an array, or an object with a data array). */
 function fetchAllSignals(): Promise<SignalRecord[]> {
   return withFailureMessage(FETCH_ERRORS.signals, async () => {
@@ -46,6 +51,11 @@ export async function fetchStockRecord(ticker: string): Promise<SignalRecord | n
   try {
     const direct = await request<unknown>(`/api/stock/${segment(wanted)}`);
     if (isRecord(direct)) return direct;
+    // A locked top ticker: a Pro user's session gets its record (a 401/403 for anyone else ends in the list below).
+    if (isLocked(direct)) {
+      const pro = await request<unknown>(`/api/pro/stock/${segment(wanted)}`);
+      if (isRecord(pro)) return pro;
+    }
   } catch (error) {
     console.warn(`Error fetching stock data for ${wanted}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -66,9 +76,12 @@ export function fetchEarnings(ticker: string): Promise<Earnings> {
   return withFailureMessage(FETCH_ERRORS.earnings, () => request<Earnings>(`/api/earnings-date/${segment(ticker)}`));
 }
 
-/** GET /api/c-score-trend/{ticker}; validate the answer with validateTrend from lib/domain/trend. */
+/** GET /api/c-score-trend/{ticker} (a locked top ticker's from /api/pro); validate it with validateTrend from lib/domain/trend. */
 export function fetchTrend(ticker: string): Promise<TrendResponse> {
-  return withFailureMessage(FETCH_ERRORS.trend, () => request<TrendResponse>(`/api/c-score-trend/${segment(ticker)}`));
+  return withFailureMessage(FETCH_ERRORS.trend, async () => {
+    const trend = await request<TrendResponse>(`/api/c-score-trend/${segment(ticker)}`);
+    return isLocked(trend) ? request<TrendResponse>(`/api/pro/c-score-trend/${segment(ticker)}`) : trend;
+  });
 }
 
 /** GET /api/polygon/news/{ticker}?limit: its results; a failure is logged and answers an empty list (section 8). */

@@ -173,7 +173,8 @@ export function decodeTrend(ticker: string, text: string): TrendResponse {
 export interface ShareImageInput {
   ticker: string;
   companyName: string;
-  cScore: number;
+  /** Null for a top ticker whose scores are Pro only (PAYWALL=on): the image shows no score. */
+  cScore: number | null;
   reportDate: string;
 }
 
@@ -186,6 +187,9 @@ export function shareImageText(input: ShareImageInput, siteName: string): {
   footer: string;
   tone: 'bullish' | 'bearish' | 'neutral';
 } {
+  if (input.cScore === null) {
+    return { ticker: input.ticker, company: input.companyName, score: '★', classification: 'Top Signal · Pro', footer: `C-Score report of ${formatDate(input.reportDate)} · ${siteName}`, tone: 'neutral' };
+  }
   return {
     ticker: input.ticker,
     company: input.companyName,

@@ -172,6 +172,18 @@ export function enhanceTables(): void {
     if (state.watched) apply(tables, state, form);
   });
 
+  // Pro rows (./pro-rows.ts) replaced a table's rows: read them again and show the current view of them.
+  document.addEventListener('table-rows-replaced', (event) => {
+    const table = tables.find((t) => t.element === event.target);
+    if (!table || table.view) return;
+    table.rows = [...table.body.rows];
+    table.info = [];
+    table.values.clear();
+    table.shownOrder = '';
+    table.sorted = { signature: '', order: table.rows.map((_, i) => i) };
+    apply(tables, state, form);
+  });
+
   // The pre-rendered page already shows the default view: only a query from the URL needs work on load.
   // A big table switches to its window once the page is idle (the first sort or filter would do it otherwise).
   if (tableStateToQuery(state) !== '') apply(tables, state, form);

@@ -1,0 +1,20 @@
+/**
+ * What the static build may show (DESIGN.md "Accounts and entitlements"): the build writes only what anonymous
+ * visitors may see, so it asks the entitlement rules as an anonymous viewer, with PAYWALL from the config.
+ */
+import { config } from '../config';
+import { freeSlice, type FreeSlice, type Viewer } from './domain/entitlements';
+import { siteData } from './site-data';
+
+let cached: FreeSlice | undefined;
+
+/** The anonymous visitor the static pages are written for. */
+export function anonymousViewer(): Viewer {
+  return { paywall: config().paywall, isPro: false };
+}
+
+/** The day's free slice, computed once per build. */
+export function siteSlice(): FreeSlice {
+  cached ??= freeSlice(siteData().history.latest);
+  return cached;
+}

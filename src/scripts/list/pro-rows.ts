@@ -1,0 +1,162 @@
+/**
+ * The locked part of a page with PAYWALL=on. Its upgrade buttons open the paywall with the feature's name (skipped
+ * for a signed-in Pro user, stores/paywall.ts). For a signed-in Pro user, once the shell has loaded the user (after first paint), the full list
+ * comes from /api/pro/lists/{list} and its rows replace the free slice in the page's table; the table code
+ * (./table.ts) reads them again, so sorting, filtering and the row window keep working. Loaded only by pages that
+ * have something locked.
+ */
+import { formatDate, formatScore } from '../../lib/domain/format';
+import type { RecentlyQualified, ReversalsAndExits, SignalExit, SignalReversal } from '../../lib/domain/lists';
+import type { SignalRecord } from '../../lib/domain/schemas';
+import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
+import { TREND_ARROW } from '../../components/tone';
+import { openPaywall } from '../../stores/paywall';
+import { $user } from '../../stores/user';
+import { showRowStar } from './stars';
+
+/** The event the table code listens for: the table's body rows were replaced. */
+export const ROWS_REPLACED = 'table-rows-replaced';
+
+/** An extra cell after the ticker, as components/SignalTable.astro renders it. */
+interface ExtraCell {
+  text: string;
+  sortValue?: string;
+  badge?: SignalDirection;
+}
+interface Row {
+  record: SignalRecord;
+  extra?: ExtraCell[];
+}
+/** The rows of one table of the page: its id, its rows, and whether it shows the C-Score column only. */
+interface TableRows {
+  id: string;
+  rows: Row[];
+  compact?: boolean;
+}
+
+const LABEL: Record<SignalDirection, string> = { bullish: 'Bullish', bearish: 'Bearish', neutral: 'Neutral' };
+
+function eventRows(events: (SignalExit | SignalReversal)[], records: Map<string, SignalRecord>): Row[] {
+  return events.flatMap((e) => {
+    const record = records.get(e.ticker);
+    return record
+      ? [{ record, extra: [{ text: LABEL[e.from], badge: e.from }, { text: LABEL[e.to], badge: e.to }, { text: formatDate(e.date), sortValue: e.date }] }]
+      : [];
+  });
+}
+
+/** Each Pro list's answer (/api/pro/lists/{list}) as the rows of the page's tables. */
+const PRO_TABLES: Record<string, (body: unknown) => TableRows[]> = {
+  'all-signals': (body) => [{ id: 'all-signals', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
+  'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
+  'recently-qualified': (body) => {
+    const { newToday, recent } = body as RecentlyQualified;
+    return [
+      { id: 'new-today', rows: newToday.map((record) => ({ record })) },
+      { id: 'recent', rows: recent.map(({ record, since }) => ({ record, extra: [{ text: formatDate(since), sortValue: since }] })) },
+    ];
+  },
+  'reversals-exits': (body) => {
+    const { reversals, exits, records } = body as ReversalsAndExits & { records: SignalRecord[] };
+    const byTicker = new Map(records.map((r) => [r.ticker, r]));
+    return [
+      { id: 'reversals-table', rows: eventRows(reversals, byTicker), compact: true },
+      { id: 'exits-table', rows: eventRows(exits, byTicker), compact: true },
+    ];
+  },
+};
+
+function cell(text: string): HTMLTableCellElement {
+  const td = document.createElement('td');
+  td.textContent = text;
+  return td;
+}
+
+/** One row as components/SignalTable.astro renders it. */
+export function signalRow({ record: r, extra = [] }: Row, compact = false): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.dataset.t = r.ticker;
+  row.dataset.s = r.sector ?? '';
+  const starCell = document.createElement('td');
+  const star = document.createElement('button');
+  star.className = 'star';
+  star.setAttribute('aria-pressed', 'false');
+  star.setAttribute('aria-label', `Watch ${r.ticker}`);
+  star.textContent = '☆';
+  starCell.append(star);
+  const tickerCell = document.createElement('td');
+  const link = document.createElement('a');
+  link.href = `/signal/${r.ticker}`;
+  link.dataset.detailLink = '';
+  link.dataset.top = String(r.isTopTicker);
+  link.textContent = r.ticker;
+  const company = document.createElement('span');
+  company.className = 'co';
+  company.textContent = r.companyName;
+  tickerCell.append(link, company);
+  const score = document.createElement('td');
+  const badge = document.createElement('span');
+  badge.className = `badge badge-${signalDirection(r.cScore)}`;
+  badge.textContent = classifySignal(r.cScore);
+  const trend = TREND_ARROW[trendDirection(r.cScore, r.yesterdayCScore)];
+  const arrow = document.createElement('span');
+  arrow.setAttribute('role', 'img');
+  arrow.setAttribute('aria-label', trend.label);
+  arrow.textContent = trend.mark;
+  score.append(`${formatScore(r.cScore)} `, badge, ' ', arrow);
+  const extraCells = extra.map((e) => {
+    const td = document.createElement('td');
+    if (e.sortValue !== undefined) td.dataset.v = e.sortValue;
+    if (e.badge) {
+      const span = document.createElement('span');
+      span.className = `badge badge-${e.badge}`;
+      span.textContent = e.text;
+      td.append(span);
+    } else td.textContent = e.text;
+    return td;
+  });
+  row.append(starCell, tickerCell, ...extraCells, score);
+  if (compact) return row;
+  row.append(
+    ...[r.deltaScore, r.marketScore, r.accuracyScore, r.relevanceScore, r.avgCScoreL7D, r.avgCScoreL14D].map((n) => cell(formatScore(n))),
+    cell(`${r.countL7DWithSignal} of 7`),
+    cell(`${r.countL14DWithSignal} of 14`),
+  );
+  return row;
+}
+
+async function showProRows(list: string, gate: HTMLElement): Promise<void> {
+  const response = await fetch(`/api/pro/lists/${list}`, { credentials: 'include' });
+  if (!response.ok) {
+    await response.body?.cancel();
+    return;
+  }
+  for (const { id, rows, compact } of PRO_TABLES[list]!(await response.json())) {
+    const table = document.getElementById(id);
+    if (!(table instanceof HTMLTableElement)) continue;
+    const fresh = rows.map((row) => signalRow(row, compact));
+    table.tBodies[0]!.replaceChildren(...fresh);
+    fresh.forEach(showRowStar);
+    const empty = table.parentElement?.querySelector<HTMLElement>('.table-empty:not([data-no-match])');
+    if (empty) empty.hidden = fresh.length > 0;
+    table.dispatchEvent(new CustomEvent(ROWS_REPLACED, { bubbles: true }));
+  }
+  gate.hidden = true;
+}
+
+/** Wires the upgrade buttons, and puts the Pro rows in place for a signed-in Pro user. */
+export function startProGate(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-paywall-feature]')) {
+    button.addEventListener('click', () => openPaywall(button.dataset.paywallFeature ?? 'Pro'));
+  }
+  const gate = document.querySelector<HTMLElement>('[data-pro-list]');
+  const list = gate?.dataset.proList;
+  if (!gate || !list || !PRO_TABLES[list]) return;
+  let asked = false;
+  const unsubscribe = $user.subscribe((user) => {
+    if (asked || user.status !== 'signed-in' || !user.isPremium) return;
+    asked = true;
+    queueMicrotask(() => unsubscribe());
+    void showProRows(list, gate);
+  });
+}
