@@ -102,8 +102,6 @@ export interface RunningApi {
   /** Headers of a signed-in operator (ADMIN_EMAILS has ops@example.com) and of a signed-in user who is not one. */
   operator: Record<string, string>;
   member: Record<string, string>;
-  /** The account layer the app runs with. */
-  accounts: Accounts;
   close(): Promise<void>;
 }
 
@@ -153,7 +151,6 @@ export async function startApi(
     seen,
     operator,
     member,
-    accounts,
     async get(path, init) {
       const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });
       const body = await response.clone().text();
