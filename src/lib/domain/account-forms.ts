@@ -52,70 +52,53 @@ const PASSWORD_SHORT: Outcome = {
   text: `Use at least ${MIN_PASSWORD_LENGTH} characters for your password.`,
 };
 
+/** The outcomes any auth form can meet: rate-limited, refused by the origin check, accounts off, or an unexpected failure. */
+const ANSWERS_OF_EVERY_FORM = { limited: RATE_LIMITED, refused: REFUSED, unavailable: UNAVAILABLE, failed: FAILED };
+
 /** Every outcome of every form, keyed by form then outcome name. */
 export const OUTCOMES = {
   'sign-in': {
     invalid: { field: 'password', ok: false, text: 'That email and password do not match an account. Check both, or email yourself a sign-in link.' },
     missing: { field: 'email', ok: false, text: 'Enter your email address and your password.' },
-    limited: RATE_LIMITED,
-    refused: REFUSED,
-    unavailable: UNAVAILABLE,
-    failed: FAILED,
+    ...ANSWERS_OF_EVERY_FORM,
   },
   'sign-up': {
     email: { field: 'email', ok: false, text: 'That does not look like an email address. Enter one like name@example.com.' },
     taken: { field: 'email', ok: false, text: 'That email cannot be used to sign up. If it is yours, sign in or reset your password.' },
     short: PASSWORD_SHORT,
     long: { field: 'password', ok: false, text: `Use at most ${MAX_PASSWORD_LENGTH} characters for your password.` },
-    limited: RATE_LIMITED,
-    refused: REFUSED,
-    unavailable: UNAVAILABLE,
-    failed: FAILED,
+    ...ANSWERS_OF_EVERY_FORM,
   },
   'magic-link': {
     sent: { field: 'form', ok: true, text: 'If that address can sign in, a link is on its way. Open it within 10 minutes; it works once.' },
     email: EMAIL_MISSING,
-    limited: RATE_LIMITED,
-    refused: REFUSED,
+    ...ANSWERS_OF_EVERY_FORM,
     unavailable: { field: 'form', ok: false, text: 'Email sign-in links are not set up on this server. Sign in with your password instead.' },
-    failed: FAILED,
   },
   'forgot-password': {
     sent: { field: 'form', ok: true, text: 'If that address has an account, a reset link is on its way. Open it within an hour.' },
     email: EMAIL_MISSING,
-    limited: RATE_LIMITED,
-    refused: REFUSED,
-    unavailable: UNAVAILABLE,
-    failed: FAILED,
+    ...ANSWERS_OF_EVERY_FORM,
   },
   'reset-password': {
     ready: { field: 'form', ok: true, text: 'Choose a new password for your account.' },
     done: { field: 'form', ok: true, text: 'Your password is changed. Sign in with the new one.' },
     short: PASSWORD_SHORT,
     expired: { field: 'form', ok: false, text: 'That reset link has expired or was already used. Ask for a new one below.' },
-    limited: RATE_LIMITED,
-    refused: REFUSED,
-    unavailable: UNAVAILABLE,
-    failed: FAILED,
+    ...ANSWERS_OF_EVERY_FORM,
   },
   'change-password': {
     done: { field: 'form', ok: true, text: 'Your password is changed. Other devices were signed out.' },
     wrong: { field: 'currentPassword', ok: false, text: 'Your current password is not right. Type it again.' },
     short: { field: 'newPassword', ok: false, text: `Use at least ${MIN_PASSWORD_LENGTH} characters for your new password.` },
     'signed-out': SIGNED_OUT,
-    limited: RATE_LIMITED,
-    refused: REFUSED,
-    unavailable: UNAVAILABLE,
-    failed: FAILED,
+    ...ANSWERS_OF_EVERY_FORM,
   },
   'delete-account': {
     confirm: { field: 'confirm', ok: false, text: 'Type DELETE in capitals to confirm that the account should go.' },
     wrong: { field: 'password', ok: false, text: 'Your password is not right, or, without one, your sign-in is older than 10 minutes. Type it again, or sign in again first.' },
     'signed-out': SIGNED_OUT,
-    limited: RATE_LIMITED,
-    refused: REFUSED,
-    unavailable: UNAVAILABLE,
-    failed: FAILED,
+    ...ANSWERS_OF_EVERY_FORM,
   },
   billing: {
     'signed-out': SIGNED_OUT,
