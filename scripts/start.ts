@@ -10,6 +10,7 @@ import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
 import { createApp } from '../src/server/app';
+import { securityPolicy } from '../src/server/security';
 import { apiOptions, createApi } from '../src/server/api';
 
 let config: Config;
@@ -44,7 +45,10 @@ if (!(await hasBuild())) {
 
 const options = await apiOptions(config);
 const provider = options.provider;
-const app = createApp({ distDir, api: createApi(options) });
+// A Stripe API elsewhere than Stripe's (the tests' fake) serves Checkout too: the upgrade form may redirect there.
+const stripeApi = config.stripe?.apiUrl;
+const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
+const app = createApp({ distDir, api: createApi(options), security });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(`${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
 import { answerError } from './errors';
 import { signalPageRedirect } from './routes/pages';
-import { securityHeaders } from './security';
+import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from './security';
 import { type StaticSiteOptions, staticSite } from './static';
 
 /**
@@ -18,16 +18,18 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
    * build (the pre-rendered JSON of DESIGN.md "API routes"), so it must not end in a catch-all.
    */
   api?: Hono<E, Schema, string>;
+  /** The security policy; default DEFAULT_SECURITY_POLICY (securityPolicy() makes one with more form targets). */
+  security?: SecurityPolicy;
 }
 
 /** The Hono app for one Node process: security headers, the live API under /api, then `${distDir}/client`. */
 export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> {
   const app = new Hono<E>();
-  const secure = securityHeaders();
+  const { middleware: secure, headers } = options.security ?? DEFAULT_SECURITY_POLICY;
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
   app.use('/signal/*', signalPageRedirect());
   if (options.api !== undefined) app.route('/api', options.api);
-  app.route('/', staticSite(options));
+  app.route('/', staticSite({ ...options, securityHeaders: headers }));
   app.onError(answerError);
   return app;
 }

@@ -65,6 +65,8 @@ describe.each(DATABASES)('mail on $name', ({ url }) => {
   it('mails a password reset whose link sets a new password, once', async () => {
     const signUp = await postJson(server, '/api/auth/sign-up/email', { email: 'forgetful@example.com', password: 'the old password', name: '' });
     expect(signUp.status).toBe(200);
+    // Sign-up mails a link that confirms the address first.
+    expect((await smtp.next('forgetful@example.com')).subject).toBe('Confirm your email for C-Score Signals');
     expect((await postJson(server, '/api/auth/request-password-reset', { email: 'forgetful@example.com', redirectTo: '/login' })).status).toBe(200);
     const mail = await smtp.next('forgetful@example.com');
     expect(mail.subject).toBe('Reset your C-Score Signals password');
