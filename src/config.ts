@@ -39,6 +39,7 @@ const EnvSchema = z.object({
   DIST_DIR: path('dist'),
   UNIVERSE_FILE: path('data/universe/sp500-constituents.csv'),
   COMPANY_INFO_FILE: path('data/company-info/companies.json'),
+  FUNDAMENTALS_FILE: path('data/company-info/fundamentals.json'),
   SHARE_IMAGE_CACHE: path('data/build/share-images'),
   SITE_DATA_FILE: optional(z.string().trim().optional()),
   SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default('http://localhost:4321')),
@@ -88,6 +89,8 @@ export interface Config {
   distDir: string;
   universeFile: string;
   companyInfoFile: string;
+  /** The daily job's store of ratios and earnings dates (FUNDAMENTALS_FILE), with their as-of dates. */
+  fundamentalsFile: string;
   shareImageCache: string;
   /** The site data the static build reads: the daily job's staging file, else the published one. */
   siteDataFile: string;
@@ -139,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distDir: e.DIST_DIR,
     universeFile: e.UNIVERSE_FILE,
     companyInfoFile: e.COMPANY_INFO_FILE,
+    fundamentalsFile: e.FUNDAMENTALS_FILE,
     shareImageCache: e.SHARE_IMAGE_CACHE,
     siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
     siteUrl: e.SITE_URL,
@@ -180,6 +184,15 @@ export function requireProductionSettings(config: Config): void {
   if (config.authSecret === null) missing.push('BETTER_AUTH_SECRET="": required when NODE_ENV=production (openssl rand -base64 32)');
   if (!config.siteUrl.startsWith('https://')) missing.push(`SITE_URL="${config.siteUrl}": an https address is required when NODE_ENV=production`);
   if (missing.length > 0) throw new ConfigError(missing);
+}
+
+/**
+ * What is wrong with SITE_URL for a published site (unset, it is http://localhost:4321), or null: canonical links,
+ * share images and the sitemap all name it. The daily job warns on every run and refuses in production.
+ */
+export function siteUrlProblem(config: Config): string | null {
+  if (config.siteUrl.startsWith('https://')) return null;
+  return `SITE_URL is "${config.siteUrl}" (unset or not https): canonical links, share images and the sitemap point there. Set SITE_URL to the site's https address, e.g. SITE_URL=https://signals.example.com.`;
 }
 
 let current: Config | undefined;

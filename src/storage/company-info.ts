@@ -20,10 +20,15 @@ export async function readCompanyInfoStore(path: string): Promise<CompanyInfoSto
 }
 
 /** Writes the store in one rename, so a reader never sees half a file. */
-export async function writeCompanyInfoStore(path: string, store: CompanyInfoStore): Promise<void> {
+export function writeCompanyInfoStore(path: string, store: CompanyInfoStore): Promise<void> {
+  return writeJsonFile(path, store);
+}
+
+/** Writes JSON to a file in one rename, so a reader never sees half a file. */
+export async function writeJsonFile(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(store, null, 1)}\n`);
+  await writeFile(temp, `${JSON.stringify(value, null, 1)}\n`);
   await rename(temp, path);
 }
 
