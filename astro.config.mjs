@@ -5,7 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
 import { config } from './src/config';
 import { canonicalUrl } from './src/lib/domain/canonical';
-import { LIVE_API_PATH_SOURCE, NOT_FOUND_PAGE_PATHS } from './src/lib/domain/routes';
+import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/routes';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
@@ -44,18 +44,20 @@ export default defineConfig({
   output: 'static',
   site,
   trailingSlash: 'ignore',
+  // On a CDN without our server, /archives/1 is a page that sends the browser on to /archives (the Node server answers 301).
+  redirects: { '/archives/1': '/archives' },
   // Stylesheets under vite.build.assetsInlineLimit go inline: the stock page's own 10 KB of card styles (3 KB gzip)
   // then cost no request before the first paint, while the shared Base sheet stays one cached file.
   build: { format: 'directory', inlineStylesheets: 'auto' },
   // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
-  // the not-found pages (404 and the Stock Not Found screen at /signal/) stay out.
+  // the noindex pages (the not-found screens, the account pages, the placeholders) stay out.
   integrations: [
     scriptIslands,
     react(),
     afterPaintDirective,
     editorialMarkdown(TEXT_PLACEHOLDERS),
     sitemap({
-      filter: (page) => !NOT_FOUND_PAGE_PATHS.test(new URL(page).pathname),
+      filter: (page) => !NOINDEX_PAGE_PATHS.test(new URL(page).pathname),
       serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),
     }),
   ],

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
 import { answerError } from './errors';
-import { signalPageRedirect } from './routes/pages';
+import { archiveFirstPageRedirect, signalPageRedirect } from './routes/pages';
 import { securityHeaders } from './security';
 import { type StaticSiteOptions, staticSite } from './static';
 
@@ -26,6 +26,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   const secure = securityHeaders();
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
   app.use('/signal/*', signalPageRedirect());
+  app.use('/archives/*', archiveFirstPageRedirect());
   if (options.api !== undefined) app.route('/api', options.api);
   app.route('/', staticSite(options));
   app.onError(answerError);

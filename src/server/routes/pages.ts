@@ -20,3 +20,12 @@ export function signalPageRedirect(): MiddlewareHandler {
     return c.redirect(`/signal/${upper}${match?.[2] ?? ''}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
   };
 }
+
+/** 301 from /archives/1 to /archives: the first page of the archives has one address (its canonical link's). */
+export function archiveFirstPageRedirect(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!/^\/archives\/1\/?$/.test(c.req.path)) return next();
+    const query = c.req.url.indexOf('?');
+    return c.redirect(`/archives${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+  };
+}
