@@ -134,3 +134,35 @@ describe('search hygiene of the built site', () => {
     }
   });
 });
+
+describe('a filtered list address without JavaScript', () => {
+  const visibleRows = (html: string) => [...html.matchAll(/<tr data-t="([^"]+)"/g)].map((m) => m[1]);
+  const hiddenRows = (html: string) => [...html.matchAll(/<tr hidden data-t="([^"]+)"/g)].map((m) => m[1]);
+
+  it('renders /all-signals?direction=bearish with only the bearish rows shown and the form filled', async () => {
+    const response = await api.get('/all-signals?direction=bearish');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    // The report of 2026-11-20: MSFT -90 is the one bearish stock; the other four rows stay in the page, hidden.
+    expect(visibleRows(html)).toEqual(['MSFT']);
+    expect(hiddenRows(html).sort()).toEqual(['AAPL', 'BRK.B', 'JPM', 'NVDA']);
+    expect(html).toContain('<option value="bearish" selected>');
+    expect(html).toMatch(/data-count>Showing 1 of 5 stocks<\/p>/);
+    expect(html).toContain('<p class="table-empty" data-no-match hidden>');
+  });
+
+  it('fills the search text, combines filters, and shows the no-match line when nothing matches', async () => {
+    const byText = await (await api.get('/?q=nvid')).text();
+    expect(visibleRows(byText)).toEqual(['NVDA']);
+    expect(byText).toContain('name="q" value="nvid"');
+    const none = await (await api.get('/all-signals/?q=%22%3Cscript%3E&direction=bullish')).text();
+    expect(visibleRows(none)).toEqual([]);
+    expect(none).toContain('value="&quot;&lt;script&gt;"');
+    expect(none).toContain('<p class="table-empty" data-no-match>No stocks match these filters.</p>');
+    // No filter in the query: the pre-rendered page as built.
+    const plain = await (await api.get('/all-signals?sort=cScore&order=asc')).text();
+    expect(hiddenRows(plain)).toEqual([]);
+    expect(plain).toMatch(/data-count>5 stocks<\/p>/);
+  });
+});
