@@ -9,7 +9,7 @@ import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/route
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
-const { siteUrl: site, devApiPort } = config();
+const { siteUrl: site, devApiPort, islandFaults } = config();
 
 /** `client:afterpaint` (src/directives/after-paint.ts): hydrate once the first frame is on screen. */
 const afterPaintDirective = {
@@ -63,6 +63,8 @@ export default defineConfig({
   ],
   vite: {
     plugins: [tailwindcss()],
+    // The error boundary's test hook (src/lib/domain/render-failure.ts): false in every build but the e2e ones.
+    define: { __ISLAND_FAULTS__: JSON.stringify(islandFaults) },
     build: { assetsInlineLimit: 12 * 1024 },
     server: {
       // npm run dev: the live API routes go to the Hono router that scripts/dev.ts starts.

@@ -79,6 +79,7 @@ const EnvSchema = z.object({
   STRIPE_PRICE_MONTHLY: optional(z.string().trim().optional()),
   STRIPE_PRICE_ANNUAL: optional(z.string().trim().optional()),
   STRIPE_API_URL: optional(httpUrl('the Stripe API (tests point it at a fake)').optional()),
+  ISLAND_FAULTS: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -115,6 +116,8 @@ export interface Config {
   adminEmails: string[];
   /** PAYWALL=on: the server keeps Pro data for Pro users. */
   paywall: boolean;
+  /** ISLAND_FAULTS=on (e2e builds only): `?island-fault=NAME` makes that island throw, to test the error boundary. */
+  islandFaults: boolean;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
 }
@@ -135,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  if (production && e.ISLAND_FAULTS === 'on') throw new ConfigError(['ISLAND_FAULTS="on": a test setting (islands throw on request); unset it when NODE_ENV=production']);
   const source = /^https?:/i.test(e.SIGNALS_SOURCE) || isAbsolute(e.SIGNALS_SOURCE) ? e.SIGNALS_SOURCE : resolve(PROJECT_ROOT, e.SIGNALS_SOURCE);
   return {
     source,
@@ -160,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((email) => email.trim().toLowerCase())
       .filter((email) => email !== ''),
     paywall: e.PAYWALL === 'on',
+    islandFaults: e.ISLAND_FAULTS === 'on',
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

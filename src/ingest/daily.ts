@@ -27,6 +27,8 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   fundamentalsFile?: string;
   /** With a key: the market-data API's bulk calls (scripts/daily.ts and scripts/start.ts pass the Polygon provider). */
   fundamentals?: FundamentalsSource | null;
+  /** ISLAND_FAULTS=on: a test build whose islands throw on request; it never counts as the same site as a normal build. */
+  islandFaults?: boolean;
   /** Today as yyyy-mm-dd (UTC); tests set it. */
   today?: string;
 };
@@ -58,7 +60,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
     // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '');
+    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;

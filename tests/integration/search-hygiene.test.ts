@@ -107,6 +107,12 @@ describe('search hygiene of the built site', () => {
     expect((await api.get('/archives')).status).toBe(200);
   });
 
+  it('carries no island-fault hook in a build without ISLAND_FAULTS: no address can make an island throw', async () => {
+    const scripts = (await readdir(join(client, '_astro'))).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(3);
+    for (const name of scripts) expect(await readFile(join(client, '_astro', name), 'utf8'), name).not.toContain('island-fault');
+  });
+
   it('shows no sample notice on a build from exports that are not the sample', async () => {
     const build = JSON.parse(await readFile(join(site.distDir, 'build.json'), 'utf8')) as { source: string };
     expect(build.source).toBe('exports');
