@@ -138,7 +138,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  if (production && e.ISLAND_FAULTS === 'on') throw new ConfigError(['ISLAND_FAULTS="on": a test setting (islands throw on request); unset it when NODE_ENV=production']);
   const source = /^https?:/i.test(e.SIGNALS_SOURCE) || isAbsolute(e.SIGNALS_SOURCE) ? e.SIGNALS_SOURCE : resolve(PROJECT_ROOT, e.SIGNALS_SOURCE);
   return {
     source,
@@ -188,6 +187,7 @@ export function requireProductionSettings(config: Config): void {
   if (config.mail.smtpUrl === null) missing.push('SMTP_URL="": required when NODE_ENV=production (the mail server for sign-in links)');
   if (config.authSecret === null) missing.push('BETTER_AUTH_SECRET="": required when NODE_ENV=production (openssl rand -base64 32)');
   if (!config.siteUrl.startsWith('https://')) missing.push(`SITE_URL="${config.siteUrl}": an https address is required when NODE_ENV=production`);
+  if (config.islandFaults) missing.push(ISLAND_FAULTS_IN_PRODUCTION);
   if (missing.length > 0) throw new ConfigError(missing);
 }
 
@@ -199,6 +199,9 @@ export function siteUrlProblem(config: Config): string | null {
   if (config.siteUrl.startsWith('https://')) return null;
   return `SITE_URL is "${config.siteUrl}" (unset or not https): canonical links, share images and the sitemap point there. Set SITE_URL to the site's https address, e.g. SITE_URL=https://signals.example.com.`;
 }
+
+/** The refusal of a test build setting in production (the static build itself always runs with NODE_ENV=production). */
+export const ISLAND_FAULTS_IN_PRODUCTION = 'ISLAND_FAULTS="on": a test setting (islands throw on request); unset it when NODE_ENV=production';
 
 let current: Config | undefined;
 
