@@ -30,7 +30,7 @@ export default class ErrorBoundary extends Component<{ children: ReactNode }, St
 
 /** Throws the test fault of ISLAND_FAULTS builds when the page asks for this island's; renders its children otherwise. */
 function FaultPoint({ name, children }: { name: string; children: ReactNode }): ReactNode {
-  const fault = islandFault(name, typeof location === 'undefined' ? '' : location.search);
+  const fault = islandFault(name);
   if (fault) throw fault;
   return children;
 }

@@ -30,7 +30,7 @@ export default (element: HTMLElement) =>
     const run = scriptIslandRun(component);
     if (!run) throw new Error(`<astro-island> ${element.getAttribute('component-url') ?? ''} is not a script island`);
     try {
-      const fault = islandFault(islandName(element), location.search);
+      const fault = islandFault(islandName(element));
       if (fault) throw fault;
       await run(element, props);
     } catch (error) {

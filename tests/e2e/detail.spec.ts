@@ -138,7 +138,6 @@ test.describe('the stock detail page', () => {
   test('live cards from Polygon: every price field and its source, 3 of 5 news with an image fallback, the earnings date, copy and watch', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const quote = liveAnswer(page, '/api/stock-price/PNW', 200);
-    const news = liveAnswer(page, '/api/polygon/news/PNW', 200);
     const earnings = liveAnswer(page, '/api/earnings-date/PNW', 200);
     await page.goto('/signal/PNW');
     const answer = await (await quote).json();
@@ -166,9 +165,10 @@ test.describe('the stock detail page', () => {
     await expect(price.getByRole('link', { name: /Yahoo/ })).toHaveAttribute('target', '_blank');
 
     // Spec: the first 3 of 5 fetched articles, each with image (placeholder icon on image error), title link,
-    // published date, publisher name and description.
-    expect(((await (await news).json()) as { results: unknown[] }).results).toHaveLength(5);
+    // published date, publisher name and description. The card loads when it comes into view.
+    const news = liveAnswer(page, '/api/polygon/news/PNW', 200);
     await page.getByRole('heading', { name: 'Latest News' }).scrollIntoViewIfNeeded();
+    expect(((await (await news).json()) as { results: unknown[] }).results).toHaveLength(5);
     const articles = page.getByRole('link', { name: /^Pinnacle West news \d$/ });
     await expect(articles).toHaveText(['Pinnacle West news 1', 'Pinnacle West news 2', 'Pinnacle West news 3']);
     await expect(articles.first()).toHaveAttribute('href', 'https://news.example.com/pnw/1');

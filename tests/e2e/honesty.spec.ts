@@ -76,9 +76,10 @@ async function clickFirstRow(page: Page, top = false) {
 }
 
 const islands: { name: string; path: string; act?: (page: Page) => Promise<void> }[] = [
-  { name: 'TrendChart', path: '/signal/AAPL' },
+  // The chart and the news card hydrate when they come into view.
+  { name: 'TrendChart', path: '/signal/AAPL', act: (page) => page.locator('astro-island[component-url*="TrendChart"]').scrollIntoViewIfNeeded() },
   { name: 'PriceCard', path: '/signal/AAPL' },
-  { name: 'NewsCard', path: '/signal/AAPL' },
+  { name: 'NewsCard', path: '/signal/AAPL', act: (page) => page.locator('astro-island[component-url*="NewsCard"]').scrollIntoViewIfNeeded() },
   { name: 'PageScripts', path: '/signal/AAPL' },
   { name: 'DetailModal', path: '/all-signals' },
   { name: 'ModalRoot', path: '/all-signals', act: (page) => clickFirstRow(page) },

@@ -23,7 +23,6 @@ const EARNINGS_BADGE_CLASS = 'badge bg-blue-100 text-blue-900 dark:bg-blue-900/4
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const HEADER_BUTTONS =
-  '<div class="ml-auto flex gap-2">' +
   '<button type="button" class="btn" data-part="copy" aria-label="Copy link to this page">Copy link</button>' +
   '<button type="button" class="btn" aria-pressed="false" data-part="watch" data-testid="watch-toggle"><span aria-hidden="true">☆</span> Watch</button>' +
   '</div></div>';
@@ -37,6 +36,7 @@ export function headerLiveHtml(earnings: string | null = null): string {
   return (
     '<div class="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">' +
     `<div class="flex min-h-7 min-w-40 basis-full items-baseline gap-2 sm:basis-auto" aria-live="polite" data-part="price">${LOADING_PRICE}</div>` +
+    '<div class="ml-auto flex items-center gap-2">' +
     (earnings === null ? '' : `<span class="${EARNINGS_BADGE_CLASS}" data-testid="earnings-badge">${escapeHtml(earnings)}</span>`) +
     HEADER_BUTTONS
   );
@@ -116,7 +116,8 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
       return;
     }
     badge.textContent = text;
-    if (!badge.isConnected) copy.parentElement!.before(badge);
+    // Beside the buttons, on the right: the price growing as it loads moves nothing.
+    if (!badge.isConnected) copy.before(badge);
   };
   const showWatch = (watched: Set<string>) => {
     const on = watched.has(ticker);
