@@ -8,9 +8,9 @@ import {
   quoteWithFundamentals,
 } from '../../src/lib/domain/fundamentals';
 import { filterListHtml } from '../../src/lib/domain/list-filter';
-import { recentlyQualifiedCells, rowMarkers, stockCount, stockCountText } from '../../src/lib/domain/lists';
+import { recentlyQualifiedCells, rowMarkers, stockCount } from '../../src/lib/domain/lists';
 import { parseSampleManifest, sampleManifest, withSampleNotice } from '../../src/lib/domain/report-source';
-import { parseTableState } from '../../src/lib/domain/table';
+import { parseTableState, stockCountText } from '../../src/lib/domain/table';
 
 describe('fundamentals', () => {
   it('keeps the ratios the API has, drops a P/E or market cap of 0 and null figures', () => {

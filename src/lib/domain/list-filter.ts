@@ -4,8 +4,7 @@
  * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
  * reads the same URL state and agrees. On a CDN without our server the script alone does this.
  */
-import { stockCountText } from './lists';
-import { matchesFilters, type FilterableRow, type TableState } from './table';
+import { matchesFilters, stockCountText, type FilterableRow, type TableState } from './table';
 
 /** The list pages whose filter form a query fills: their built HTML holds every row the page lists. */
 export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(['/', '/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);

@@ -58,12 +58,6 @@ export function rowMarkers(record: Pick<SignalRecord, 'isTopTicker' | '_signalCh
   return markers;
 }
 
-/** The filter bar's count: '25 stocks', or 'Showing 3 of 25 stocks' while a filter hides some. */
-export function stockCountText(shown: number, total: number): string {
-  const stocks = (n: number) => `${n} ${n === 1 ? 'stock' : 'stocks'}`;
-  return shown === total ? stocks(total) : `Showing ${shown} of ${stocks(total)}`;
-}
-
 /** How many stocks rows name: a ticker with two events on Reversals & Exits is one stock. */
 export function stockCount(tickers: Iterable<string>): number {
   return new Set(tickers).size;

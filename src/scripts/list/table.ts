@@ -5,12 +5,12 @@
  * (./row-window). The rules are lib/domain/table.ts's; the stars are ./stars.
  */
 import { signalDirection } from '../../lib/domain/signal';
-import { stockCountText } from '../../lib/domain/lists';
 import {
   matchesFilters,
   nextSort,
   parseSortNumber,
   sortPermutation,
+  stockCountText,
   tableStateToQuery,
   WINDOW_FROM_ROWS,
   type FilterableRow,
