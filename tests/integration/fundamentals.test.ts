@@ -104,6 +104,7 @@ describe('fundamentals from the daily job', () => {
     // Every sixth call had to wait for the minute to pass.
     expect(sleeps.length).toBe(Math.ceil(calls / 5) - 1);
     expect(clock - Date.parse(`${TODAY}T12:00:00Z`)).toBeGreaterThanOrEqual(60_000 * (Math.ceil(calls / 5) - 1));
+    expect(logs).toContainEqual(expect.stringMatching(/^The Polygon budget of 5 calls a minute is spent: waiting \d+ s before the next \/(stocks|benzinga)\//));
   });
 
   it('a run cut short by the upstream resumes on the next run with only what is missing', async () => {

@@ -263,7 +263,10 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     const label = path.split('?')[0]!;
     let url: string | null = `${this.baseUrl}${path}`;
     while (url !== null) {
-      for (let wait = this.budget.msUntilFree(); wait > 0; wait = this.budget.msUntilFree()) await this.sleep(wait);
+      for (let wait = this.budget.msUntilFree(); wait > 0; wait = this.budget.msUntilFree()) {
+        this.log(`The Polygon budget of ${this.budget.perMinute} calls a minute is spent: waiting ${Math.ceil(wait / 1000)} s before the next ${label} page.`);
+        await this.sleep(wait);
+      }
       const response = await this.call(url, label);
       if (response.status === 404) return;
       const body = this.parseBody(await response.text(), label, schema);
