@@ -19,8 +19,14 @@ import {
 } from './tests/e2e/servers';
 
 const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-// Both app servers serve the one build the first writes.
-const site = { SIGNALS_SOURCE: 'data/sample-exports', ARCHIVE_DIR: `${E2E_DIR}/archive`, DIST_DIR: `${E2E_DIR}/dist`, DATABASE_FILE: `${E2E_DIR}/app.db` };
+// The demo app's build; the polygon app makes its own with a key (its fundamentals come from the fake), on the same accounts database.
+const site = {
+  SIGNALS_SOURCE: 'data/sample-exports',
+  ARCHIVE_DIR: `${E2E_DIR}/archive`,
+  DIST_DIR: `${E2E_DIR}/dist`,
+  DATABASE_FILE: `${E2E_DIR}/app.db`,
+  FUNDAMENTALS_FILE: `${E2E_DIR}/fundamentals.json`,
+};
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -61,6 +67,8 @@ export default defineConfig({
         POLYGON_API_KEY: '',
         SITE_URL: DEMO_URL,
         SMTP_URL: `smtp://127.0.0.1:${SMTP_CATCHER_PORT}`,
+        // A test build: ?island-fault=NAME makes that island throw (tests/e2e/honesty.spec.ts); never in production.
+        ISLAND_FAULTS: 'on',
       },
     },
     {
@@ -72,13 +80,17 @@ export default defineConfig({
       env: { FAKE_POLYGON_PORT: String(FAKE_POLYGON_PORT), FAKE_POLYGON_KEY },
     },
     {
-      // The build exists by now, so this server starts at once on it; its market data comes from the fake.
+      // A build with a key: the daily job fetches ratios and earnings dates from the fake, then the server's live
+      // market data comes from it too.
       command: 'tsx scripts/start.ts',
       url: `${POLYGON_URL}/api/health`,
-      timeout: 60_000,
+      timeout: 180_000,
       reuseExistingServer: false,
       env: {
         ...site,
+        ARCHIVE_DIR: `${E2E_DIR}/polygon/archive`,
+        DIST_DIR: `${E2E_DIR}/polygon/dist`,
+        FUNDAMENTALS_FILE: `${E2E_DIR}/polygon/fundamentals.json`,
         PORT: String(POLYGON_APP_PORT),
         HOST: '127.0.0.1',
         POLYGON_API_KEY: FAKE_POLYGON_KEY,

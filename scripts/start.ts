@@ -12,6 +12,7 @@ import { formatSummary } from '../src/ingest/summary';
 import { createApp } from '../src/server/app';
 import { securityPolicy } from '../src/server/security';
 import { apiOptions, createApi } from '../src/server/api';
+import { fundamentalsSourceFor } from '../src/server/providers';
 
 let config: Config;
 try {
@@ -33,7 +34,7 @@ async function hasBuild(): Promise<boolean> {
 
 if (!(await hasBuild())) {
   console.log(`No build in ${distDir}: running the daily job on ${config.source} first.`);
-  const daily = { ...dailyConfig(config), log: (line: string) => console.log(line) };
+  const daily = { ...dailyConfig(config), fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => console.log(line) };
   try {
     console.log(formatSummary(await runDaily(daily), daily));
   } catch (error) {

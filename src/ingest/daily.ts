@@ -4,10 +4,14 @@
  */
 import { resolve } from 'node:path';
 import { PROJECT_ROOT, type Config } from '../config';
+import type { FundamentalsSource } from '../lib/domain/fundamentals';
 import { buildIntoStaging } from './build';
+import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
 import { inputsHash, publish, upToDateBuild, withLock, withStaging } from './publish';
+import { reportSource } from './report-source';
+import { readUniverse } from '../storage/universe';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -19,6 +23,14 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   /** Print the static build's own output. */
   verbose?: boolean;
   log?: (line: string) => void;
+  /** FUNDAMENTALS_FILE: the ratios and earnings dates the build copies in (and the fetch's resume state). */
+  fundamentalsFile?: string;
+  /** With a key: the market-data API's bulk calls (scripts/daily.ts and scripts/start.ts pass the Polygon provider). */
+  fundamentals?: FundamentalsSource | null;
+  /** ISLAND_FAULTS=on: a test build whose islands throw on request; it never counts as the same site as a normal build. */
+  islandFaults?: boolean;
+  /** Today as yyyy-mm-dd (UTC); tests set it. */
+  today?: string;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -36,27 +48,37 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   const distDir = at(config.distDir);
   const universeFile = at(config.universeFile);
   const companyInfoFile = at(config.companyInfoFile);
+  const fundamentalsFile = config.fundamentalsFile === undefined ? null : at(config.fundamentalsFile);
 
   return withLock(archiveDir, async () => {
     const intake = await acceptNewFiles(archiveDir, config.source, log);
     const files = [...intake.archived, ...intake.added.map((a) => a.file)];
+    let fundamentals: FundamentalsSummary | undefined;
+    if (config.fundamentals && fundamentalsFile !== null) {
+      const tickers = (await readUniverse(universeFile)).map((company) => company.ticker);
+      const today = config.today ?? new Date().toISOString().slice(0, 10);
+      fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
+    }
     // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-    const hash = (await inputsHash(files, universeFile, companyInfoFile)) + (config.paywall ? '+paywall' : '');
+    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, fundamentals, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
     }
 
     const { history, universe, rows, warnings } = await loadHistory(archiveDir, intake.archived, intake.added, universeFile);
 
     return withStaging(distDir, async (staging) => {
-      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
+      const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
+      const settings = { companyInfoFile, fundamentalsFile, source, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
       const { siteData, pages } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
       await publish(staging, distDir, { siteData, inputsHash: hash }, { archiveDir, existing: intake.archived, added: intake.added });
       return {
         ...counts,
+        fundamentals,
+        source,
         status: 'published',
         rows,
         tickers: history.latest.length,

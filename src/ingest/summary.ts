@@ -1,6 +1,8 @@
 /** What the daily job reports when it ends, and the lines it prints (README "Data flow", the integration tests). */
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
+import type { ReportSource } from '../lib/domain/report-source';
+import type { FundamentalsSummary } from './fundamentals';
 
 /** The figures the job prints when it ends. */
 export interface DailySummary {
@@ -15,6 +17,10 @@ export interface DailySummary {
   warnings: string[];
   pages: number;
   seconds: number;
+  /** What the fundamentals step fetched (absent without a key). */
+  fundamentals?: FundamentalsSummary;
+  /** Where the published report comes from (absent when nothing was published). */
+  source?: ReportSource;
 }
 
 const SHOWN_WARNINGS = 20;
@@ -33,9 +39,12 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
       `  tickers:      ${summary.tickers} on ${dates.at(-1)}`,
       `  report dates: ${dates.length} (${dates[0]} to ${dates.at(-1)})`,
       `  pages:        ${summary.pages} HTML pages, smoke check passed`,
+      `  data:         ${summary.source === 'sample' ? 'the generated sample exports: every page says so' : 'signal exports'}`,
       `  output:       ${relative(process.cwd(), resolve(PROJECT_ROOT, where.distDir)) || '.'}/`,
     );
   }
+  const f = summary.fundamentals;
+  if (f) lines.push(`  fundamentals: ratios for ${f.ratios} tickers, earnings dates for ${f.earnings}${f.complete ? '' : `; stopped early, the next run resumes (${f.stoppedBy})`}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

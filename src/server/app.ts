@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
 import { answerError } from './errors';
-import { signalPageRedirect } from './routes/pages';
+import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
+import { SiteIndexLoader } from '../storage/site-index';
+import { FILTERABLE_LIST_PATHS } from '../lib/domain/list-filter';
 import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from './security';
 import { type StaticSiteOptions, staticSite } from './static';
 
@@ -28,6 +30,9 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   const { middleware: secure, headers } = options.security ?? DEFAULT_SECURITY_POLICY;
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
   app.use('/signal/*', signalPageRedirect());
+  app.use('/archives/*', archiveFirstPageRedirect());
+  const lists = filteredListPages(options.distDir, new SiteIndexLoader(options.distDir));
+  for (const path of FILTERABLE_LIST_PATHS) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
   if (options.api !== undefined) app.route('/api', options.api);
   app.route('/', staticSite({ ...options, securityHeaders: headers }));
   app.onError(answerError);

@@ -77,7 +77,7 @@ test('a Free account sees the free slice; after an upgrade through the fake Stri
   await page.goto('/all-signals');
   await expect(rows(page)).toHaveCount(total);
   await expect(page.locator('[data-pro-gate]')).toBeHidden();
-  await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
+  await expect(page.locator('[data-count]')).toHaveText(`${total} stocks`);
   await page.getByRole('button', { name: 'Ticker' }).click();
   await expect(rows(page).first()).toHaveAttribute('data-t', /^A/);
 
@@ -85,7 +85,8 @@ test('a Free account sees the free slice; after an upgrade through the fake Stri
   const recent = (await (await page.request.get('/api/pro/lists/recently-qualified')).json()) as { newToday: unknown[]; recent: unknown[] };
   await page.goto('/recently-qualified');
   await expect(page.locator('#recent tbody tr')).toHaveCount(recent.recent.length);
-  await expect(page.locator('#new-today tbody tr')).toHaveCount(recent.newToday.length);
+  // One row per stock: the new ones are among them, marked "Yes" under New today.
+  await expect(page.locator('#recent tbody tr').filter({ has: page.locator('td:nth-child(4)', { hasText: /^Yes$/ }) })).toHaveCount(recent.newToday.length);
   const changes = (await (await page.request.get('/api/pro/lists/reversals-exits')).json()) as { reversals: unknown[]; exits: unknown[] };
   await page.goto('/reversals-exits');
   await expect(page.locator('#exits-table tbody tr')).toHaveCount(changes.exits.length);

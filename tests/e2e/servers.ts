@@ -2,7 +2,8 @@
  * The e2e servers (playwright.config.ts starts them, the specs open them). E2E_PORT and E2E_DIR keep each
  * checkout's servers apart; the two extra ports follow E2E_PORT unless set.
  *   demo:    the app as `npm start` runs it without a key: the offline demo provider (every spec but detail's).
- *   polygon: the same build served by a second app whose provider is Polygon, pointed at the fake Polygon server.
+ *   polygon: a second app built and served with a key: its daily job fetches ratios and earnings dates from the fake
+ *            Polygon server, and its provider is Polygon pointed at the same fake.
  *   fake:    tests/fixtures/fake-polygon-server.ts, the reference answers of tests/fixtures/polygon/.
  *   smtp:    tests/fixtures/smtp-catcher.ts, the SMTP server the demo app sends its mail to, read over HTTP.
  */

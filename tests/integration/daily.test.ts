@@ -194,4 +194,15 @@ describe('npm run daily', () => {
     expect(build.assets).not.toContain('island.OLD123.js');
     await expect(readFile(join(work, 'dist/client/signal/BRK.B/index.html'))).rejects.toThrow();
   });
+
+  it('warns on every run when SITE_URL is unset or not https, and refuses to run so under NODE_ENV=production', async () => {
+    const warned = await runDaily({ ...env, SITE_URL: '' });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('Warning: SITE_URL is "http://localhost:4321" (unset or not https)');
+    const refused = await runDaily({ ...env, SITE_URL: 'http://signals.example', NODE_ENV: 'production' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('SITE_URL is "http://signals.example" (unset or not https)');
+    expect(refused.stderr).toContain('It is required when NODE_ENV=production.');
+    expect(refused.stdout).not.toContain('Daily job');
+  });
 });

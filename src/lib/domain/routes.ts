@@ -46,5 +46,13 @@ export function notFoundPageFor(path: string): string {
   return path === '/signal' || path.startsWith('/signal/') ? STOCK_NOT_FOUND_PAGE : NOT_FOUND_PAGE;
 }
 
-/** Pages that are not-found screens and stay out of the sitemap. */
-export const NOT_FOUND_PAGE_PATHS = /^\/(404|signal)\/?$/;
+/**
+ * Pages marked `noindex` (Base's prop): the not-found screens, the account pages and the placeholders that only say
+ * what will come. They stay out of the sitemap; the build test checks each built page against this list.
+ */
+export const NOINDEX_PAGE_PATHS = /^\/(404|signal|login|account|upload|admin|ai-analysis|ai-chat|signals-dao)\/?$/;
+
+/** robots.txt: pages may be crawled, the live API may not, and the sitemap is named at SITE_URL. */
+export function robotsTxt(siteUrl: string): string {
+  return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${new URL('/sitemap-index.xml', siteUrl).href}\n`;
+}

@@ -6,7 +6,7 @@
  * have something locked.
  */
 import { formatDate, formatScore } from '../../lib/domain/format';
-import type { RecentlyQualified, ReversalsAndExits, SignalExit, SignalReversal } from '../../lib/domain/lists';
+import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/lists';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
 import { TREND_ARROW } from '../../components/tone';
@@ -53,10 +53,8 @@ const PRO_TABLES: Record<string, (body: unknown) => TableRows[]> = {
   'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
   'recently-qualified': (body) => {
     const { newToday, recent } = body as RecentlyQualified;
-    return [
-      { id: 'new-today', rows: newToday.map((record) => ({ record })) },
-      { id: 'recent', rows: recent.map(({ record, since }) => ({ record, extra: [{ text: formatDate(since), sortValue: since }] })) },
-    ];
+    const isNew = new Set(newToday.map((r) => r.ticker));
+    return [{ id: 'recent', rows: recent.map((signal) => ({ record: signal.record, extra: recentlyQualifiedCells(signal, isNew.has(signal.record.ticker)) })) }];
   },
   'reversals-exits': (body) => {
     const { reversals, exits, records } = body as ReversalsAndExits & { records: SignalRecord[] };
@@ -95,7 +93,17 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
   const company = document.createElement('span');
   company.className = 'co';
   company.textContent = r.companyName;
-  tickerCell.append(link, company);
+  const markers = rowMarkers(r).map((m) => {
+    const mark = document.createElement('span');
+    mark.className = `mk mk-${m.kind}`;
+    mark.title = m.title;
+    const spoken = document.createElement('span');
+    spoken.className = 'sr-only';
+    spoken.textContent = m.spoken;
+    mark.append(m.text, spoken);
+    return mark;
+  });
+  tickerCell.append(link, ...markers, company);
   const score = document.createElement('td');
   const badge = document.createElement('span');
   badge.className = `badge badge-${signalDirection(r.cScore)}`;

@@ -1,5 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
+import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/list-filter';
+import { signalDirection } from '../../lib/domain/signal';
+import { parseTableState } from '../../lib/domain/table';
 import { isTicker } from '../../lib/domain/ticker';
+import type { SiteIndexLoader } from '../../storage/site-index';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -18,5 +24,36 @@ export function signalPageRedirect(): MiddlewareHandler {
     if (upper === ticker || !isTicker(upper)) return next();
     const query = c.req.url.indexOf('?');
     return c.redirect(`/signal/${upper}${match?.[2] ?? ''}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+  };
+}
+
+/** 301 from /archives/1 to /archives: the first page of the archives has one address (its canonical link's). */
+export function archiveFirstPageRedirect(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!/^\/archives\/1\/?$/.test(c.req.path)) return next();
+    const query = c.req.url.indexOf('?');
+    return c.redirect(`/archives${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+  };
+}
+
+/**
+ * A list address with a filter query (`/all-signals?direction=bearish`) answered with the filtered table already in
+ * the HTML, so the filter form works without JavaScript (lib/domain/list-filter.ts); other requests pass.
+ */
+export function filteredListPages(distDir: string, site: SiteIndexLoader): MiddlewareHandler {
+  return async (c, next) => {
+    const path = c.req.path.replace(/(.)\/+$/, '$1');
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !FILTERABLE_LIST_PATHS.has(path)) return next();
+    const query = c.req.url.indexOf('?');
+    const state = parseTableState(query === -1 ? '' : c.req.url.slice(query + 1));
+    if (!hasServerFilter(state)) return next();
+    const index = await site.current().catch(() => null);
+    const html = index === null ? null : await readFile(join(distDir, 'client', path, 'index.html'), 'utf8').catch(() => null);
+    if (index === null || html === null) return next();
+    const filtered = filterListHtml(html, state, (ticker) => {
+      const record = index.records.get(ticker);
+      return record && { ticker, company: record.companyName, direction: signalDirection(record.cScore), sector: record.sector ?? '' };
+    });
+    return c.html(filtered, 200, { 'Cache-Control': 'public, max-age=0, must-revalidate' });
   };
 }
