@@ -3,11 +3,33 @@ import { config, ConfigError } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
+import { accountSettings, openAccounts } from '../src/server/accounts';
+import { RunLog } from '../src/storage/run-log';
 
 const args = new Set(process.argv.slice(2));
 
+/** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
+async function openRunLog(settings: ReturnType<typeof config>) {
+  try {
+    const accounts = await openAccounts({ ...accountSettings(settings), log: () => undefined });
+    return { log: new RunLog(accounts.database.db), close: () => accounts.close() };
+  } catch (error) {
+    console.error(`The run log is not written: the accounts database cannot be opened (${(error as Error).message}).`);
+    return null;
+  }
+}
+
+let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
 try {
-  const options = { ...dailyConfig(config()), force: args.has('--force'), verbose: args.has('--verbose'), log: (line: string) => console.log(line) };
+  const settings = config();
+  runLog = await openRunLog(settings);
+  const options = {
+    ...dailyConfig(settings),
+    force: args.has('--force'),
+    verbose: args.has('--verbose'),
+    log: (line: string) => console.log(line),
+    runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
+  };
   const summary = await runDaily(options);
   console.log(formatSummary(summary, options));
 } catch (error) {
@@ -18,3 +40,4 @@ try {
   }
   process.exitCode = 1;
 }
+await runLog?.close();

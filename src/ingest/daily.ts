@@ -8,6 +8,9 @@ import { buildIntoStaging } from './build';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
 import { inputsHash, publish, upToDateBuild, withLock, withStaging } from './publish';
+import type { PublishStage, RunTrigger } from '../lib/domain/operator';
+import type { RunLog } from '../storage/run-log';
+import { recordRun } from './run-record';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -19,6 +22,10 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   /** Print the static build's own output. */
   verbose?: boolean;
   log?: (line: string) => void;
+  /** The run log this run is written to (the accounts database's), what started it and the files it was given. */
+  runLog?: { log: RunLog; trigger: RunTrigger; files?: string[] };
+  /** Told as the job enters each stage (the upload page's progress). */
+  onStage?: (stage: PublishStage) => void;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -26,8 +33,13 @@ export function dailyConfig(config: Config): DailyConfig {
   return config;
 }
 
-/** Runs the daily job under the archive's lock and returns what it did. */
+/** Runs the daily job under the archive's lock and returns what it did; the run log, when given, records it. */
 export async function runDaily(config: DailyConfig): Promise<DailySummary> {
+  return recordRun(config.runLog, config.log, () => runDailyJob(config));
+}
+
+async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
+  const stage = config.onStage ?? (() => undefined);
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const log = config.log ?? (() => undefined);
@@ -38,6 +50,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   const companyInfoFile = at(config.companyInfoFile);
 
   return withLock(archiveDir, async () => {
+    stage('pull');
     const intake = await acceptNewFiles(archiveDir, config.source, log);
     const files = [...intake.archived, ...intake.added.map((a) => a.file)];
     // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
@@ -46,17 +59,21 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
 
     const published = !config.force && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, addedFiles: [], status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
     }
 
+    stage('parse');
     const { history, universe, rows, warnings } = await loadHistory(archiveDir, intake.archived, intake.added, universeFile);
 
     return withStaging(distDir, async (staging) => {
-      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
+      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false, onStage: stage };
+      stage('build');
       const { siteData, pages } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash }, { archiveDir, existing: intake.archived, added: intake.added });
       return {
         ...counts,
+        addedFiles: intake.added.map((a) => a.file.fileName),
         status: 'published',
         rows,
         tickers: history.latest.length,

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { Env, Schema } from 'hono';
+import type { Env, MiddlewareHandler, Schema } from 'hono';
+import { OPERATOR_PAGES } from '../lib/domain/routes';
 import { answerError } from './errors';
 import { signalPageRedirect } from './routes/pages';
 import { securityHeaders } from './security';
@@ -18,6 +19,8 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
    * build (the pre-rendered JSON of DESIGN.md "API routes"), so it must not end in a catch-all.
    */
   api?: Hono<E, Schema, string>;
+  /** The check in front of the operators' pages (routes/pages.ts `operatorPages`); without it they are plain static pages. */
+  operatorPages?: MiddlewareHandler;
 }
 
 /** The Hono app for one Node process: security headers, the live API under /api, then `${distDir}/client`. */
@@ -26,6 +29,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   const secure = securityHeaders();
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
   app.use('/signal/*', signalPageRedirect());
+  if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);
   if (options.api !== undefined) app.route('/api', options.api);
   app.route('/', staticSite(options));
   app.onError(answerError);
