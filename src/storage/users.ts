@@ -1,9 +1,7 @@
 /** The operators' view of the accounts (/admin "Users"): counts, and one user found by email with their plan. */
 import { type Kysely, sql } from 'kysely';
+import { RECENT_SIGN_IN_DAYS } from '../lib/domain/operator';
 import { asDate, type Database } from './db';
-
-/** How recent "signed in lately" is: 7 days. */
-export const RECENT_SIGN_IN_DAYS = 7;
 
 /** The counts /admin shows. */
 export interface UserCounts {

@@ -12,6 +12,9 @@ export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;
 /** Most export files one upload request carries. */
 export const MAX_UPLOAD_FILES = 10;
 
+/** How recent "signed in lately" is on /admin: 7 days. */
+export const RECENT_SIGN_IN_DAYS = 7;
+
 /** What started a daily job: the command line (cron), an upload on /upload, the token route, or `npm start`. */
 export const RUN_TRIGGERS = ['cli', 'upload', 'token', 'start'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -128,8 +131,8 @@ export function problemLine(problem: FileProblem): string {
   return `${problem.file}${where ? ` (${where})` : ''}: ${problem.message}`;
 }
 
-/** A byte count as the limits' messages write it: `25 MB`, `26.2 MB`. */
+/** A byte count as the limits' messages write it, rounded up so a file just over a limit reads over it: `25 MB`, `25.1 MB`. */
 export function megabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+  return `${Number.isInteger(mb) ? mb : (Math.ceil(mb * 10) / 10).toFixed(1)} MB`;
 }
