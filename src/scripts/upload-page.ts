@@ -107,7 +107,7 @@ export function startUploadPage(): void {
         file.reportDates.join(', '),
         String(file.rows),
         String(file.tickers),
-        file.sheets.map((s) => `${s.name} (${s.rows} rows${s.isActive ? ', signals' : ''})`).join('; '),
+        file.sheets.map((s) => `${s.name} (${s.rows} ${s.rows === 1 ? 'row' : 'rows'}${s.isActive ? ', signals' : ''})`).join('; '),
         String(file.bullish),
         String(file.bearish),
         file.replaces.length === 0 ? 'No archived report' : file.replaces.map((r) => `${r.reportDate} of ${r.file}`).join('; '),
