@@ -3,14 +3,20 @@ import { config, ConfigError } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
-import { accountSettings, openAccounts } from '../src/server/accounts';
-import { RunLog } from '../src/storage/run-log';
+import type { RunLog } from '../src/storage/run-log';
 
 const args = new Set(process.argv.slice(2));
 
 /** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
-async function openRunLog(settings: ReturnType<typeof config>) {
+async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: RunLog; close(): Promise<void> } | null> {
+  // node:sqlite's "experimental" notice would land in cron's failure mail on every run: this job's stderr is for refusals.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
+    if (!String(warning).includes('SQLite is an experimental feature')) emitWarning.call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
   try {
+    const { accountSettings, openAccounts } = await import('../src/server/accounts');
+    const { RunLog } = await import('../src/storage/run-log');
     const accounts = await openAccounts({ ...accountSettings(settings), log: () => undefined });
     return { log: new RunLog(accounts.database.db), close: () => accounts.close() };
   } catch (error) {
