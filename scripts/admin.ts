@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- grant-pro EMAIL | revoke-pro EMAIL`: an operator's tools until the admin pages exist. Works on the
+ * `npm run admin -- grant-pro EMAIL | revoke-pro EMAIL`: the shell's way to what /admin's Users panel does. Works on the
  * database the server uses (DATABASE_URL, else DATABASE_FILE), migrating it first like `npm start`.
  */
 import { config as loadProcessConfig, ConfigError } from '../src/config';
