@@ -3,6 +3,7 @@
  * /api/admin, and runs the page's actions (find a user, grant or revoke Pro, run the company sync, create and
  * revoke API tokens). Each section says what went wrong in its own status line.
  */
+import type { ApiTokenEntry, RunLogEntry, UserCounts, UserOverview } from '../lib/domain/operator';
 import { element, localTime, operatorCall, part } from './operator-http';
 
 interface Status {
@@ -12,36 +13,6 @@ interface Status {
   reportDates: number;
   provider: { name: string; budgetPerMinute: number | null; budgetRemaining: number | null; lastCallOk: boolean | null; lastError: string | null };
   queue: { running: boolean; waiting: number };
-}
-
-interface Run {
-  startedAt: string;
-  durationMs: number | null;
-  trigger: string;
-  outcome: string;
-  reportDate: string | null;
-  files: string[];
-  warnings: string[];
-  messages: string[];
-  notes: Record<string, string[]>;
-}
-
-interface UserView {
-  email: string;
-  plan: 'free' | 'pro';
-  grantedPro: boolean;
-  subscribed: boolean;
-  createdAt: string | null;
-  lastSignInAt: string | null;
-}
-
-interface Token {
-  id: string;
-  label: string;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
 }
 
 interface SyncReport {
@@ -102,7 +73,7 @@ export function startAdminPage(): void {
   }
 
   async function loadRuns(): Promise<void> {
-    const { runs } = await operatorCall<{ runs: Run[] }>('/api/admin/runs');
+    const { runs } = await operatorCall<{ runs: RunLogEntry[] }>('/api/admin/runs');
     const rows = runs.map((run) => {
       const row = element('tr');
       const notes = Object.entries(run.notes).flatMap(([name, lines]) => lines.map((line) => `${name}: ${line}`));
@@ -130,7 +101,7 @@ export function startAdminPage(): void {
   const userStatus = part('[data-user-status]');
   let shownEmail = '';
 
-  function showUser(user: UserView | null, searched: string): void {
+  function showUser(user: UserOverview | null, searched: string): void {
     if (user === null) {
       userBox.hidden = true;
       userStatus.textContent = `No account has the email ${searched}.`;
@@ -149,7 +120,7 @@ export function startAdminPage(): void {
 
   async function loadUsers(email?: string): Promise<void> {
     const query = email ? `?email=${encodeURIComponent(email)}` : '';
-    const answer = await operatorCall<{ counts: { total: number; pro: number; signedInLately: number }; user: UserView | null }>(`/api/admin/users${query}`);
+    const answer = await operatorCall<{ counts: UserCounts; user: UserOverview | null }>(`/api/admin/users${query}`);
     set('usersTotal', String(answer.counts.total));
     set('usersPro', String(answer.counts.pro));
     set('usersRecent', String(answer.counts.signedInLately));
@@ -164,7 +135,7 @@ export function startAdminPage(): void {
   for (const [selector, pro] of [['[data-grant]', true], ['[data-revoke]', false]] as const) {
     part(selector).addEventListener('click', async () => {
       try {
-        const answer = await operatorCall<{ message: string; user: UserView }>('/api/admin/users/pro', { json: { email: shownEmail, pro } });
+        const answer = await operatorCall<{ message: string; user: UserOverview }>('/api/admin/users/pro', { json: { email: shownEmail, pro } });
         userStatus.textContent = answer.message;
         showUser(answer.user, shownEmail);
         await loadUsers();
@@ -218,7 +189,7 @@ export function startAdminPage(): void {
   const tokenStatus = part('[data-token-status]');
 
   async function loadTokens(): Promise<void> {
-    const { tokens } = await operatorCall<{ tokens: Token[] }>('/api/admin/tokens');
+    const { tokens } = await operatorCall<{ tokens: ApiTokenEntry[] }>('/api/admin/tokens');
     const rows = tokens.map((token) => {
       const row = element('tr');
       const action = element('td');

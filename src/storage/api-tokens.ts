@@ -4,20 +4,11 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { ApiTokenEntry } from '../lib/domain/operator';
 import { type Database, nowText } from './db';
 
 /** Every token starts with this, so a leaked one is easy to recognise in a log or a scanner. */
 export const API_TOKEN_PREFIX = 'css_';
-
-/** A token as /admin lists it (never the token itself). */
-export interface ApiTokenEntry {
-  id: string;
-  label: string;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 

@@ -4,28 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { RunOutcome, RunTrigger } from '../lib/domain/operator';
+import type { RunLogEntry, RunOutcome, RunTrigger } from '../lib/domain/operator';
 import { type Database, nowText } from './db';
+
+export type { RunLogEntry };
 
 /** How many runs /admin shows. */
 export const RUN_LOG_SHOWN = 100;
-
-/** One run as /admin shows it. */
-export interface RunLogEntry {
-  id: string;
-  trigger: RunTrigger;
-  startedAt: string;
-  finishedAt: string | null;
-  durationMs: number | null;
-  outcome: RunOutcome;
-  reportDate: string | null;
-  files: string[];
-  warnings: string[];
-  /** The refusal or failure messages. */
-  messages: string[];
-  /** Any other list of notes the job's summary carried, by its name. */
-  notes: Record<string, string[]>;
-}
 
 /** How a run ended. */
 export interface RunEnd {

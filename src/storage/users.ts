@@ -1,27 +1,7 @@
 /** The operators' view of the accounts (/admin "Users"): counts, and one user found by email with their plan. */
 import { type Kysely, sql } from 'kysely';
-import { RECENT_SIGN_IN_DAYS } from '../lib/domain/operator';
+import { RECENT_SIGN_IN_DAYS, type UserCounts, type UserOverview } from '../lib/domain/operator';
 import { asDate, type Database } from './db';
-
-/** The counts /admin shows. */
-export interface UserCounts {
-  total: number;
-  pro: number;
-  signedInLately: number;
-}
-
-/** One user as /admin shows them. */
-export interface UserOverview {
-  email: string;
-  name: string;
-  createdAt: string | null;
-  plan: 'free' | 'pro';
-  /** Pro granted by an operator. */
-  grantedPro: boolean;
-  /** An active or trialing Stripe subscription. */
-  subscribed: boolean;
-  lastSignInAt: string | null;
-}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import writeExcelFile from 'write-excel-file/node';
 import { formatDate } from '../../src/lib/domain/format';
+import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
 import { OPERATOR_EMAIL, OPERATOR_FIRST_REPORT, OPERATOR_URL } from './servers';
 
 test.use({ baseURL: OPERATOR_URL });
@@ -113,22 +114,8 @@ test('a signed-in non-operator gets 403 on every operator page and route; signed
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Operators only');
     await expect(page.getByLabel('Drop the files here, or choose them')).toHaveCount(0);
   }
-  const routes: [string, string][] = [
-    ['GET', '/api/admin/status'],
-    ['GET', '/api/admin/runs'],
-    ['GET', '/api/admin/users'],
-    ['POST', '/api/admin/users/pro'],
-    ['GET', '/api/admin/company-info'],
-    ['GET', '/api/admin/tokens'],
-    ['POST', '/api/admin/tokens'],
-    ['POST', '/api/admin/tokens/any/revoke'],
-    ['POST', '/api/admin/uploads/check'],
-    ['POST', '/api/admin/uploads'],
-    ['POST', '/api/admin/exports'],
-    ['GET', '/api/admin/jobs/any'],
-    ['POST', '/api/polygon/sync-company-info'],
-    ['POST', '/api/save-company-name'],
-  ];
+  // Every operator route, and the operator write routes that were there before.
+  const routes = [...OPERATOR_ROUTES, ['POST', '/api/polygon/sync-company-info'], ['POST', '/api/save-company-name']] as const;
   for (const [method, path] of routes) {
     const response = await page.request.fetch(path, { method, headers: { origin: OPERATOR_URL } });
     expect(`${method} ${path} ${response.status()}`).toBe(`${method} ${path} 403`);

@@ -22,6 +22,7 @@ import { operatorPages } from '../../src/server/routes/pages';
 import { RunLog, type RunLogEntry } from '../../src/storage/run-log';
 import { keepingMailer, testAccounts } from '../fixtures/accounts';
 import { cookiesOf } from '../fixtures/account-server';
+import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
 
 const SITE = 'https://signals.example';
 const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
@@ -132,22 +133,7 @@ afterAll(async () => {
 });
 
 describe('operator routes and pages: who may use them', () => {
-  const routes: [string, string][] = [
-    ['GET', '/api/admin/status'],
-    ['GET', '/api/admin/runs'],
-    ['GET', '/api/admin/users'],
-    ['POST', '/api/admin/users/pro'],
-    ['GET', '/api/admin/company-info'],
-    ['GET', '/api/admin/tokens'],
-    ['POST', '/api/admin/tokens'],
-    ['POST', '/api/admin/tokens/x/revoke'],
-    ['POST', '/api/admin/uploads/check'],
-    ['POST', '/api/admin/uploads'],
-    ['POST', '/api/admin/exports'],
-    ['GET', '/api/admin/jobs/x'],
-  ];
-
-  it.each(routes)('%s %s: 401 signed out (and with a forged cookie), 403 for a non-operator', async (method, path) => {
+  it.each(OPERATOR_ROUTES)('%s %s: 401 signed out (and with a forged cookie), 403 for a non-operator', async (method, path) => {
     const anonymous = await request(path, { method, headers: { origin: SITE } });
     expect(anonymous.status).toBe(401);
     const forged = await request(path, { method, headers: { origin: SITE, cookie: 'better-auth.session_token=abc.def' } });

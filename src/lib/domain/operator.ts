@@ -92,6 +92,53 @@ export interface PublishResult {
   summary: string;
 }
 
+/** One daily job of the run log, as /admin shows it. */
+export interface RunLogEntry {
+  id: string;
+  trigger: RunTrigger;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  outcome: RunOutcome;
+  reportDate: string | null;
+  files: string[];
+  warnings: string[];
+  /** The refusal or failure messages. */
+  messages: string[];
+  /** Any other list of notes the job's summary carried, by its name. */
+  notes: Record<string, string[]>;
+}
+
+/** An API token as /admin lists it (never the token itself). */
+export interface ApiTokenEntry {
+  id: string;
+  label: string;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The user counts of /admin. */
+export interface UserCounts {
+  total: number;
+  pro: number;
+  signedInLately: number;
+}
+
+/** One user as /admin shows them. */
+export interface UserOverview {
+  email: string;
+  name: string;
+  createdAt: string | null;
+  plan: 'free' | 'pro';
+  /** Pro granted by an operator. */
+  grantedPro: boolean;
+  /** An active or trialing Stripe subscription. */
+  subscribed: boolean;
+  lastSignInAt: string | null;
+}
+
 /** Bullish and bearish qualified counts of a report's records. */
 export function qualifiedCounts(records: readonly SignalRecord[]): { bullish: number; bearish: number } {
   let bullish = 0;

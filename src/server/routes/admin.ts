@@ -9,7 +9,7 @@ import { every } from 'hono/combine';
 import { z } from 'zod';
 import type { RunTrigger } from '../../lib/domain/operator';
 import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '../../storage/api-tokens';
-import { grantPro, revokePro } from '../../storage/plan-grants';
+import { GRANT_MESSAGES, grantPro, revokePro } from '../../storage/plan-grants';
 import type { RunLog } from '../../storage/run-log';
 import { readBuildInfo } from '../../storage/site-index';
 import { findUser, userCounts } from '../../storage/users';
@@ -32,14 +32,6 @@ export interface AdminContext {
 }
 
 type AdminEnv = SessionEnv & { Variables: { trigger: RunTrigger } };
-
-const GRANT_MESSAGES = {
-  granted: (email: string) => `${email} now has Pro (granted by an operator).`,
-  'already-granted': (email: string) => `${email} already had Pro granted: nothing changed.`,
-  revoked: (email: string) => `The Pro grant of ${email} is revoked (a Stripe subscription, if any, still counts).`,
-  'not-granted': (email: string) => `${email} had no Pro grant: nothing changed.`,
-  'unknown-email': (email: string) => `No account has the email ${email}: the person must sign up first (check the spelling).`,
-} as const;
 
 const ProBodySchema = z.object({ email: z.string().trim().toLowerCase().email('expected an email address'), pro: z.boolean() });
 const TokenBodySchema = z.object({ label: z.string().trim().min(1, 'name the token (what uses it)').max(80) });
