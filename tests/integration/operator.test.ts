@@ -143,6 +143,20 @@ describe('operator routes and pages: who may use them', () => {
     expect(((await nonOperator.json()) as { error: string }).error).toBe('Only an operator may do this.');
   });
 
+  it('refuses a stale cookie: a signed-out operator session gets 401 at once', async () => {
+    const signIn = await request('/api/auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: SITE },
+      body: JSON.stringify({ email: 'ops@example.com', password: 'correct horse battery' }),
+    });
+    const session = cookiesOf(signIn);
+    expect((await request('/api/admin/status', { headers: { cookie: session } })).status).toBe(200);
+    const signOut = await request('/api/auth/sign-out', { method: 'POST', headers: { origin: SITE, cookie: session, 'content-type': 'application/json' }, body: '{}' });
+    expect(signOut.status).toBe(200);
+    expect((await request('/api/admin/status', { headers: { cookie: session } })).status).toBe(401);
+    expect((await request('/admin', { headers: { cookie: session } })).status).toBe(302);
+  });
+
   it('refuses a change from another site even with the operator\'s cookie', async () => {
     const response = await request('/api/admin/tokens', {
       method: 'POST',
