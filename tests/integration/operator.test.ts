@@ -4,6 +4,7 @@
  * leaves dist/ byte-identical, and every route refuses anonymous (401) and non-operator (403) callers.
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -195,6 +196,24 @@ describe('uploads', () => {
     const tooMany = await asOperator('/api/admin/uploads', { method: 'POST', body: form(many) });
     expect(tooMany.status).toBe(413);
     expect(((await tooMany.json()) as { error: string }).error).toBe('11 files in one request: send at most 10 at a time.');
+  });
+
+  it('answers 413 to a request announcing more than 10 files of 25 MB, before reading its body', async () => {
+    const { hostname, port } = new URL(origin);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const sent = httpRequest({ hostname, port, path: '/api/admin/uploads', method: 'POST', headers: { origin: SITE, cookie: operator, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(300 * 1024 * 1024) } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body });
+          sent.destroy();
+        });
+      });
+      sent.on('error', reject);
+      sent.write('--x\r\n');
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'The request is larger than 251 MB: send at most 10 files of 25 MB each.' });
   });
 
   it('refuses a file by its content, whatever its name says, and a malformed CSV with its row and column', async () => {
