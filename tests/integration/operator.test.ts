@@ -183,6 +183,10 @@ describe('operator routes and pages: who may use them', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('cache-control')).toBe('private, no-store');
     }
+    // Pages no visitor may open stay out of the sitemap.
+    const sitemap = await readFile(join(daily.distDir, 'client/sitemap-0.xml'), 'utf8');
+    expect(sitemap).toMatch(/\/signal\/AAPL</);
+    expect(sitemap).not.toMatch(/\/(upload|admin|403)\/?</);
   });
 });
 

@@ -46,8 +46,8 @@ export function notFoundPageFor(path: string): string {
   return path === '/signal' || path.startsWith('/signal/') ? STOCK_NOT_FOUND_PAGE : NOT_FOUND_PAGE;
 }
 
-/** Pages that are not-found screens (and the operators-only refusal) and stay out of the sitemap. */
-export const NOT_FOUND_PAGE_PATHS = /^\/(403|404|signal)\/?$/;
+/** Pages that stay out of the sitemap: the not-found screens, and the operators' pages with their 403 refusal. */
+export const NOT_FOUND_PAGE_PATHS = /^\/(403|404|signal|upload|admin)\/?$/;
 
 /** The operators' pages (issue 13): the server answers them only to an operator. */
 export const OPERATOR_PAGES = ['/upload', '/admin'] as const;
