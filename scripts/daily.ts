@@ -15,8 +15,16 @@ async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: R
     if (!String(warning).includes('SQLite is an experimental feature')) emitWarning.call(process, warning, ...rest);
   }) as typeof process.emitWarning;
   try {
-    const { accountSettings, openAccounts } = await import('../src/server/accounts');
+    const { migrateOwnTables, openDatabase } = await import('../src/storage/db');
     const { RunLog } = await import('../src/storage/run-log');
+    const database = openDatabase(settings.database);
+    // A database `npm start` has set up needs only our own pending migrations: Better Auth is seconds of imports.
+    if ((await database.db.introspection.getTables()).some((table) => table.name === 'user')) {
+      await migrateOwnTables(database.db);
+      return { log: new RunLog(database.db), close: () => database.close() };
+    }
+    await database.close();
+    const { accountSettings, openAccounts } = await import('../src/server/accounts');
     const accounts = await openAccounts({ ...accountSettings(settings), log: () => undefined });
     return { log: new RunLog(accounts.database.db), close: () => accounts.close() };
   } catch (error) {
