@@ -37,6 +37,8 @@ export interface BuildSettings {
   verbose: boolean;
   /** PAYWALL=on: the build writes only what anonymous visitors may see (DESIGN.md "Accounts and entitlements"). */
   paywall?: boolean;
+  /** Told when the smoke check starts (the upload page's progress). */
+  onStage?: (stage: 'smoke') => void;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -63,6 +65,7 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
     lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
   });
   await writeStaticApi(client, siteData, settings.siteName, paywall);
+  settings.onStage?.('smoke');
   const pages = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   await precompressStatic(client);
   return { siteData, pages };

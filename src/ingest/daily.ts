@@ -12,6 +12,9 @@ import { acceptNewFiles } from './intake';
 import { inputsHash, publish, upToDateBuild, withLock, withStaging } from './publish';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
+import type { PublishStage, RunTrigger } from '../lib/domain/operator';
+import type { RunLog } from '../storage/run-log';
+import { recordRun } from './run-record';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -31,6 +34,10 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   islandFaults?: boolean;
   /** Today as yyyy-mm-dd (UTC); tests set it. */
   today?: string;
+  /** The run log this run is written to (the accounts database's), what started it and the files it was given. */
+  runLog?: { log: RunLog; trigger: RunTrigger; files?: string[] };
+  /** Told as the job enters each stage (the upload page's progress). */
+  onStage?: (stage: PublishStage) => void;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -38,8 +45,13 @@ export function dailyConfig(config: Config): DailyConfig {
   return config;
 }
 
-/** Runs the daily job under the archive's lock and returns what it did. */
+/** Runs the daily job under the archive's lock and returns what it did; the run log, when given, records it. */
 export async function runDaily(config: DailyConfig): Promise<DailySummary> {
+  return recordRun(config.runLog, config.log, () => runDailyJob(config));
+}
+
+async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
+  const stage = config.onStage ?? (() => undefined);
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const log = config.log ?? (() => undefined);
@@ -51,6 +63,7 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   const fundamentalsFile = config.fundamentalsFile === undefined ? null : at(config.fundamentalsFile);
 
   return withLock(archiveDir, async () => {
+    stage('pull');
     const intake = await acceptNewFiles(archiveDir, config.source, log);
     const files = [...intake.archived, ...intake.added.map((a) => a.file)];
     let fundamentals: FundamentalsSummary | undefined;
@@ -65,20 +78,33 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
 
     const published = !config.force && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, fundamentals, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, fundamentals, addedFiles: [], status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
     }
 
+    stage('parse');
     const { history, universe, rows, warnings } = await loadHistory(archiveDir, intake.archived, intake.added, universeFile);
 
     return withStaging(distDir, async (staging) => {
       const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
-      const settings = { companyInfoFile, fundamentalsFile, source, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
+      const settings = {
+        companyInfoFile,
+        fundamentalsFile,
+        source,
+        shareImageCache: at(config.shareImageCache),
+        siteName: config.siteName,
+        verbose: config.verbose ?? false,
+        paywall: config.paywall ?? false,
+        onStage: stage,
+      };
+      stage('build');
       const { siteData, pages } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash }, { archiveDir, existing: intake.archived, added: intake.added });
       return {
         ...counts,
         fundamentals,
         source,
+        addedFiles: intake.added.map((a) => a.file.fileName),
         status: 'published',
         rows,
         tickers: history.latest.length,

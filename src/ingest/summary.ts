@@ -9,6 +9,8 @@ export interface DailySummary {
   status: 'published' | 'up-to-date';
   pulled: number;
   added: number;
+  /** The names of the new files. */
+  addedFiles: string[];
   alreadyArchived: number;
   ignored: string[];
   rows: number;

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { Env, Schema } from 'hono';
+import type { Env, MiddlewareHandler, Schema } from 'hono';
+import { OPERATOR_PAGES } from '../lib/domain/routes';
 import { answerError } from './errors';
 import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
 import { SiteIndexLoader } from '../storage/site-index';
@@ -22,6 +23,8 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
   api?: Hono<E, Schema, string>;
   /** The security policy; default DEFAULT_SECURITY_POLICY (securityPolicy() makes one with more form targets). */
   security?: SecurityPolicy;
+  /** The check in front of the operators' pages (routes/pages.ts `operatorPages`); without it they are plain static pages. */
+  operatorPages?: MiddlewareHandler;
 }
 
 /** The Hono app for one Node process: security headers, the live API under /api, then `${distDir}/client`. */
@@ -33,6 +36,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   app.use('/archives/*', archiveFirstPageRedirect());
   const lists = filteredListPages(options.distDir, new SiteIndexLoader(options.distDir));
   for (const path of FILTERABLE_LIST_PATHS) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
+  if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);
   if (options.api !== undefined) app.route('/api', options.api);
   app.route('/', staticSite({ ...options, securityHeaders: headers }));
   app.onError(answerError);

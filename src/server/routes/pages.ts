@@ -6,6 +6,8 @@ import { signalDirection } from '../../lib/domain/signal';
 import { parseTableState } from '../../lib/domain/table';
 import { isTicker } from '../../lib/domain/ticker';
 import type { SiteIndexLoader } from '../../storage/site-index';
+import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
+import type { SessionReader } from '../auth/session';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -55,5 +57,27 @@ export function filteredListPages(distDir: string, site: SiteIndexLoader): Middl
       return record && { ticker, company: record.companyName, direction: signalDirection(record.cScore), sector: record.sector ?? '' };
     });
     return c.html(filtered, 200, { 'Cache-Control': 'public, max-age=0, must-revalidate' });
+  };
+}
+
+/**
+ * /upload and /admin (issue 13) only for operators: signed out, a 302 to /login that returns here; signed in
+ * without the role, the pre-rendered "Operators only" page with status 403. Never the form to anyone else.
+ */
+export function operatorPages(session: SessionReader, distDir: string): MiddlewareHandler {
+  const refusalPage = join(distDir, 'client', OPERATORS_ONLY_PAGE);
+  return async (c, next) => {
+    const user = await session.lookup(c.req.header('cookie'));
+    const noStore = { 'Cache-Control': 'private, no-store' };
+    if (user === null) {
+      const page = OPERATOR_PAGES.find((p) => c.req.path === p || c.req.path.startsWith(`${p}/`)) ?? '/';
+      return c.redirect(`/login?returnTo=${encodeURIComponent(page)}`, 302);
+    }
+    if (!user.isOperator) {
+      const html = await readFile(refusalPage, 'utf8').catch(() => 'Only operators (ADMIN_EMAILS) may open this page.');
+      return c.html(html, 403, noStore);
+    }
+    await next();
+    c.res.headers.set('Cache-Control', 'private, no-store');
   };
 }
