@@ -7,6 +7,8 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { explainIssues } from './lib/domain/explain';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './lib/domain/export';
+import { DEFAULT_TICKER_DROP_PERCENT } from './lib/domain/gates';
 import { safeHttpUrl } from './lib/domain/url';
 
 /** The project's root folder (where package.json is); relative paths in the environment start here. */
@@ -78,6 +80,13 @@ const EnvSchema = z.object({
   STRIPE_PRICE_MONTHLY: optional(z.string().trim().optional()),
   STRIPE_PRICE_ANNUAL: optional(z.string().trim().optional()),
   STRIPE_API_URL: optional(httpUrl('the Stripe API (tests point it at a fake)').optional()),
+  EXPORT_MAX_BYTES: wholeNumber(DEFAULT_EXPORT_LIMITS.maxBytes, 1, 2 ** 31 - 1),
+  EXPORT_MAX_UNPACKED_BYTES: wholeNumber(DEFAULT_EXPORT_LIMITS.maxUnpackedBytes, 1, 2 ** 31 - 1),
+  EXPORT_MAX_ROWS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxRows, 1, 10_000_000),
+  EXPORT_MAX_COLUMNS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxColumns, 14, 16_384),
+  EXPORT_MAX_TICKERS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxTickers, 1, 1_000_000),
+  EXPORT_MAX_CELL_CHARS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxCellChars, 200, 1_000_000),
+  GATE_TICKER_DROP_PERCENT: wholeNumber(DEFAULT_TICKER_DROP_PERCENT, 0, 100),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -112,6 +121,10 @@ export interface Config {
   adminEmails: string[];
   /** PAYWALL=on: the server keeps Pro data for Pro users. */
   paywall: boolean;
+  /** The export's size limits (EXPORT_MAX_*): a file past one is refused with its figure. */
+  exportLimits: ExportLimits;
+  /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
+  tickerDropPercent: number;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
 }
@@ -156,6 +169,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((email) => email.trim().toLowerCase())
       .filter((email) => email !== ''),
     paywall: e.PAYWALL === 'on',
+    exportLimits: {
+      maxBytes: e.EXPORT_MAX_BYTES,
+      maxUnpackedBytes: e.EXPORT_MAX_UNPACKED_BYTES,
+      maxRows: e.EXPORT_MAX_ROWS,
+      maxColumns: e.EXPORT_MAX_COLUMNS,
+      maxTickers: e.EXPORT_MAX_TICKERS,
+      maxCellChars: e.EXPORT_MAX_CELL_CHARS,
+    },
+    tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { isTicker } from '../../lib/domain/ticker';
+import { asciiUpper } from '../../lib/domain/text';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -14,7 +15,7 @@ export function signalPageRedirect(): MiddlewareHandler {
     } catch {
       return next();
     }
-    const upper = ticker.toUpperCase();
+    const upper = asciiUpper(ticker);
     if (upper === ticker || !isTicker(upper)) return next();
     const query = c.req.url.indexOf('?');
     return c.redirect(`/signal/${upper}${match?.[2] ?? ''}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
