@@ -95,7 +95,7 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, p
 /** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */
 async function smoke(client: string, tickers: string[]): Promise<number> {
   const { problems, pages } = await smokeCheck(client, tickers);
-  problems.push(...(await checkStaticApi(client, tickers)));
+  for (const problem of await checkStaticApi(client, tickers)) problems.push(problem);
   if (problems.length > 0) {
     throw new DailyJobError(
       [`The smoke check found ${problems.length} problem(s); the published site is unchanged:`, ...problems.slice(0, 20).map((p) => `  ${p}`)].join('\n'),
