@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   POLYGON_BASE_URL: optional(httpUrl('the market-data API').default('https://api.polygon.io')).transform((value) => value.replace(/\/+$/, '')),
   POLYGON_RATE_PER_MIN: wholeNumber(5, 1, 100_000),
   POLYGON_TIMEOUT_MS: wholeNumber(5000, 1, 600_000),
+  POLYGON_RESERVED_PERCENT: wholeNumber(40, 0, 90),
+  POLYGON_CLIENT_PERCENT: wholeNumber(60, 1, 100),
   LEARN_VIDEO_URL: optionalLink('an embeddable player'),
   NEWSLETTER_URL: optionalLink('the newsletter'),
   COMMUNITY_URL: optionalLink('the community'),
@@ -107,7 +109,8 @@ export interface Config {
   host: string;
   /** The port `npm run dev` runs the live API on; set, astro dev proxies the live routes to it. */
   devApiPort: number | null;
-  polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number };
+  /** The market-data provider; `reservedPercent` of the budget is kept for quotes and the daily job, `clientPercent` is one client's most. */
+  polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number; reservedPercent: number; clientPercent: number };
   links: { learnVideo: string | null; newsletter: string | null; community: string | null };
   /** NODE_ENV is "production": mail, the auth secret and an https SITE_URL are required. */
   production: boolean;
@@ -159,7 +162,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     devApiPort: e.DEV_API_PORT ?? null,
-    polygon: { apiKey: e.POLYGON_API_KEY || null, baseUrl: e.POLYGON_BASE_URL, ratePerMinute: e.POLYGON_RATE_PER_MIN, timeoutMs: e.POLYGON_TIMEOUT_MS },
+    polygon: {
+      apiKey: e.POLYGON_API_KEY || null,
+      baseUrl: e.POLYGON_BASE_URL,
+      ratePerMinute: e.POLYGON_RATE_PER_MIN,
+      timeoutMs: e.POLYGON_TIMEOUT_MS,
+      reservedPercent: e.POLYGON_RESERVED_PERCENT,
+      clientPercent: e.POLYGON_CLIENT_PERCENT,
+    },
     links: { learnVideo: e.LEARN_VIDEO_URL, newsletter: e.NEWSLETTER_URL, community: e.COMMUNITY_URL },
     production,
     database: { url: e.DATABASE_URL ?? null, file: e.DATABASE_FILE },

@@ -118,6 +118,16 @@ function decodeXml(text: string): string {
 
 /** Refuses a workbook whose parts, declared sheet sizes or shared strings exceed `limits`, before it is expanded. */
 export function probeWorkbook(bytes: Uint8Array, limits: ExportLimits): void {
+  try {
+    probe(bytes, limits);
+  } catch (error) {
+    // A damaged zip makes the readers above run off its end: that is the operator's "cannot be read", not a crash.
+    if (error instanceof ExportError) throw error;
+    throw unreadable('its zip structure is damaged');
+  }
+}
+
+function probe(bytes: Uint8Array, limits: ExportLimits): void {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = zipEntries(buffer);
   const parts = entries.filter((e) => /^xl\/(worksheets\/[^/]+\.xml|sharedStrings\.xml)$/i.test(e.name));

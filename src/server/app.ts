@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Env, Schema } from 'hono';
+import { requestBodyLimits } from './body-limits';
 import { answerError } from './errors';
 import { signalPageRedirect } from './routes/pages';
 import { securityHeaders } from './security';
@@ -25,6 +26,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   const app = new Hono<E>();
   const secure = securityHeaders();
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
+  app.use(requestBodyLimits());
   app.use('/signal/*', signalPageRedirect());
   if (options.api !== undefined) app.route('/api', options.api);
   app.route('/', staticSite(options));

@@ -12,5 +12,7 @@ export function providerFor(settings: Config['polygon'], universe: readonly Univ
     baseUrl: settings.baseUrl,
     ratePerMinute: settings.ratePerMinute,
     timeoutMs: settings.timeoutMs,
+    reservedPerMinute: Math.floor((settings.ratePerMinute * settings.reservedPercent) / 100),
+    clientPerMinute: Math.max(1, Math.floor((settings.ratePerMinute * settings.clientPercent) / 100)),
   });
 }

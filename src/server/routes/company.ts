@@ -11,6 +11,7 @@ import { asciiUpper, MAX_NAME_CHARS, stripInvisible } from '../../lib/domain/tex
 import { refusal } from '../errors';
 import { ProviderError } from '../providers/provider';
 import { TickerParams, validate } from '../validate';
+import { spendsUpstream } from '../upstream';
 import { knownRecord, type ApiContext } from './context';
 import { trustedOrigin } from '../auth/origin';
 import { requireOperator, type SessionEnv, sessionUser } from '../auth/session';
@@ -56,7 +57,7 @@ export function companyRoutes(context: ApiContext): Hono {
       const info = companyInfo(ticker, record.companyName, site.universe.get(ticker), await context.companies.get(ticker), context.siteName);
       return c.json(info, 200, COMPANY_INFO);
     })
-    .get('/polygon/company-info/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/polygon/company-info/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { record, site } = await knownRecord(context, ticker);
       let stored = await context.companies.get(ticker);

@@ -16,7 +16,8 @@ export function signalPageRedirect(): MiddlewareHandler {
       return next();
     }
     const upper = asciiUpper(ticker);
-    if (upper === ticker || !isTicker(upper)) return next();
+    // /signal/index.html is the Stock Not Found page's file, not a ticker to upper-case.
+    if (upper === ticker || !isTicker(upper) || /\.(html?|json)$/i.test(ticker)) return next();
     const query = c.req.url.indexOf('?');
     return c.redirect(`/signal/${upper}${match?.[2] ?? ''}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
   };
