@@ -86,8 +86,8 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
 
       return withStaging(distDir, async (staging) => {
         const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
-        const { siteData, pages } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
-        await publish(staging, distDir, { siteData, inputsHash: hash }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
+        const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+        await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
         return {
           ...counts,
           status: 'published',

@@ -129,7 +129,7 @@ export interface ArchiveCommit {
 }
 
 /** Publishes a staged build: writes its build.json, swaps it into distDir, then records the new files in the archive. */
-export async function publish(staging: string, distDir: string, build: { siteData: SiteData; inputsHash: string }, archive: ArchiveCommit): Promise<void> {
+export async function publish(staging: string, distDir: string, build: { siteData: SiteData; inputsHash: string; scriptHashes?: string[] }, archive: ArchiveCommit): Promise<void> {
   const { siteData, inputsHash } = build;
   const info: BuildInfo = {
     builtAt: siteData.builtAt,
@@ -139,6 +139,7 @@ export async function publish(staging: string, distDir: string, build: { siteDat
     files: siteData.files.length,
     inputsHash,
     assets: await readdir(join(clientDir(staging), '_astro')).catch(() => []),
+    scriptHashes: build.scriptHashes ?? [],
   };
   await writeFile(join(staging, 'build.json'), `${JSON.stringify(info, null, 2)}\n`);
   await swapInto(staging, distDir);

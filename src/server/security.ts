@@ -6,8 +6,9 @@ import { secureHeaders } from 'hono/secure-headers';
 const SECURITY_POLICY = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
-    // Astro inlines the bootstrap script of every React island.
-    scriptSrc: ["'self'", "'unsafe-inline'"],
+    // No 'unsafe-inline': a page's own inline scripts (Astro's island bootstrap, the theme script) are allowed by their
+    // hashes, which the daily job records in build.json and the static server adds to each page's policy.
+    scriptSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'https:'],
     connectSrc: ["'self'"],
@@ -37,6 +38,13 @@ const SECURITY_POLICY = {
 /** Middleware adding the policy's headers to every answer (static, API, 404 and error answers). */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders(SECURITY_POLICY);
+}
+
+/** The Content-Security-Policy of a page: the policy's, with the build's inline-script hashes allowed in script-src. */
+export function pagePolicy(scriptHashes: readonly string[]): string {
+  const policy = SECURITY_HEADERS['content-security-policy']!;
+  if (scriptHashes.length === 0) return policy;
+  return policy.replace(/(^|;\s*)script-src ([^;]*)/, (_whole, lead: string, sources: string) => `${lead}script-src ${sources} ${scriptHashes.join(' ')}`);
 }
 
 /**

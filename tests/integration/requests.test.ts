@@ -3,6 +3,7 @@
  * characters, the upstream budget (a reserved share for quotes, a per-client allowance, short aggs windows),
  * percent-encoded Location headers, and ASCII-only ticker upper-casing in addresses. Real app on loopback, fake Polygon.
  */
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -176,5 +177,23 @@ describe('addresses', () => {
     expect((await api.get('/signal/index.html')).status).not.toBe(301);
     const sharp = await api.get(`/api/stock-price/${encodeURIComponent('ß')}`);
     expect(sharp.status).toBe(400);
+  });
+});
+
+describe('the Content-Security-Policy', () => {
+  it('allows no inline script but the page\'s own, by hash: script-src has no \'unsafe-inline\'', async () => {
+    const api = await start();
+    for (const path of ['/', '/all-signals', '/signal/AAPL', '/learn', '/signal/ZZZZ']) {
+      const response = await api.get(path);
+      const policy = response.headers.get('content-security-policy')!;
+      const scriptSrc = /script-src ([^;]*)/.exec(policy)![1]!.split(' ');
+      expect(scriptSrc, path).not.toContain("'unsafe-inline'");
+      const html = await response.text();
+      const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attributes]) => !/src=|ld\+json/.test(attributes!));
+      expect(inline.length, path).toBeGreaterThan(0);
+      for (const [, , body] of inline) expect(scriptSrc, path).toContain(`'sha256-${createHash('sha256').update(body!).digest('base64')}'`);
+    }
+    // JSON answers keep the general policy.
+    expect((await api.get('/api/health')).headers.get('content-security-policy')).toMatch(/script-src 'self';/);
   });
 });
