@@ -197,3 +197,11 @@ describe('the Content-Security-Policy', () => {
     expect((await api.get('/api/health')).headers.get('content-security-policy')).toMatch(/script-src 'self';/);
   });
 });
+
+describe('the Archives page', () => {
+  it('says the original file is kept unmodified (a formula-like name passes ingest with a warning, as text)', async () => {
+    const api = await start();
+    const html = await (await api.get('/archives')).text();
+    expect(html).toContain('The original file is the export exactly as it arrived, unmodified: open it with care, since a cell may hold a formula.');
+  });
+});
