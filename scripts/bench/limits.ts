@@ -12,6 +12,9 @@ import { type BenchContext, type Budget, type Figure, figure, round } from './fi
 import { runTsx } from './process';
 
 const MIB = 1024 ** 2;
+
+/** A file's size for the table: KiB under a MiB. */
+const size = (bytes: number) => (bytes < MIB ? `${round(bytes / 1024, 1)} KiB` : `${round(bytes / MIB, 1)} MiB`);
 const RSS_BUDGET: Budget = { op: '<', limit: 2048 };
 const TICKERS = DEFAULT_EXPORT_LIMITS.maxTickers;
 const DATES = ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
@@ -103,13 +106,13 @@ export async function limitsSection(ctx: BenchContext): Promise<Figure[]> {
     await rm(source, { recursive: true, force: true });
     await mkdir(source, { recursive: true });
     await writeFile(join(source, file.name), file.bytes);
-    ctx.log(`  intake of ${file.label} (${round(file.bytes.length / MIB, 1)} MiB)...`);
+    ctx.log(`  intake of ${file.label} (${size(file.bytes.length)})...`);
     const result = await runTsx(ctx.root, 'scripts/bench/intake-one.ts', [source, join(source, 'archive')], process.env);
     const answer = JSON.parse(result.stdout.trim().split('\n').pop() || '{}') as { outcome?: string; seconds?: number; rows?: number; message?: string };
     const said = answer.outcome === 'accepted' ? `accepted, ${answer.rows?.toLocaleString('en-US')} rows` : answer.outcome === 'refused' ? `refused: ${answer.message}` : `failed (exit ${result.code}): ${result.stderr.trim().split('\n').slice(-3).join(' ')}`;
     ctx.log(`    ${said}; ${round(result.wallSeconds)} s`);
     const as = answer.outcome === file.expect ? said : `${said} (expected ${file.expect})`;
-    add({ name: `${file.label}: ${file.expect}`, value: answer.outcome === file.expect ? round(answer.seconds ?? result.wallSeconds) : null, unit: 's', method: `intake in its own process, ${round(file.bytes.length / MIB, 1)} MiB file; ${as}`, ...(answer.outcome === file.expect ? {} : { missing: as }) });
+    add({ name: `${file.label}: ${file.expect}`, value: answer.outcome === file.expect ? round(answer.seconds ?? result.wallSeconds) : null, unit: 's', method: `intake in its own process, ${size(file.bytes.length)} file; ${as}`, ...(answer.outcome === file.expect ? {} : { missing: as }) });
     add({
       name: `${file.label}: peak RSS`,
       value: result.peakTreeRssBytes === null ? null : round(result.peakTreeRssBytes / MIB, 0),
