@@ -5,11 +5,11 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import writeExcelFile from 'write-excel-file/node';
 import { DEFAULT_EXPORT_LIMITS, EXPORT_HEADER } from '../../src/lib/domain/export';
 import { type BenchContext, type Budget, type Figure, figure, round } from './figures';
 import { runTsx } from './process';
+import { workbook } from '../sample/raw-xlsx';
 
 const MIB = 1024 ** 2;
 
@@ -34,65 +34,19 @@ function row(i: number, date: string): (string | number | boolean)[] {
   return [tickerOf(i), `Company ${i}`, date, score, score, 1, 50, 2, 40, score, score, 1, 2, i % 50 === 0];
 }
 
-/** A minimal XLSX (one sheet, inline strings) with the sheet XML given, as a stored-and-deflated zip. */
-function rawWorkbook(sheetXml: string, sharedStrings = '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>'): Buffer {
-  const parts: [string, string][] = [
-    ['[Content_Types].xml', '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>'],
-    ['_rels/.rels', '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>'],
-    ['xl/workbook.xml', '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Signals" sheetId="1" r:id="rId1"/></sheets></workbook>'],
-    ['xl/_rels/workbook.xml.rels', '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>'],
-    ['xl/worksheets/sheet1.xml', sheetXml],
-    ['xl/sharedStrings.xml', sharedStrings],
-  ];
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of parts) {
-    const raw = Buffer.from(text);
-    const body = deflateRawSync(raw);
-    const fileName = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(body.length, 20);
-    entry.writeUInt32LE(raw.length, 24);
-    entry.writeUInt16LE(fileName.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    locals.push(local, fileName, body);
-    central.push(entry, fileName);
-    offset += 30 + fileName.length + body.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
-const HEADER_CELLS = '<row r="1"><c r="A1" t="inlineStr"><is><t>Ticker</t></is></c><c r="B1" t="inlineStr"><is><t>Company Name</t></is></c><c r="C1" t="inlineStr"><is><t>Report Date</t></is></c><c r="D1" t="inlineStr"><is><t>C-Score</t></is></c></row>';
-
 /** The files the section measures: name, bytes, and what the limits should say. */
 async function files(): Promise<{ label: string; name: string; bytes: Buffer; expect: 'accepted' | 'refused' }[]> {
   const csvRows = [EXPORT_HEADER.join(',')];
   for (const date of DATES) for (let i = 0; i < TICKERS; i += 1) csvRows.push(row(i, date).join(','));
   const xlsx = await writeExcelFile([[...EXPORT_HEADER], ...Array.from({ length: TICKERS }, (_, i) => row(i, DATES[4]!))]).toBuffer();
-  const huge = `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:XFD1048576"/><sheetData>${HEADER_CELLS}<row r="1048576"><c r="XFD1048576"><v>1</v></c></row></sheetData></worksheet>`;
-  const longName = `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${HEADER_CELLS}<row r="2"><c r="A2" t="inlineStr"><is><t>AAPL</t></is></c><c r="B2" t="s"><v>0</v></c><c r="C2" t="inlineStr"><is><t>2026-11-20</t></is></c><c r="D2"><v>70</v></c></row></sheetData></worksheet>`;
-  const longStrings = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>${'A'.repeat(5_000_000)}</t></si></sst>`;
+  const header = ['Ticker', 'Company Name', 'Report Date', 'C-Score'];
+  const huge = workbook([header], { dimension: 'A1:XFD1048576', extraCells: '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>' });
+  const long = workbook([header, ['AAPL', 'A'.repeat(5_000_000), '2026-11-20', 70]]);
   return [
     { label: `CSV, ${TICKERS.toLocaleString('en-US')} tickers x ${DATES.length} dates`, name: 'signals-limits.csv', bytes: Buffer.from(csvRows.join('\n')), expect: 'accepted' },
     { label: `XLSX, ${TICKERS.toLocaleString('en-US')} tickers`, name: 'signals-limits.xlsx', bytes: xlsx, expect: 'accepted' },
-    { label: 'XLSX with one cell at XFD1048576', name: 'signals-huge.xlsx', bytes: rawWorkbook(huge), expect: 'refused' },
-    { label: 'XLSX with a 5,000,000-character name', name: 'signals-long.xlsx', bytes: rawWorkbook(longName, longStrings), expect: 'refused' },
+    { label: 'XLSX with one cell at XFD1048576', name: 'signals-huge.xlsx', bytes: huge, expect: 'refused' },
+    { label: 'XLSX with a 5,000,000-character name', name: 'signals-long.xlsx', bytes: long, expect: 'refused' },
   ];
 }
 

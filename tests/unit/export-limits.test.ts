@@ -8,7 +8,7 @@ import { pullSource } from '../../src/ingest/pull';
 import { DEFAULT_EXPORT_LIMITS } from '../../src/lib/domain/export';
 import { heatmapLayout } from '../../src/lib/domain/heatmap';
 import { signalRecord } from '../fixtures/records';
-import { workbook } from '../fixtures/xlsx';
+import { workbook } from '../../scripts/sample/raw-xlsx';
 
 const HEADER = ['Ticker', 'Company Name', 'Report Date', 'C-Score'];
 const row = (ticker: string, name = `${ticker} Inc.`) => [ticker, name, '2026-11-20', 10];

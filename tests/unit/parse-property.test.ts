@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseExport, RefusedFileError } from '../../src/ingest/parse';
 import { EXPORT_HEADER, type ExportLimits } from '../../src/lib/domain/export';
-import { workbook } from '../fixtures/xlsx';
+import { workbook } from '../../scripts/sample/raw-xlsx';
 
 // Small limits, so generated files reach every limit too.
 const LIMITS: ExportLimits = { maxBytes: 200_000, maxUnpackedBytes: 400_000, maxRows: 40, maxColumns: 20, maxTickers: 30, maxCellChars: 300 };
