@@ -9,7 +9,7 @@ import { join, sep } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { accepts } from 'hono/accepts';
-import { etag } from 'hono/etag';
+import { etag, RETAINED_304_HEADERS } from 'hono/etag';
 import { NOT_FOUND_PAGE, notFoundPageFor } from '../lib/domain/routes';
 import { isApiPath, refusal } from './errors';
 import { readBuildInfo } from '../storage/site-index';
@@ -74,7 +74,9 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
   };
 
   return new Hono<StaticEnv>()
-    .on(['GET', 'HEAD'], '*', etag(), answerFile, files, (c) => notFound(c, c.req.path))
+    // A 304 keeps the page's policy: a browser updates its cached page's headers from it, and the general policy
+    // would then block the page's inline scripts on a reload.
+    .on(['GET', 'HEAD'], '*', etag({ retainedHeaders: [...RETAINED_304_HEADERS, 'content-security-policy'] }), answerFile, files, (c) => notFound(c, c.req.path))
     .all('*', (c) => {
       throw refusal(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET or HEAD.`, { Allow: 'GET, HEAD' });
     });

@@ -193,6 +193,13 @@ describe('the Content-Security-Policy', () => {
       expect(inline.length, path).toBeGreaterThan(0);
       for (const [, , body] of inline) expect(scriptSrc, path).toContain(`'sha256-${createHash('sha256').update(body!).digest('base64')}'`);
     }
+    // A 304 keeps the page's policy (a browser updates the cached page's headers from it; the general one would block
+    // the inline scripts on a reload).
+    const first = await api.get('/all-signals');
+    const revalidated = await api.get('/all-signals', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
+    expect(revalidated.headers.get('content-security-policy')).toContain("'sha256-");
     // JSON answers keep the general policy.
     expect((await api.get('/api/health')).headers.get('content-security-policy')).toMatch(/script-src 'self';/);
   });
