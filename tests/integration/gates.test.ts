@@ -91,6 +91,14 @@ describe('the data gates of npm run daily', () => {
     expect(await archiveIndex()).toBe(before);
   });
 
+  it('refuses a file past a size limit without reading it, naming the file, the limit and the value', async () => {
+    const before = await archiveIndex();
+    const result = await run('scripts/daily.ts', { ...env, EXPORT_MAX_BYTES: '100', SIGNALS_SOURCE: join(work, 'drop') });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/signals-2026-11-23\.csv: The file is \d{3} bytes; the limit is 100 bytes a file \(EXPORT_MAX_BYTES\)\. Split the export into smaller files\./);
+    expect(await archiveIndex()).toBe(before);
+  });
+
   it('refuses an unknown gate name', async () => {
     const result = await run('scripts/daily.ts', { ...env, SIGNALS_SOURCE: join(work, 'old') }, ['--accept', 'everything']);
     expect(result.code).toBe(1);

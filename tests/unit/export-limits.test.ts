@@ -1,5 +1,7 @@
 /** Issue 21, "Size crashes the job instead of being refused": every limit refuses with the file, the limit and the value. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -95,6 +97,22 @@ describe('export limits', () => {
         { name: 'big.csv', bytes: new Uint8Array(), tooLarge: 5000 },
         { name: 'small.csv', bytes: Buffer.from('Ticker') },
       ]);
+    });
+
+    it('stops downloading a URL past the byte limit, whether or not it declares its length', async () => {
+      const server = createServer((req, res) => {
+        res.writeHead(200, req.url === '/declared' ? { 'content-type': 'text/csv', 'content-length': '5000' } : { 'content-type': 'text/csv' });
+        res.end('A'.repeat(5000));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        expect((await pullSource(`${origin}/declared`, 1000)).files).toEqual([{ name: 'declared.csv', bytes: new Uint8Array(), tooLarge: 5000 }]);
+        expect((await pullSource(`${origin}/chunked`, 1000)).files).toEqual([{ name: 'chunked.csv', bytes: new Uint8Array(), tooLarge: 1001 }]);
+        expect((await pullSource(`${origin}/chunked`, 10_000)).files[0]!.bytes.length).toBe(5000);
+      } finally {
+        server.close();
+      }
     });
   });
 
