@@ -139,7 +139,7 @@ export async function publish(staging: string, distDir: string, build: { siteDat
     files: siteData.files.length,
     inputsHash,
     assets: await readdir(join(clientDir(staging), '_astro')).catch(() => []),
-    scriptHashes: build.scriptHashes ?? [],
+    ...(build.scriptHashes === undefined ? {} : { scriptHashes: build.scriptHashes }),
   };
   await writeFile(join(staging, 'build.json'), `${JSON.stringify(info, null, 2)}\n`);
   await swapInto(staging, distDir);
