@@ -8,11 +8,10 @@ import { buildIntoStaging } from './build';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
 import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
-import { DailyJobError } from './error';
 import { checkGates } from './gates';
+import { withdrawal } from './withdraw';
 import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
-import type { ArchivedFile } from '../lib/domain/schemas';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -53,66 +52,44 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
 
   const limits = config.exportLimits ?? DEFAULT_EXPORT_LIMITS;
   const now = config.now ?? Date.now;
+  const unchanged = { overrides: [], corrections: [] };
 
-  return withLock(
-    archiveDir,
-    async () => {
-      const leftovers = await removeLeftovers(distDir);
-      if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
-      const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined });
-      const withdraw = config.withdraw === undefined ? null : { file: archivedFile(intake.archived, config.withdraw), withdrawnAt: new Date(now()).toISOString() };
-      const archived = withdraw === null ? intake.archived : intake.archived.filter((file) => file.id !== withdraw.file.id);
-      if (archived.length + intake.added.length === 0) {
-        throw new DailyJobError(`Withdrawing ${config.withdraw} would leave the archive empty: there would be nothing to publish. Add the right export first, then withdraw this one.`);
-      }
-      const files = [...archived, ...intake.added.map((a) => a.file)];
-      // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-      const hash = (await inputsHash(files, universeFile, companyInfoFile)) + (config.paywall ? '+paywall' : '');
-      const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
-      const untouched = { overrides: [], corrections: [], withdrawn: null };
+  return withLock(archiveDir, async () => {
+    const leftovers = await removeLeftovers(distDir);
+    if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
+    const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined });
+    const { archived, withdraw } = withdrawal(intake.archived, config.withdraw, now());
+    const files = [...archived, ...intake.added.map((a) => a.file)];
+    // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
+    const hash = (await inputsHash(files, universeFile, companyInfoFile)) + (config.paywall ? '+paywall' : '');
+    const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
-      const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
-      if (published) {
-        return { ...counts, ...untouched, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
-      }
+    const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
+    if (published) {
+      return { ...counts, ...unchanged, withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+    }
 
-      const loaded = await loadHistory(archiveDir, archived, intake.added, universeFile, limits);
-      const { history, universe, rows, warnings } = loaded;
-      // A withdrawal is the operator's own correction: the gates judge new files only.
-      const gates =
-        withdraw === null
-          ? checkGates(loaded.files.slice(0, archived.length), intake.added, { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() })
-          : { overrides: [], corrections: [] };
+    const { history, universe, rows, warnings, files: records } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits);
+    // A withdrawal is the operator's own correction: the gates judge new files only.
+    const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
+    const gates = withdraw === null ? checkGates(records.slice(0, archived.length), intake.added, gateSettings) : unchanged;
 
-      return withStaging(distDir, async (staging) => {
-        const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
-        const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
-        await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
-        return {
-          ...counts,
-          status: 'published',
-          rows,
-          tickers: history.latest.length,
-          reportDates: history.dates,
-          warnings: [...intake.warnings, ...warnings],
-          pages,
-          seconds: seconds(),
-          ...gates,
-          withdrawn: withdraw?.file.fileName ?? null,
-        };
-      });
-    },
-    { staleMs: config.lockStaleMs, log },
-  );
-}
-
-/** The archived file an operator named, by id or file name; a name two files share must be given as an id. */
-function archivedFile(files: readonly ArchivedFile[], key: string): ArchivedFile {
-  const byId = files.find((file) => file.id === key);
-  if (byId) return byId;
-  const byName = files.filter((file) => file.fileName === key);
-  if (byName.length === 1) return byName[0]!;
-  const listing = (list: readonly ArchivedFile[]) => list.map((file) => `  ${file.id}  ${file.fileName}  ${file.reportDates.at(0) ?? ''}..${file.reportDates.at(-1) ?? ''}`);
-  if (byName.length > 1) throw new DailyJobError([`${byName.length} archived files are named ${key}; withdraw one by its id:`, ...listing(byName)].join('\n'));
-  throw new DailyJobError([`No archived file has the id or name "${key}". The newest archived files are:`, ...listing(files.slice(-10)), '"npm run archive -- list" lists them all.'].join('\n'));
+    return withStaging(distDir, async (staging) => {
+      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
+      const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
+      return {
+        ...counts,
+        status: 'published',
+        rows,
+        tickers: history.latest.length,
+        reportDates: history.dates,
+        warnings: [...intake.warnings, ...warnings],
+        pages,
+        seconds: seconds(),
+        ...gates,
+        withdrawn: withdraw?.file.fileName ?? null,
+      };
+    });
+  }, { staleMs: config.lockStaleMs, log });
 }
