@@ -100,7 +100,13 @@ function sheetExtent(xml: string): { rows: number; columns: number; ref: string 
     columns = Math.max(columns, columnNumber(cell[1]!));
     rows = Math.max(rows, Number(cell[2]));
   }
-  for (const row of xml.matchAll(/<(?:\w+:)?row\b[^>]*?\br="(\d+)"/g)) rows = Math.max(rows, Number(row[1]));
+  let count = 0;
+  for (const row of xml.matchAll(/<(?:\w+:)?row\b([^>]*)>/g)) {
+    // Rows may leave out their number: then they are counted.
+    count += 1;
+    const number = /\br="(\d+)"/.exec(row[1]!)?.[1];
+    rows = Math.max(rows, count, number === undefined ? 0 : Number(number));
+  }
   return { rows, columns, ref };
 }
 

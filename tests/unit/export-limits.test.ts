@@ -42,6 +42,9 @@ describe('export limits', () => {
     // Without a dimension, the furthest cell reference says the same.
     const undeclared = workbook([HEADER, row('AAPL')], { extraCells: '<row r="3"><c r="XFD3"><v>1</v></c></row>' });
     expect(await refusal('wide.xlsx', undeclared)).toMatch(/^wide\.xlsx: The sheet sheet1\.xml reaches column 16,384; the limit is 100 columns \(EXPORT_MAX_COLUMNS\)/);
+    // Rows without numbers are counted.
+    const unnumbered = workbook([HEADER], { extraCells: '<row><c><v>1</v></c></row>'.repeat(100_001) });
+    expect(await refusal('rows.xlsx', unnumbered)).toMatch(/^rows\.xlsx: The sheet sheet1\.xml reaches row 100,002; the limit is 100,000 data rows a file/);
   });
 
   it('refuses a huge company name packed into a small XLSX from its shared strings (and its unpacked size), before the sheet is read', async () => {
