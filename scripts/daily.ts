@@ -1,12 +1,12 @@
-/** The daily job's command line: `npm run daily [-- --force] [-- --verbose]`. */
+/** The daily job's command line: `npm run daily [-- --force] [-- --verbose] [-- --accept GATE ...]`. */
+import { parseArgs } from 'node:util';
 import { config, ConfigError, ISLAND_FAULTS_IN_PRODUCTION, siteUrlProblem } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { fundamentalsSourceFor } from '../src/server/providers';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
+import { parseGateNames } from '../src/lib/domain/gates';
 import type { RunLog } from '../src/storage/run-log';
-
-const args = new Set(process.argv.slice(2));
 
 /** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
 async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: RunLog; close(): Promise<void> } | null> {
@@ -36,6 +36,11 @@ async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: R
 
 let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
 try {
+  const { values } = parseArgs({
+    options: { force: { type: 'boolean' }, verbose: { type: 'boolean' }, accept: { type: 'string', multiple: true } },
+  });
+  const accept = parseGateNames(values.accept ?? []);
+  if ('problem' in accept) throw new DailyJobError(accept.problem);
   const settings = config();
   const problem = siteUrlProblem(settings);
   if (problem !== null && settings.production) throw new ConfigError([`${problem} It is required when NODE_ENV=production.`]);
@@ -45,8 +50,9 @@ try {
   const options = {
     ...dailyConfig(settings),
     fundamentals: fundamentalsSourceFor(settings.polygon),
-    force: args.has('--force'),
-    verbose: args.has('--verbose'),
+    force: values.force ?? false,
+    verbose: values.verbose ?? false,
+    accept: accept.gates,
     log: (line: string) => console.log(line),
     runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
   };
@@ -55,6 +61,8 @@ try {
 } catch (error) {
   if (error instanceof DailyJobError || error instanceof ConfigError) {
     console.error(error.message);
+  } else if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(error as Error).message}\nusage: npm run daily [-- --force] [-- --verbose] [-- --accept GATE]`);
   } else {
     console.error(`The daily job failed: ${(error as Error).stack ?? error}`);
   }

@@ -7,6 +7,8 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { explainIssues } from './lib/domain/explain';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './lib/domain/export';
+import { DEFAULT_TICKER_DROP_PERCENT } from './lib/domain/gates';
 import { safeHttpUrl } from './lib/domain/url';
 
 /** The project's root folder (where package.json is); relative paths in the environment start here. */
@@ -51,6 +53,8 @@ const EnvSchema = z.object({
   POLYGON_BASE_URL: optional(httpUrl('the market-data API').default('https://api.polygon.io')).transform((value) => value.replace(/\/+$/, '')),
   POLYGON_RATE_PER_MIN: wholeNumber(5, 1, 100_000),
   POLYGON_TIMEOUT_MS: wholeNumber(5000, 1, 600_000),
+  POLYGON_RESERVED_PERCENT: wholeNumber(40, 0, 90),
+  POLYGON_CLIENT_PERCENT: wholeNumber(60, 1, 100),
   LEARN_VIDEO_URL: optionalLink('an embeddable player'),
   NEWSLETTER_URL: optionalLink('the newsletter'),
   COMMUNITY_URL: optionalLink('the community'),
@@ -80,6 +84,13 @@ const EnvSchema = z.object({
   STRIPE_PRICE_ANNUAL: optional(z.string().trim().optional()),
   STRIPE_API_URL: optional(httpUrl('the Stripe API (tests point it at a fake)').optional()),
   ISLAND_FAULTS: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
+  EXPORT_MAX_BYTES: wholeNumber(DEFAULT_EXPORT_LIMITS.maxBytes, 1, 2 ** 31 - 1),
+  EXPORT_MAX_UNPACKED_BYTES: wholeNumber(DEFAULT_EXPORT_LIMITS.maxUnpackedBytes, 1, 2 ** 31 - 1),
+  EXPORT_MAX_ROWS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxRows, 1, 10_000_000),
+  EXPORT_MAX_COLUMNS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxColumns, 14, 16_384),
+  EXPORT_MAX_TICKERS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxTickers, 1, 1_000_000),
+  EXPORT_MAX_CELL_CHARS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxCellChars, 200, 1_000_000),
+  GATE_TICKER_DROP_PERCENT: wholeNumber(DEFAULT_TICKER_DROP_PERCENT, 0, 100),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -102,7 +113,8 @@ export interface Config {
   host: string;
   /** The port `npm run dev` runs the live API on; set, astro dev proxies the live routes to it. */
   devApiPort: number | null;
-  polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number };
+  /** The market-data provider; `reservedPercent` of the budget is kept for quotes and the daily job, `clientPercent` is one client's most. */
+  polygon: { apiKey: string | null; baseUrl: string; ratePerMinute: number; timeoutMs: number; reservedPercent: number; clientPercent: number };
   links: { learnVideo: string | null; newsletter: string | null; community: string | null };
   /** NODE_ENV is "production": mail, the auth secret and an https SITE_URL are required. */
   production: boolean;
@@ -118,6 +130,10 @@ export interface Config {
   paywall: boolean;
   /** ISLAND_FAULTS=on (e2e builds only): `?island-fault=NAME` makes that island throw, to test the error boundary. */
   islandFaults: boolean;
+  /** The export's size limits (EXPORT_MAX_*): a file past one is refused with its figure. */
+  exportLimits: ExportLimits;
+  /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
+  tickerDropPercent: number;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
 }
@@ -153,7 +169,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     devApiPort: e.DEV_API_PORT ?? null,
-    polygon: { apiKey: e.POLYGON_API_KEY || null, baseUrl: e.POLYGON_BASE_URL, ratePerMinute: e.POLYGON_RATE_PER_MIN, timeoutMs: e.POLYGON_TIMEOUT_MS },
+    polygon: {
+      apiKey: e.POLYGON_API_KEY || null,
+      baseUrl: e.POLYGON_BASE_URL,
+      ratePerMinute: e.POLYGON_RATE_PER_MIN,
+      timeoutMs: e.POLYGON_TIMEOUT_MS,
+      reservedPercent: e.POLYGON_RESERVED_PERCENT,
+      clientPercent: e.POLYGON_CLIENT_PERCENT,
+    },
     links: { learnVideo: e.LEARN_VIDEO_URL, newsletter: e.NEWSLETTER_URL, community: e.COMMUNITY_URL },
     production,
     database: { url: e.DATABASE_URL ?? null, file: e.DATABASE_FILE },
@@ -164,6 +187,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter((email) => email !== ''),
     paywall: e.PAYWALL === 'on',
     islandFaults: e.ISLAND_FAULTS === 'on',
+    exportLimits: {
+      maxBytes: e.EXPORT_MAX_BYTES,
+      maxUnpackedBytes: e.EXPORT_MAX_UNPACKED_BYTES,
+      maxRows: e.EXPORT_MAX_ROWS,
+      maxColumns: e.EXPORT_MAX_COLUMNS,
+      maxTickers: e.EXPORT_MAX_TICKERS,
+      maxCellChars: e.EXPORT_MAX_CELL_CHARS,
+    },
+    tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

@@ -75,6 +75,7 @@ const TITLES: Record<SectionName, string> = {
   lighthouse: '3. Lighthouse (mobile, median of 3 by performance score)',
   api: '4. API throughput (loopback)',
   client: '5. Client work (list table in Chromium)',
+  limits: '6. Export limits (the intake at and past the default limits)',
 };
 
 /** One line per miss: figure, value and budget. */

@@ -45,6 +45,8 @@ export interface BuildSettings {
 export interface StagedBuild {
   siteData: SiteData;
   pages: number;
+  /** The CSP hashes of the pages' inline scripts: the server allows exactly these (no 'unsafe-inline'). */
+  scriptHashes: string[];
 }
 
 /** The staged build's folder that `dist/client` becomes. */
@@ -66,9 +68,9 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   });
   await writeStaticApi(client, siteData, settings.siteName, paywall);
   settings.onStage?.('smoke');
-  const pages = await smoke(client, siteData.history.latest.map((r) => r.ticker));
+  const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   await precompressStatic(client);
-  return { siteData, pages };
+  return { siteData, pages, scriptHashes };
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
@@ -104,13 +106,13 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, p
 }
 
 /** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */
-async function smoke(client: string, tickers: string[]): Promise<number> {
-  const { problems, pages } = await smokeCheck(client, tickers);
-  problems.push(...(await checkStaticApi(client, tickers)));
+async function smoke(client: string, tickers: string[]): Promise<{ pages: number; scriptHashes: string[] }> {
+  const { problems, pages, scriptHashes } = await smokeCheck(client, tickers);
+  for (const problem of await checkStaticApi(client, tickers)) problems.push(problem);
   if (problems.length > 0) {
     throw new DailyJobError(
       [`The smoke check found ${problems.length} problem(s); the published site is unchanged:`, ...problems.slice(0, 20).map((p) => `  ${p}`)].join('\n'),
     );
   }
-  return pages;
+  return { pages, scriptHashes };
 }

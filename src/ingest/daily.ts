@@ -9,16 +9,29 @@ import { buildIntoStaging } from './build';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
-import { inputsHash, publish, upToDateBuild, withLock, withStaging } from './publish';
+import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
 import type { PublishStage, RunTrigger } from '../lib/domain/operator';
 import type { RunLog } from '../storage/run-log';
 import { recordRun } from './run-record';
+import { checkGates } from './gates';
+import { withdrawal } from './withdraw';
+import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
+import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
-export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> & {
+export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
+  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent'>> & {
+  /** Data gates the operator accepts for this run (`--accept GATE`); each use is recorded in the summary. */
+  accept?: Iterable<GateName>;
+  /** Withdraw this archived file (its id or file name) and rebuild from the rest, without pulling the source. */
+  withdraw?: string;
+  /** The clock (ms), for the future-date gate; tests set it. */
+  now?: () => number;
+  /** How long a lock that is no longer renewed stays in force (default LOCK_STALE_MS). */
+  lockStaleMs?: number;
   /** PAYWALL=on: the build writes only what anonymous visitors may see. */
   paywall?: boolean;
   /** Rebuild even when the inputs and the code are unchanged since the published build. */
@@ -62,10 +75,17 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
   const companyInfoFile = at(config.companyInfoFile);
   const fundamentalsFile = config.fundamentalsFile === undefined ? null : at(config.fundamentalsFile);
 
+  const limits = config.exportLimits ?? DEFAULT_EXPORT_LIMITS;
+  const now = config.now ?? Date.now;
+  const unchanged = { overrides: [], corrections: [] };
+
   return withLock(archiveDir, async () => {
     stage('pull');
-    const intake = await acceptNewFiles(archiveDir, config.source, log);
-    const files = [...intake.archived, ...intake.added.map((a) => a.file)];
+    const leftovers = await removeLeftovers(distDir);
+    if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
+    const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined });
+    const { archived, withdraw } = withdrawal(intake.archived, config.withdraw, now());
+    const files = [...archived, ...intake.added.map((a) => a.file)];
     let fundamentals: FundamentalsSummary | undefined;
     if (config.fundamentals && fundamentalsFile !== null) {
       const tickers = (await readUniverse(universeFile)).map((company) => company.ticker);
@@ -76,13 +96,16 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
-    const published = !config.force && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
+    const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, fundamentals, addedFiles: [], status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, ...unchanged, fundamentals, addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
     }
 
     stage('parse');
-    const { history, universe, rows, warnings } = await loadHistory(archiveDir, intake.archived, intake.added, universeFile);
+    const { history, universe, rows, warnings, files: records } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits);
+    // A withdrawal is the operator's own correction: the gates judge new files only.
+    const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
+    const gates = withdraw === null ? checkGates(records.slice(0, archived.length), intake.added, gateSettings) : unchanged;
 
     return withStaging(distDir, async (staging) => {
       const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
@@ -97,9 +120,9 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         onStage: stage,
       };
       stage('build');
-      const { siteData, pages } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
       stage('swap');
-      await publish(staging, distDir, { siteData, inputsHash: hash }, { archiveDir, existing: intake.archived, added: intake.added });
+      await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
       return {
         ...counts,
         fundamentals,
@@ -112,7 +135,9 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         warnings: [...intake.warnings, ...warnings],
         pages,
         seconds: seconds(),
+        ...gates,
+        withdrawn: withdraw?.file.fileName ?? null,
       };
     });
-  });
+  }, { staleMs: config.lockStaleMs, log });
 }

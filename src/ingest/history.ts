@@ -1,3 +1,4 @@
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../lib/domain/export';
 import type { ArchivedFile, SignalHistory, SignalRecord, UniverseCompany } from '../lib/domain/schemas';
 import { withSignalChangeType } from '../lib/domain/lists';
 import { readArchivedBytes } from '../storage/archive';
@@ -66,6 +67,8 @@ export function buildHistory(files: FileRecords[], universe: UniverseCompany[]):
 export interface LoadedHistory extends HistoryResult {
   universe: UniverseCompany[];
   rows: number;
+  /** Every file's records, the archived ones first, in archive order (what the data gates compare). */
+  files: FileRecords[];
 }
 
 /** The daily job's "load history" step: the archived files read again, the new ones' records, assembled; an archived file that no longer parses stops the job. */
@@ -74,12 +77,13 @@ export async function loadHistory(
   archived: readonly ArchivedFile[],
   added: readonly { records: FileRecords }[],
   universeFile: string,
+  limits: ExportLimits = DEFAULT_EXPORT_LIMITS,
 ): Promise<LoadedHistory> {
   const universe = await readUniverse(universeFile);
   const files: FileRecords[] = [];
   for (const file of archived) {
     try {
-      const parsed = await parseExport(file.fileName, await readArchivedBytes(archiveDir, file));
+      const parsed = await parseExport(file.fileName, await readArchivedBytes(archiveDir, file), limits);
       files.push({ fileName: file.fileName, records: parsed.records });
     } catch (error) {
       throw new DailyJobError(`The archived file ${file.fileName} (${file.id}) can no longer be read: ${(error as Error).message}`);
@@ -87,5 +91,5 @@ export async function loadHistory(
   }
   for (const a of added) files.push(a.records);
   const { history, warnings } = buildHistory(files, universe);
-  return { history, warnings, universe, rows: files.reduce((sum, f) => sum + f.records.length, 0) };
+  return { history, warnings, universe, files, rows: files.reduce((sum, f) => sum + f.records.length, 0) };
 }

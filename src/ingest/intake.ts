@@ -4,11 +4,12 @@
  */
 import { resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
+import { DEFAULT_EXPORT_LIMITS, type ExportError, type ExportLimits } from '../lib/domain/export';
 import type { ArchivedFile } from '../lib/domain/schemas';
-import { readArchive, sha256 } from '../storage/archive';
+import { readArchiveIndex, sha256 } from '../storage/archive';
 import { DailyJobError } from './error';
 import type { FileRecords } from './history';
-import { parseExport, RefusedFileError } from './parse';
+import { checkFileSize, parseExport, RefusedFileError } from './parse';
 import { pullSource } from './pull';
 
 /** A new export file that passed every check: its bytes, its archive entry and its signal rows. */
@@ -29,27 +30,49 @@ export interface Intake {
   warnings: string[];
 }
 
-/** Pulls `source` and accepts every file the archive lacks; throws a DailyJobError listing every refused file, or when there is none at all. */
-export async function acceptNewFiles(archiveDir: string, source: string, log: (line: string) => void): Promise<Intake> {
-  const archived = await readArchive(archiveDir);
+/**
+ * Pulls `source` (unless `pull` is false: a withdrawal works on the archive alone) and accepts every file the archive
+ * lacks; throws a DailyJobError listing every refused file, or when there is none at all.
+ */
+export async function acceptNewFiles(
+  archiveDir: string,
+  source: string,
+  log: (line: string) => void,
+  { limits = DEFAULT_EXPORT_LIMITS, pull = true }: { limits?: ExportLimits; pull?: boolean } = {},
+): Promise<Intake> {
+  const { files: archived, withdrawn } = await readArchiveIndex(archiveDir);
   const known = new Set(archived.map((file) => file.sha256));
-  const pulled = await pullSource(/^https?:/i.test(source) ? source : resolve(PROJECT_ROOT, source));
-  log(`Pulled ${pulled.files.length} file(s) from ${source}.`);
+  const withdrawnBy = new Map(withdrawn.map((file) => [file.sha256, file]));
+  const pulled = pull ? await pullSource(/^https?:/i.test(source) ? source : resolve(PROJECT_ROOT, source), limits.maxBytes) : { files: [], ignored: [] };
+  if (pull) log(`Pulled ${pulled.files.length} file(s) from ${source}.`);
 
   const refused: RefusedFileError[] = [];
   const added: AcceptedFile[] = [];
   const warnings: string[] = [];
   let alreadyArchived = 0;
   const archivedAt = new Date().toISOString();
-  for (const { name, bytes } of pulled.files) {
+  for (const { name, bytes, tooLarge } of pulled.files) {
+    if (tooLarge !== undefined) {
+      try {
+        checkFileSize(tooLarge, limits);
+      } catch (error) {
+        refused.push(new RefusedFileError(name, (error as ExportError).problem));
+      }
+      continue;
+    }
     const hash = sha256(bytes);
     if (known.has(hash)) {
       alreadyArchived += 1;
       continue;
     }
+    const withdrawnFile = withdrawnBy.get(hash);
+    if (withdrawnFile !== undefined) {
+      warnings.push(`${name}: withdrawn from the archive on ${withdrawnFile.withdrawnAt.slice(0, 10)} (as ${withdrawnFile.fileName}), so it is skipped; remove it from the source.`);
+      continue;
+    }
     known.add(hash);
     try {
-      const parsed = await parseExport(name, bytes);
+      const parsed = await parseExport(name, bytes, limits);
       for (const w of parsed.warnings) warnings.push(`${name}:${w.row ?? ''}:${w.column ?? ''}: ${w.message}`);
       added.push({
         bytes,

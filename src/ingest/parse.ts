@@ -1,12 +1,16 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import readExcelFile from 'read-excel-file/node';
 import {
+  DEFAULT_EXPORT_LIMITS,
   ExportError,
   normalizeExport,
   signalSheetIndex,
   type CellProblem,
+  type ExportLimits,
   type ExportTable,
 } from '../lib/domain/export';
+import { decodeExportText, isUtf16 } from '../lib/domain/text';
+import { probeWorkbook } from './xlsx-probe';
 import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
 
 /** The two kinds of export file we accept. */
@@ -41,6 +45,15 @@ function startsWith(bytes: Uint8Array, magic: number[]): boolean {
   return magic.every((byte, i) => bytes[i] === byte);
 }
 
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** Refuses a file larger than the byte limit, naming its size; used before a file is read or parsed. */
+export function checkFileSize(size: number, limits: ExportLimits): void {
+  if (size > limits.maxBytes) {
+    throw new ExportError({ message: `The file is ${count(size)} bytes; the limit is ${count(limits.maxBytes)} bytes a file (EXPORT_MAX_BYTES). Split the export into smaller files.` });
+  }
+}
+
 /** Tells CSV from XLSX by the file's bytes and name; throws for anything else. */
 function detectKind(name: string, bytes: Uint8Array): ExportKind {
   const lower = name.toLowerCase();
@@ -62,25 +75,30 @@ function detectKind(name: string, bytes: Uint8Array): ExportKind {
   if (!lower.endsWith('.csv') && !lower.endsWith('.txt')) {
     throw new ExportError({ message: 'Only .csv and .xlsx exports are accepted.' });
   }
+  // UTF-16 text has a zero byte in every ASCII character: it is text, read by its byte-order mark.
+  if (isUtf16(bytes)) {
+    if (decodeExportText(bytes) === null) throw new ExportError({ message: 'The file starts as UTF-16 text but is not valid UTF-16: save it as "CSV UTF-8" or XLSX.' });
+    return 'csv';
+  }
   const sample = bytes.subarray(0, 65536);
   if (sample.includes(0)) {
     throw new ExportError({ message: 'The file is binary, not CSV text: export it as CSV (UTF-8) or XLSX.' });
   }
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
+  if (decodeExportText(bytes) === null) {
     throw new ExportError({ message: 'The file is not UTF-8 text: export it as "CSV UTF-8" or XLSX.' });
   }
   return 'csv';
 }
 
-function csvTable(bytes: Uint8Array): ExportTable {
+function csvTable(bytes: Uint8Array, limits: ExportLimits): ExportTable {
   try {
-    const rows: string[][] = parseCsv(Buffer.from(bytes), {
+    const rows: string[][] = parseCsv(isUtf16(bytes) ? decodeExportText(bytes)! : Buffer.from(bytes), {
       bom: true,
       relax_quotes: true,
       relax_column_count: true,
       skip_empty_lines: true,
+      // One record past the header and the row limit is enough to refuse the file; the rest is never read.
+      to: limits.maxRows + 2,
     });
     return { sheet: null, rows };
   } catch (error) {
@@ -89,7 +107,8 @@ function csvTable(bytes: Uint8Array): ExportTable {
   }
 }
 
-async function xlsxTables(bytes: Uint8Array): Promise<ExportTable[]> {
+async function xlsxTables(bytes: Uint8Array, limits: ExportLimits): Promise<ExportTable[]> {
+  probeWorkbook(bytes, limits);
   try {
     const sheets = await readExcelFile(Buffer.from(bytes));
     return sheets.map(({ sheet, data }) => ({ sheet, rows: data as ExportTable['rows'] }));
@@ -102,14 +121,15 @@ async function xlsxTables(bytes: Uint8Array): Promise<ExportTable[]> {
  * Reads one export file (CSV, or XLSX with every sheet) into signal records.
  * Throws RefusedFileError naming file, row and column when the file must not be published.
  */
-export async function parseExport(name: string, bytes: Uint8Array): Promise<ParsedExport> {
+export async function parseExport(name: string, bytes: Uint8Array, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): Promise<ParsedExport> {
   try {
+    checkFileSize(bytes.length, limits);
     const kind = detectKind(name, bytes);
-    const tables = kind === 'csv' ? [csvTable(bytes)] : await xlsxTables(bytes);
+    const tables = kind === 'csv' ? [csvTable(bytes, limits)] : await xlsxTables(bytes, limits);
     const active = signalSheetIndex(tables.map((t) => t.sheet ?? ''));
     const table = tables[active];
     if (!table) throw new ExportError({ message: 'The workbook has no sheets.' });
-    const { records, warnings } = normalizeExport(table);
+    const { records, warnings } = normalizeExport(table, limits);
     const sheets = tables.map((t, id) => ({
       id,
       sheetName: t.sheet ?? 'Signals',

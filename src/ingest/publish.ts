@@ -4,8 +4,9 @@
  * dist/ (two renames, the replaced build's hashed assets carried over), with the archive committed last.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { PROJECT_ROOT } from '../config';
 import type { ArchivedFile, SiteData } from '../lib/domain/schemas';
 import { commitToArchive } from '../storage/archive';
@@ -25,34 +26,55 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Holds the archive's lock file while `work` runs, so two daily jobs never interleave; a dead holder's lock is taken over. */
-export async function withLock<T>(archiveDir: string, work: () => Promise<T>): Promise<T> {
+/** How long a lock that is no longer renewed stays in force: the holder renews it every quarter of this. */
+export const LOCK_STALE_MS = 60_000;
+
+/**
+ * Holds the archive's lock while `work` runs, so two daily jobs never interleave. The lock is proper-lockfile's folder
+ * `${archiveDir}.lock`, renewed while the job lives: a job killed by a signal or out of memory stops renewing it, and
+ * the next run takes it over once it is `staleMs` old. No process id is trusted (a container's PID means nothing on
+ * the host).
+ */
+export async function withLock<T>(archiveDir: string, work: () => Promise<T>, { staleMs = LOCK_STALE_MS, log = (_line: string) => {} } = {}): Promise<T> {
   // The lock sits beside the archive, so a refused run leaves the archive folder exactly as it was.
   await mkdir(dirname(archiveDir), { recursive: true });
   const lockPath = `${archiveDir}.lock`;
-  let handle;
+  // Earlier versions wrote a file naming a process id here; proper-lockfile's lock is a folder, so a file is always left over.
+  if ((await stat(lockPath).catch(() => null))?.isFile()) await unlink(lockPath).catch(() => undefined);
+  let release: () => Promise<void>;
   try {
-    handle = await open(lockPath, 'wx');
-  } catch {
-    const pid = Number(await readFile(lockPath, 'utf8').catch(() => ''));
-    let alive = false;
-    try {
-      if (pid > 0) process.kill(pid, 0);
-      alive = pid > 0;
-    } catch {
-      alive = false;
-    }
-    if (alive) throw new DailyJobError(`Another daily job (process ${pid}) is running; wait for it to finish.`);
-    await unlink(lockPath).catch(() => undefined);
-    handle = await open(lockPath, 'wx');
+    release = await lockfile.lock(archiveDir, {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: staleMs,
+      update: Math.max(1000, staleMs / 4),
+      onCompromised: (error) => log(`The daily job's lock ${lockPath} could not be renewed (${error.message}); another run may take it over.`),
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const renewed = await stat(lockPath).then((info) => Math.round((Date.now() - info.mtimeMs) / 1000), () => 0);
+    throw new DailyJobError(
+      `Another daily job is running (its lock ${lockPath} was renewed ${renewed} s ago); wait for it to finish. A lock not renewed for ${Math.round(staleMs / 1000)} s, left by a killed run, is taken over by the next run.`,
+    );
   }
-  await handle.writeFile(String(process.pid));
-  await handle.close();
   try {
     return await work();
   } finally {
-    await unlink(lockPath).catch(() => undefined);
+    await release().catch(() => undefined);
   }
+}
+
+/** Removes what killed runs left beside distDir (staging folders, replaced builds); call under the lock. Returns their names. */
+export async function removeLeftovers(distDir: string): Promise<string[]> {
+  const parent = dirname(distDir);
+  const base = basename(distDir);
+  const removed: string[] = [];
+  for (const entry of await readdir(parent, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || !(entry.name.startsWith(`.${base}-staging-`) || entry.name.startsWith(`${base}.old-`))) continue;
+    await rm(join(parent, entry.name), { recursive: true, force: true });
+    removed.push(entry.name);
+  }
+  return removed;
 }
 
 async function hashTree(hash: ReturnType<typeof createHash>, root: string, path: string): Promise<void> {
@@ -89,7 +111,7 @@ export async function upToDateBuild(distDir: string, hash: string): Promise<Buil
 
 /** Runs `work` on a fresh staging folder beside distDir (same file system, so the swap is a rename) and removes what is left of it. */
 export async function withStaging<T>(distDir: string, work: (staging: string) => Promise<T>): Promise<T> {
-  const staging = join(dirname(distDir), `.dist-staging-${process.pid}-${Date.now()}`);
+  const staging = join(dirname(distDir), `.${basename(distDir)}-staging-${process.pid}-${Date.now()}`);
   await mkdir(staging, { recursive: true });
   try {
     return await work(staging);
@@ -103,10 +125,12 @@ export interface ArchiveCommit {
   archiveDir: string;
   existing: ArchivedFile[];
   added: { file: ArchivedFile; bytes: Uint8Array }[];
+  /** A file withdrawn from the archive by this run, if any. */
+  withdraw?: { file: ArchivedFile; withdrawnAt: string } | null;
 }
 
 /** Publishes a staged build: writes its build.json, swaps it into distDir, then records the new files in the archive. */
-export async function publish(staging: string, distDir: string, build: { siteData: SiteData; inputsHash: string }, archive: ArchiveCommit): Promise<void> {
+export async function publish(staging: string, distDir: string, build: { siteData: SiteData; inputsHash: string; scriptHashes?: string[] }, archive: ArchiveCommit): Promise<void> {
   const { siteData, inputsHash } = build;
   const info: BuildInfo = {
     builtAt: siteData.builtAt,
@@ -117,10 +141,11 @@ export async function publish(staging: string, distDir: string, build: { siteDat
     inputsHash,
     source: siteData.source,
     assets: await readdir(join(clientDir(staging), '_astro')).catch(() => []),
+    ...(build.scriptHashes === undefined ? {} : { scriptHashes: build.scriptHashes }),
   };
   await writeFile(join(staging, 'build.json'), `${JSON.stringify(info, null, 2)}\n`);
   await swapInto(staging, distDir);
-  await commitToArchive(archive.archiveDir, archive.existing, archive.added);
+  await commitToArchive(archive.archiveDir, archive.existing, archive.added, archive.withdraw ?? null);
 }
 
 // The replaced build's own hashed assets stay one more build, so a page a browser still shows can load its islands.

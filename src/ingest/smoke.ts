@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { NOT_FOUND_PAGE, STOCK_NOT_FOUND_PAGE } from '../lib/domain/routes';
@@ -37,13 +38,27 @@ export function findBrokenText(html: string): string | null {
   return visible.slice(Math.max(0, match.index - 40), match.index + 40).replace(/\s+/g, ' ');
 }
 
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** The CSP hashes ('sha256-...') of a page's inline scripts that run: no `src`, and no data type such as JSON-LD. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, attributes, body] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(attributes!)) continue;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes!)?.[1]?.toLowerCase();
+    if (type !== undefined && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
+    hashes.push(`'sha256-${createHash('sha256').update(body!).digest('base64')}'`);
+  }
+  return hashes;
+}
+
 async function htmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
 }
 
 /** Checks a fresh build before it is published; returns the problems found (none means it may go live). */
-export async function smokeCheck(clientDir: string, tickers: string[]): Promise<{ problems: string[]; pages: number }> {
+export async function smokeCheck(clientDir: string, tickers: string[]): Promise<{ problems: string[]; pages: number; scriptHashes: string[] }> {
   const files = await htmlFiles(clientDir);
   const present = new Set(files.map((file) => relative(clientDir, file).split('\\').join('/')));
   const problems: string[] = [];
@@ -53,6 +68,7 @@ export async function smokeCheck(clientDir: string, tickers: string[]): Promise<
   for (const ticker of tickers) {
     if (!present.has(`signal/${ticker}/index.html`)) problems.push(`missing page signal/${ticker}/index.html`);
   }
+  const scriptHashes = new Set<string>();
   const batch = 64;
   for (let i = 0; i < files.length; i += batch) {
     const chunk = files.slice(i, i + batch);
@@ -60,7 +76,8 @@ export async function smokeCheck(clientDir: string, tickers: string[]): Promise<
     texts.forEach((html, j) => {
       const broken = findBrokenText(html);
       if (broken) problems.push(`${relative(clientDir, chunk[j]!)} shows "${broken}"`);
+      for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash);
     });
   }
-  return { problems, pages: files.length };
+  return { problems, pages: files.length, scriptHashes: [...scriptHashes].sort() };
 }

@@ -3,6 +3,7 @@ import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { ReportSource } from '../lib/domain/report-source';
 import type { FundamentalsSummary } from './fundamentals';
+import type { Correction, GateOverride } from '../lib/domain/gates';
 
 /** The figures the job prints when it ends. */
 export interface DailySummary {
@@ -23,6 +24,12 @@ export interface DailySummary {
   fundamentals?: FundamentalsSummary;
   /** Where the published report comes from (absent when nothing was published). */
   source?: ReportSource;
+  /** Data gates the operator accepted for this run (`--accept GATE`), with what each would have stopped. */
+  overrides: GateOverride[];
+  /** Report dates before the latest one that this run added or replaced (accepted with `--accept backdated`). */
+  corrections: Correction[];
+  /** The archived file this run withdrew (`npm run archive -- withdraw FILE`), by name, or null. */
+  withdrawn: string | null;
 }
 
 const SHOWN_WARNINGS = 20;
@@ -47,6 +54,9 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   }
   const f = summary.fundamentals;
   if (f) lines.push(`  fundamentals: ratios for ${f.ratios} tickers, earnings dates for ${f.earnings}${f.complete ? '' : `; stopped early, the next run resumes (${f.stoppedBy})`}`);
+  if (summary.withdrawn !== null) lines.push(`  withdrawn:    ${summary.withdrawn}, rebuilt from the rest of the archive`);
+  for (const c of summary.corrections) lines.push(`  correction:   ${c.date} ${c.change} by ${c.file}`);
+  for (const o of summary.overrides) lines.push(`  accepted:     --accept ${o.gate} for ${o.file}: ${o.message}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

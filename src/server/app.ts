@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Env, MiddlewareHandler, Schema } from 'hono';
 import { OPERATOR_PAGES } from '../lib/domain/routes';
+import { requestBodyLimits } from './body-limits';
 import { answerError } from './errors';
 import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
 import { SiteIndexLoader } from '../storage/site-index';
@@ -32,6 +33,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   const app = new Hono<E>();
   const { middleware: secure, headers } = options.security ?? DEFAULT_SECURITY_POLICY;
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
+  app.use(requestBodyLimits());
   app.use('/signal/*', signalPageRedirect());
   app.use('/archives/*', archiveFirstPageRedirect());
   const lists = filteredListPages(options.distDir, new SiteIndexLoader(options.distDir));

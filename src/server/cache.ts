@@ -60,6 +60,16 @@ export class TtlCache<T> {
     return entry.value;
   }
 
+  /** Whether get(key) would call its loader now: no fresh value, no load in flight, no stale value or failure being held. */
+  wouldLoad(key: string): boolean {
+    const now = this.now();
+    const entry = this.entries.get(key);
+    if (entry !== undefined && (entry.expiresAt > now || entry.retryAt > now)) return false;
+    if (this.pending.has(key)) return false;
+    const failure = this.failures.get(key);
+    return failure === undefined || failure.retryAt <= now;
+  }
+
   /** Stores a value for `ttlMs`. */
   set(key: string, value: T, ttlMs: number): void {
     this.failures.delete(key);
@@ -134,11 +144,11 @@ export class RateBudget {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes one request from the budget; false when the last minute already used it all. */
-  tryTake(): boolean {
+  /** Takes one request from the budget, leaving `reserved` of the minute's requests untouched; false when it cannot. */
+  tryTake(reserved = 0): boolean {
     const now = this.now();
     while (this.taken.length > 0 && this.taken[0]! <= now - 60_000) this.taken.shift();
-    if (this.taken.length >= this.perMinute) return false;
+    if (this.taken.length >= this.perMinute - reserved) return false;
     this.taken.push(now);
     return true;
   }

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SECURITY_HEADERS } from './security';
+import { ClientLimitError } from './upstream';
 
 /** An HTTPException answered as `{"error": message}` (plain text outside /api), with headers such as Allow or Retry-After. */
 export function refusal(status: ContentfulStatusCode, message: string, headers?: Record<string, string>): HTTPException {
@@ -17,6 +18,7 @@ export function isApiPath(path: string): boolean {
 /** The app's onError: a refusal as its status, message and headers (never cached); anything else logged, and a 500 that shows no detail. */
 export function answerError(error: Error, c: Context): Response {
   const json = isApiPath(c.req.path);
+  if (error instanceof ClientLimitError) return answerError(refusal(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) }), c);
   if (error instanceof HTTPException) {
     const headers = { ...SECURITY_HEADERS, ...Object.fromEntries(error.res?.headers ?? []), 'Cache-Control': 'no-store' };
     return json ? c.json({ error: error.message }, error.status, headers) : c.text(error.message, error.status, headers);

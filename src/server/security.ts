@@ -9,8 +9,9 @@ const STRIPE_PAGES = ['https://checkout.stripe.com', 'https://billing.stripe.com
 const SECURITY_POLICY = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
-    // Astro inlines the bootstrap script of every React island.
-    scriptSrc: ["'self'", "'unsafe-inline'"],
+    // No 'unsafe-inline': a page's own inline scripts (Astro's island bootstrap, the theme script) are allowed by their
+    // hashes, which the daily job records in build.json and the static server adds to each page's policy.
+    scriptSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'https:'],
     connectSrc: ["'self'"],
@@ -62,6 +63,12 @@ export async function securityPolicy(formTargets: readonly string[] = []): Promi
 
 /** The policy every app has unless it names other form targets. */
 export const DEFAULT_SECURITY_POLICY = await securityPolicy();
+
+/** A page's Content-Security-Policy: `policy` with the build's inline-script hashes allowed in script-src. */
+export function pagePolicy(policy: string, scriptHashes: readonly string[]): string {
+  if (scriptHashes.length === 0) return policy;
+  return policy.replace(/(^|;\s*)script-src ([^;]*)/, (_whole, lead: string, sources: string) => `${lead}script-src ${sources} ${scriptHashes.join(' ')}`);
+}
 
 /**
  * The policy as header name to value, rendered once by the middleware itself: what a CDN's `_headers` file would

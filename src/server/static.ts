@@ -9,10 +9,11 @@ import { join, sep } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { accepts } from 'hono/accepts';
-import { etag } from 'hono/etag';
+import { etag, RETAINED_304_HEADERS } from 'hono/etag';
 import { NOT_FOUND_PAGE, notFoundPageFor } from '../lib/domain/routes';
 import { isApiPath, refusal } from './errors';
-import { SECURITY_HEADERS } from './security';
+import { readBuildInfo } from '../storage/site-index';
+import { pagePolicy, SECURITY_HEADERS } from './security';
 
 /** Where the build lives and which page answers a path with no file. */
 export interface StaticSiteOptions {
@@ -52,12 +53,14 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
       let serve = pages.get(file);
       if (serve === undefined) pages.set(file, (serve = serveStatic({ root, path: file, precompressed: true })));
       const page = await serve(c, async () => undefined);
-      if (page instanceof Response) return finish(new Response(page.body, { status: 404, headers: page.headers }), REVALIDATE);
+      if (page instanceof Response) return policy.apply(finish(new Response(page.body, { status: 404, headers: page.headers }), REVALIDATE));
     }
     return c.text('Page not found.', 404, { 'Cache-Control': REVALIDATE });
   }
 
-  const memory = new AnswerMemory(options.recheckMs ?? 1000, options.securityHeaders ?? SECURITY_HEADERS);
+  const headers = options.securityHeaders ?? SECURITY_HEADERS;
+  const memory = new AnswerMemory(options.recheckMs ?? 1000, headers);
+  const policy = new PagePolicy(options.distDir, options.recheckMs ?? 1000, headers['content-security-policy']!);
   const answerFile: MiddlewareHandler<StaticEnv> = async (c, next) => {
     const path = safePath(c.req.url);
     if (namesPage(path, notFoundPageOf(path))) return notFound(c, path);
@@ -69,12 +72,14 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
     await next();
     const file = c.get('staticFile');
     if (file === undefined) return;
-    finish(c.res, path.startsWith(HASHED_ASSETS) ? IMMUTABLE : REVALIDATE).headers.set('ETag', entityTag(file) ?? '');
+    await policy.apply(finish(c.res, path.startsWith(HASHED_ASSETS) ? IMMUTABLE : REVALIDATE)).then((answer) => answer.headers.set('ETag', entityTag(file) ?? ''));
     if (key !== undefined && c.req.method === 'GET' && c.res.status === 200) c.res = await memory.keep(key, file, c.res);
   };
 
   return new Hono<StaticEnv>()
-    .on(['GET', 'HEAD'], '*', etag(), answerFile, files, (c) => notFound(c, c.req.path))
+    // A 304 keeps the page's policy: a browser updates its cached page's headers from it, and the general policy
+    // would then block the page's inline scripts on a reload.
+    .on(['GET', 'HEAD'], '*', etag({ retainedHeaders: [...RETAINED_304_HEADERS, 'content-security-policy'] }), answerFile, files, (c) => notFound(c, c.req.path))
     .all('*', (c) => {
       throw refusal(405, `Method ${c.req.method} is not allowed on ${c.req.path}; use GET or HEAD.`, { Allow: 'GET, HEAD' });
     });
@@ -165,6 +170,32 @@ class AnswerMemory {
   private drop(key: string, kept: KeptAnswer): void {
     this.answers.delete(key);
     this.bytes -= kept.body.byteLength;
+  }
+}
+
+/**
+ * The Content-Security-Policy of the build's pages: the security policy with the inline-script hashes the daily job
+ * recorded in build.json, read again at most once per `recheckMs` so a new build's scripts are allowed with it.
+ */
+class PagePolicy {
+  private value: string | null = null;
+  private readAt = 0;
+
+  constructor(
+    private readonly distDir: string,
+    private readonly recheckMs: number,
+    private readonly basePolicy: string,
+  ) {}
+
+  /** Sets the page policy on an HTML answer (other answers keep the general one) and returns the answer. */
+  async apply(answer: Response): Promise<Response> {
+    if (!(answer.headers.get('Content-Type') ?? '').startsWith('text/html')) return answer;
+    if (this.value === null || Date.now() - this.readAt >= this.recheckMs) {
+      this.value = pagePolicy(this.basePolicy, (await readBuildInfo(this.distDir))?.scriptHashes ?? []);
+      this.readAt = Date.now();
+    }
+    answer.headers.set('Content-Security-Policy', this.value);
+    return answer;
   }
 }
 

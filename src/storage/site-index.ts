@@ -97,6 +97,8 @@ export interface BuildInfo {
   source?: ReportSource;
   /** The hashed assets (client/_astro) this build made; the next build keeps them for pages still open. */
   assets: string[];
+  /** The CSP hashes ('sha256-...') of the pages' inline scripts, which the server's policy allows by name. */
+  scriptHashes?: string[];
 }
 
 /** The published build's build.json, or null when there is none (or it cannot be read). */

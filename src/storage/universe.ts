@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parseOrExplain } from '../lib/domain/explain';
 import { UniverseCompanySchema, type UniverseCompany } from '../lib/domain/schemas';
+import { asciiUpper } from '../lib/domain/text';
 
 /** Reads a universe CSV (Symbol, Security, GICS Sector, GICS Sub-Industry, Headquarters Location, ..., Founded). */
 export async function readUniverse(path: string): Promise<UniverseCompany[]> {
   const rows: Record<string, string>[] = parseCsv(await readFile(path), { bom: true, columns: true, skip_empty_lines: true, trim: true });
   return rows.map((row, i) => {
     const company = {
-      ticker: (row['Symbol'] ?? '').toUpperCase(),
+      ticker: asciiUpper(row['Symbol'] ?? ''),
       name: row['Security'] ?? '',
       sector: row['GICS Sector'] ?? '',
       subIndustry: row['GICS Sub-Industry'] ?? '',

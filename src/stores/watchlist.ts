@@ -1,6 +1,7 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { computed } from 'nanostores';
 import { showToast } from './toast';
+import { asciiUpper } from '../lib/domain/text';
 
 /** Spec section 9: the watch message shows for 2 s. */
 const WATCH_MESSAGE_MS = 2000;
@@ -11,7 +12,7 @@ const $watchlist = persistentAtom<string[]>('watched-tickers', [], {
   decode: (text) => {
     try {
       const value: unknown = JSON.parse(text);
-      return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string').map((t) => t.toUpperCase()) : [];
+      return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string').map((t) => asciiUpper(t)) : [];
     } catch {
       return [];
     }
@@ -26,7 +27,7 @@ export const $watchedSet = computed($watchlist, (list) => new Set(list));
  * message '{ticker} added to watchlist' or '{ticker} removed from watchlist'. Returns the new state, or null.
  */
 export function toggleWatch(rawTicker: string): 'added' | 'removed' | null {
-  const ticker = rawTicker.trim().toUpperCase();
+  const ticker = asciiUpper(rawTicker.trim());
   if (!ticker) return null;
   const list = $watchlist.get();
   const watched = list.includes(ticker);
@@ -60,7 +61,7 @@ async function send(method: 'GET' | 'PUT' | 'POST', tickers?: readonly string[])
     }
     const body = (await response.json()) as { tickers?: unknown };
     if (!Array.isArray(body.tickers)) return null;
-    const saved = body.tickers.filter((t): t is string => typeof t === 'string').map((t) => t.toUpperCase());
+    const saved = body.tickers.filter((t): t is string => typeof t === 'string').map((t) => asciiUpper(t));
     lastSaved = JSON.stringify(saved);
     return saved;
   } catch {

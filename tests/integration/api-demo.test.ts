@@ -168,7 +168,7 @@ describe('live routes with the demo provider', () => {
     expect((await post({ ticker: 'NVDA', companyName: 'Other' })).body).toMatchObject({ companyName: 'NVIDIA Corporation', saved: false });
     expect((await post({ ticker: 'NVDA' })).status).toBe(400);
     expect((await post({ ticker: 'ZZZZ', companyName: 'X' })).status).toBe(404);
-    expect((await json('/api/save-company-name', { method: 'POST', headers: api.operator, body: 'not json' })).status).toBe(400);
+    expect((await json('/api/save-company-name', { method: 'POST', headers: api.operator, body: 'not json' })).status).toBe(415);
     const store = JSON.parse(await readFile(site.companyInfoFile, 'utf8'));
     expect(store.companies.NVDA.name).toBe('NVIDIA Corporation');
   });

@@ -184,7 +184,8 @@ describe('npm run daily', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const result = await runDaily({ ...env, SIGNALS_SOURCE: `http://127.0.0.1:${port}/exports/latest` }).finally(() => server.close());
+    // Two tickers against three is a 33% drop: the ticker-drop gate (issue 21) holds it unless the operator accepts it.
+    const result = await runDaily({ ...env, SIGNALS_SOURCE: `http://127.0.0.1:${port}/exports/latest` }, ['--accept', 'ticker-drop']).finally(() => server.close());
     expect(result.stderr).toBe('');
     const index = JSON.parse(await readFile(join(work, 'archive/index.json'), 'utf8'));
     expect(index.files.at(-1).fileName).toBe('signals-2026-11-23.csv');
@@ -192,6 +193,7 @@ describe('npm run daily', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/report dates: 4 \(2026-11-18 to 2026-11-23\)/);
     expect(result.stdout).toMatch(/tickers:\s+2 on 2026-11-23/);
+    expect(result.stdout).toContain('accepted:     --accept ticker-drop for signals-2026-11-23.csv: held by the gate ticker-drop: the latest report (2026-11-23) would have 2 ticker(s) against 3 on 2026-11-20');
     const build = JSON.parse(await readFile(join(work, 'dist/build.json'), 'utf8'));
     expect(build).toMatchObject({ reportDate: '2026-11-23', tickers: 2, reportDates: 4, files: 4 });
     expect(build.assets).not.toContain('island.OLD123.js');

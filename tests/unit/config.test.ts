@@ -151,3 +151,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(/^The environment has problems; fix or unset these variables \(README "Environment variables"\):\n  PORT="NaN"/);
   });
 });
+
+describe('the limits and gates settings (issue 21)', () => {
+  it('default to the README\'s table and read each variable', () => {
+    expect(loadConfig({})).toMatchObject({
+      exportLimits: { maxBytes: 52_428_800, maxUnpackedBytes: 209_715_200, maxRows: 100_000, maxColumns: 100, maxTickers: 20_000, maxCellChars: 1000 },
+      tickerDropPercent: 20,
+      polygon: { reservedPercent: 40, clientPercent: 60 },
+    });
+    const set = loadConfig({ EXPORT_MAX_BYTES: '1000', EXPORT_MAX_ROWS: '10', EXPORT_MAX_TICKERS: '5', GATE_TICKER_DROP_PERCENT: '50', POLYGON_RESERVED_PERCENT: '0', POLYGON_CLIENT_PERCENT: '100' });
+    expect(set).toMatchObject({ exportLimits: { maxBytes: 1000, maxRows: 10, maxTickers: 5 }, tickerDropPercent: 50, polygon: { reservedPercent: 0, clientPercent: 100 } });
+  });
+
+  it.each<[Record<string, string>, string]>([
+    [{ EXPORT_MAX_ROWS: 'many' }, 'EXPORT_MAX_ROWS="many": expected a whole number'],
+    [{ EXPORT_MAX_CELL_CHARS: '100' }, 'EXPORT_MAX_CELL_CHARS="100": expected 200 or more'],
+    [{ GATE_TICKER_DROP_PERCENT: '101' }, 'GATE_TICKER_DROP_PERCENT="101": expected 100 or less'],
+    [{ POLYGON_RESERVED_PERCENT: '95' }, 'POLYGON_RESERVED_PERCENT="95": expected 90 or less'],
+  ])('refuses %j: %s', (env, problem) => {
+    expect(() => loadConfig(env)).toThrow(problem);
+  });
+});

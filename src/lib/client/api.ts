@@ -5,6 +5,7 @@
  */
 import type { Earnings, NewsArticle, Quote } from '../domain/market';
 import type { SignalRecord } from '../domain/schemas';
+import { asciiUpper } from '../domain/text';
 import type { TrendResponse } from '../domain/trend';
 import { request, withFailureMessage } from './http';
 
@@ -21,7 +22,7 @@ const NEWS_FETCH_LIMIT = 5;
 
 /** A ticker as a path segment: trimmed, upper-cased, encoded. */
 function segment(ticker: string): string {
-  return encodeURIComponent(ticker.trim().toUpperCase());
+  return encodeURIComponent(asciiUpper(ticker.trim()));
 }
 
 function isRecord(value: unknown): value is SignalRecord {
@@ -47,7 +48,7 @@ function fetchAllSignals(): Promise<SignalRecord[]> {
  * list with that ticker, case-insensitively. Null when neither has it; throws when the list cannot be fetched.
  */
 export async function fetchStockRecord(ticker: string): Promise<SignalRecord | null> {
-  const wanted = ticker.trim().toUpperCase();
+  const wanted = asciiUpper(ticker.trim());
   try {
     const direct = await request<unknown>(`/api/stock/${segment(wanted)}`);
     if (isRecord(direct)) return direct;
@@ -60,7 +61,7 @@ export async function fetchStockRecord(ticker: string): Promise<SignalRecord | n
     console.warn(`Error fetching stock data for ${wanted}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const all = await fetchAllSignals();
-  return all.filter(isRecord).find((record) => record.ticker.toUpperCase() === wanted) ?? null;
+  return all.filter(isRecord).find((record) => asciiUpper(record.ticker) === wanted) ?? null;
 }
 
 /** GET /api/stock-price/{ticker}: quote shape B, `fetchedAt` added when missing; rethrows (section 8). */

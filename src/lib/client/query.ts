@@ -10,6 +10,7 @@ import { CACHE_WINDOWS, CLIENT_DEFAULTS, type CacheWindow, type CacheWindowName 
 import type { Earnings, NewsArticle, Quote } from '../domain/market';
 import type { SignalRecord } from '../domain/schemas';
 import type { TrendResponse } from '../domain/trend';
+import { asciiUpper } from '../domain/text';
 import { fetchEarnings, fetchNews, fetchQuote, fetchStockRecord, fetchTrend } from './api';
 import { isRetryable } from './http';
 
@@ -53,7 +54,7 @@ const stores = new Map<string, FetcherStore>();
 /** The one store of a ticker's answer of one kind, with that kind's window (one store per ticker and kind). */
 function tickerStore<T>(name: CacheWindowName, ticker: string, fetch: (ticker: string) => Promise<T>): FetcherStore<T> {
   if (import.meta.env.SSR) return idleStore<T>();
-  const symbol = ticker.trim().toUpperCase();
+  const symbol = asciiUpper(ticker.trim());
   const key = `${name}/${symbol}`;
   let store = stores.get(key);
   if (!store) {

@@ -2,6 +2,7 @@
  * Company names: the lookup order of spec section 4, the header fallback of section 2 and the ticker list of
  * the company-name lookup (section 5).
  */
+import { asciiUpper } from './text';
 
 /** Name given when no source knows the company; it displays as nothing. */
 export const UNKNOWN_COMPANY = 'Unknown Company';
@@ -53,7 +54,7 @@ export function lookupCompanyName(ticker: string, sources: CompanyNameSources): 
     usableName(sources.cached) ??
     usableName(sources.server) ??
     usableName(sources.provider) ??
-    FALLBACK_COMPANY_NAMES.get(ticker.trim().toUpperCase()) ??
+    FALLBACK_COMPANY_NAMES.get(asciiUpper(ticker.trim())) ??
     UNKNOWN_COMPANY
   );
 }
@@ -78,7 +79,7 @@ export function uniqueTickers(tickers: readonly string[]): string[] {
   for (const raw of tickers) {
     // The list comes from a request body, so a stray non-string is skipped rather than trusted.
     if (typeof raw !== 'string') continue;
-    const ticker = raw.trim().toUpperCase();
+    const ticker = asciiUpper(raw.trim());
     if (ticker !== '') seen.add(ticker);
   }
   return [...seen];

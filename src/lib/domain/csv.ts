@@ -4,15 +4,14 @@
  * formula gets a leading `'`.
  */
 import { stringify } from 'csv-stringify/sync';
-
-const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+import { isFormulaLike } from './text';
 
 /**
  * A CSV cell made safe from formula injection: a text starting with = + - @, tab or CR gets a leading `'`.
  * A plain number such as -40.5 is left alone: it cannot be a formula, and the scores are often negative.
  */
 export function neutralizeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  return isFormulaLike(value) ? `'${value}` : value;
 }
 
 /** Rows as CSV text: cells quoted when needed, text cells neutralized, one `eol` after every row (default CRLF). */

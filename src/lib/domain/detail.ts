@@ -7,6 +7,7 @@ import { canonicalUrl } from './canonical';
 import { formatDate, formatScore } from './format';
 import { classifySignal, signalDirection } from './signal';
 import { SAMPLE_NOTICE } from './report-source';
+import { asciiUpper } from './text';
 import { isTicker } from './ticker';
 import type { TrendPoint, TrendResponse } from './trend';
 
@@ -25,7 +26,7 @@ export function stockPageTitle(siteName: string, ticker: string): string {
 
 /** The route ticker upper-cased and trimmed, or null when it is not a well-formed ticker (DESIGN.md security rules). */
 export function routeTicker(raw: string | null | undefined): string | null {
-  const ticker = decodeURIComponentSafe(raw ?? '').trim().toUpperCase();
+  const ticker = asciiUpper(decodeURIComponentSafe(raw ?? '').trim());
   return isTicker(ticker) ? ticker : null;
 }
 

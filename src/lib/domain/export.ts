@@ -1,5 +1,6 @@
 import { explainIssues } from './explain';
 import { SignalRecordSchema, type SignalRecord } from './schemas';
+import { asciiUpper, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from './text';
 import { isTicker, TICKER_RULE } from './ticker';
 
 /** A cell as a parser hands it over: CSV gives strings, XLSX gives strings, numbers, booleans and dates. */
@@ -11,6 +12,32 @@ export interface ExportTable {
   sheet: string | null;
   rows: Cell[][];
 }
+
+/** The sizes an export may reach (README "Limits and gates"); each is a setting, and a file past one is refused with its figure. */
+export interface ExportLimits {
+  /** Bytes a file (EXPORT_MAX_BYTES). */
+  maxBytes: number;
+  /** Bytes an XLSX's sheets and shared strings unpack to, together (EXPORT_MAX_UNPACKED_BYTES). */
+  maxUnpackedBytes: number;
+  /** Data rows a file (EXPORT_MAX_ROWS). */
+  maxRows: number;
+  /** Columns a sheet (EXPORT_MAX_COLUMNS). */
+  maxColumns: number;
+  /** Tickers a report date (EXPORT_MAX_TICKERS). */
+  maxTickers: number;
+  /** Characters a text cell, after stripping invisible characters (EXPORT_MAX_CELL_CHARS); company names are held to MAX_NAME_CHARS. */
+  maxCellChars: number;
+}
+
+/** The limits' defaults: 20,000 tickers over 5 report dates fit in one file; the daily job stays within 2 GiB. */
+export const DEFAULT_EXPORT_LIMITS: Readonly<ExportLimits> = Object.freeze({
+  maxBytes: 50 * 1024 * 1024,
+  maxUnpackedBytes: 200 * 1024 * 1024,
+  maxRows: 100_000,
+  maxColumns: 100,
+  maxTickers: 20_000,
+  maxCellChars: 1000,
+});
 
 /** Where a problem sits: 1-based row as a spreadsheet shows it (the header is row 1) and the column label. */
 export interface CellProblem {
@@ -137,6 +164,8 @@ export function parseReportDate(cell: Cell): string | null {
   return null;
 }
 
+const count = (value: number) => value.toLocaleString('en-US');
+
 function cellText(cell: Cell): string {
   if (cell === null || cell === undefined) return '';
   if (cell instanceof Date) return cell.toISOString().slice(0, 10);
@@ -158,7 +187,10 @@ export interface NormalizedExport {
  * Turns one export table into signal records (spec section 3, DESIGN.md "The export"), or throws an
  * ExportError naming the row and column when the table must be refused.
  */
-export function normalizeExport(table: ExportTable): NormalizedExport {
+export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): NormalizedExport {
+  if (table.rows.length > limits.maxRows + 1) {
+    throw new ExportError({ message: `The file has ${count(table.rows.length - 1)} data rows; the limit is ${count(limits.maxRows)} (EXPORT_MAX_ROWS). Split the export into smaller files.` });
+  }
   const [header, ...body] = table.rows;
   if (!header || isBlankRow(header)) {
     throw new ExportError({ message: 'The file is empty: it needs a header row (Ticker, C-Score, Report Date, ...) and one row per ticker.' });
@@ -187,11 +219,25 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
     }
   }
 
+  if (labels.length > limits.maxColumns) {
+    throw new ExportError({ row: 1, message: `The header has ${count(labels.length)} columns; the limit is ${count(limits.maxColumns)} (EXPORT_MAX_COLUMNS). Delete the columns the export does not need.` });
+  }
+
   const records: SignalRecord[] = [];
   const firstRowOf = new Map<string, number>();
+  const tickersOn = new Map<string, number>();
   const width = labels.length;
   body.forEach((cells, index) => {
     const row = index + 2;
+    cells.forEach((cell, i) => {
+      if (typeof cell === 'string' && cell.length > limits.maxCellChars && stripInvisible(cell).length > limits.maxCellChars) {
+        throw new ExportError({
+          row,
+          column: labels[i] || `column ${i + 1}`,
+          message: `Row ${row}: a cell holds ${count(stripInvisible(cell).length)} characters; the limit is ${count(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
+        });
+      }
+    });
     if (isBlankRow(cells)) return;
     // A short row, or a filled cell past the header's last column, means the row is shifted.
     const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
@@ -208,7 +254,7 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
     };
     const label = (field: Field): string => labels[columns.get(field) ?? -1] ?? field;
 
-    const ticker = cellText(at('ticker')).toUpperCase();
+    const ticker = asciiUpper(cellText(at('ticker')));
     if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
     if (!isTicker(ticker)) {
       throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${ticker}" is not ${TICKER_RULE}.` });
@@ -227,6 +273,18 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
       throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker ${ticker} appears twice for ${reportDate} (first at row ${seen}); keep one row per ticker.` });
     }
     firstRowOf.set(key, row);
+    const tickers = (tickersOn.get(reportDate) ?? 0) + 1;
+    tickersOn.set(reportDate, tickers);
+    if (tickers > limits.maxTickers) {
+      throw new ExportError({ row, message: `The report of ${reportDate} has more than ${count(limits.maxTickers)} tickers (row ${row} is number ${count(tickers)}); the limit is ${count(limits.maxTickers)} a report (EXPORT_MAX_TICKERS).` });
+    }
+    const companyName = stripInvisible(cellText(at('companyName')));
+    if (companyName.length > MAX_NAME_CHARS) {
+      throw new ExportError({ row, column: label('companyName'), message: `Row ${row} (${ticker}): the company name has ${count(companyName.length)} characters; the limit is ${MAX_NAME_CHARS}. Shorten it.` });
+    }
+    if (isFormulaLike(companyName)) {
+      warnings.push({ row, column: label('companyName'), message: `"${companyName.slice(0, 40)}" starts like a spreadsheet formula; the pages show it as text and the CSV downloads prefix it with '` });
+    }
 
     const numbers = {} as Record<NumericField, number>;
     for (const field of Object.keys(NUMERIC_RANGES) as NumericField[]) {
@@ -254,7 +312,7 @@ export function normalizeExport(table: ExportTable): NormalizedExport {
 
     const record = SignalRecordSchema.safeParse({
       ticker,
-      companyName: cellText(at('companyName')),
+      companyName,
       reportDate,
       isTopTicker: parseBoolean(at('isTopTicker')),
       ...numbers,

@@ -58,7 +58,8 @@ export function tileSize(marketCap: number | null | undefined, largestCap: numbe
  * descending then ticker. `marketCaps` maps a ticker to its market cap where known.
  */
 export function heatmapLayout(records: readonly SignalRecord[], marketCaps: Readonly<Record<string, number | undefined>> = {}): HeatmapSector[] {
-  const largest = Math.max(0, ...records.map((r) => marketCaps[r.ticker] ?? 0));
+  // A fold, not Math.max(...all): spreading 200,000 records into one call overflows the stack.
+  const largest = records.reduce((max, r) => Math.max(max, marketCaps[r.ticker] ?? 0), 0);
   const sectors = new Map<string, Map<string, HeatmapTile[]>>();
   for (const r of records) {
     const sector = r.sector || UNCLASSIFIED;

@@ -7,7 +7,15 @@ export function isSafeReturnPath(value: string): boolean {
 
 /** The login return: the path itself when it is safe, else `/`. */
 export function loginReturnPath(returnTo: string | undefined): string {
-  return returnTo !== undefined && isSafeReturnPath(returnTo) ? returnTo : '/';
+  return returnTo !== undefined && isSafeReturnPath(returnTo) ? encodeLocation(returnTo) : '/';
+}
+
+/**
+ * A path fit for a Location header: every character outside printable ASCII percent-encoded as UTF-8 (a lone surrogate
+ * as U+FFFD), and a `%` that starts no escape encoded too; escapes already there are kept.
+ */
+export function encodeLocation(path: string): string {
+  return path.replace(/[^\x21-\x7e]|%(?![0-9a-fA-F]{2})/gu, (char) => encodeURIComponent(char.isWellFormed() ? char : '\ufffd'));
 }
 
 /**
@@ -25,5 +33,5 @@ export function logoutReturnPath(returnTo: string | undefined, allowedOrigins: r
   }
   if (!allowedOrigins.includes(url.origin)) return '/';
   const path = `${url.pathname}${url.search}`;
-  return isSafeReturnPath(path) ? path : '/';
+  return isSafeReturnPath(path) ? encodeLocation(path) : '/';
 }

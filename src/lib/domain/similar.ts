@@ -2,6 +2,7 @@
  * Similar tickers for the detail page (DESIGN.md "Lists"): same GICS sub-industry first, then same sector.
  */
 import type { SignalRecord } from './schemas';
+import { asciiUpper } from './text';
 
 /** Most similar tickers shown on a detail page. */
 export const SIMILAR_TICKERS_LIMIT = 12;
@@ -23,10 +24,10 @@ export function similarTickers(
   latest: readonly SignalRecord[],
   limit: number = SIMILAR_TICKERS_LIMIT,
 ): SimilarTicker[] {
-  const wanted = ticker.trim().toUpperCase();
-  const self = latest.find((r) => r.ticker.toUpperCase() === wanted);
+  const wanted = asciiUpper(ticker.trim());
+  const self = latest.find((r) => asciiUpper(r.ticker) === wanted);
   if (!self) return [];
-  const others = latest.filter((r) => r.ticker.toUpperCase() !== wanted);
+  const others = latest.filter((r) => asciiUpper(r.ticker) !== wanted);
   // A blank classification is no classification: two unclassified tickers are not alike.
   const sameSubIndustry = self.subIndustry
     ? others.filter((r) => r.subIndustry === self.subIndustry).sort(byConviction)

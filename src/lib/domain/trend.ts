@@ -5,6 +5,7 @@
 import { formatDate, formatMonthDay, isCalendarDate } from './format';
 import type { SignalHistory } from './schemas';
 import { signalDirection, type SignalDirection } from './signal';
+import { asciiUpper } from './text';
 
 /** One point of a trend response, as the API sends it. */
 export interface TrendPoint {
@@ -95,8 +96,8 @@ function windowStart(dates: readonly string[], size: number, fallback: string): 
 
 /** Trend response for a ticker of the latest report: its scores on every report date and its 7- and 14-day averages; null when the ticker is not in the latest report. */
 export function buildTrend(history: SignalHistory, ticker: string): TrendResponse | null {
-  const wanted = ticker.trim().toUpperCase();
-  const record = history.latest.find((r) => r.ticker.toUpperCase() === wanted);
+  const wanted = asciiUpper(ticker.trim());
+  const record = history.latest.find((r) => asciiUpper(r.ticker) === wanted);
   if (!record) return null;
 
   const scores = history.scores[record.ticker] ?? [];

@@ -1,5 +1,6 @@
 /** The account watchlist's rules, shared by the server and the browser: upper-cased, well-formed, at most 200. */
 import { isTicker, TICKER_RULE } from './ticker';
+import { asciiUpper } from './text';
 
 /** Most tickers one account may watch. */
 export const MAX_WATCHLIST = 200;
@@ -8,7 +9,7 @@ export const MAX_WATCHLIST = 200;
 export function cleanTickers(values: readonly string[]): { tickers: string[] } | { problem: string } {
   const seen = new Set<string>();
   for (const value of values) {
-    const ticker = value.trim().toUpperCase();
+    const ticker = asciiUpper(value.trim());
     if (!isTicker(ticker)) return { problem: `"${value.slice(0, 20)}" is not a ticker: use ${TICKER_RULE}.` };
     seen.add(ticker);
   }

@@ -150,7 +150,10 @@ async function showProRows(list: string, gate: HTMLElement): Promise<void> {
     const table = document.getElementById(id);
     if (!(table instanceof HTMLTableElement)) continue;
     const fresh = rows.map((row) => signalRow(row, compact));
-    table.tBodies[0]!.replaceChildren(...fresh);
+    // A fragment, not replaceChildren(...fresh): a call with one argument per row overflows the stack at large reports.
+    const rowsFragment = document.createDocumentFragment();
+    for (const row of fresh) rowsFragment.append(row);
+    table.tBodies[0]!.replaceChildren(rowsFragment);
     fresh.forEach(showRowStar);
     const empty = table.parentElement?.querySelector<HTMLElement>('.table-empty:not([data-no-match])');
     if (empty) empty.hidden = fresh.length > 0;

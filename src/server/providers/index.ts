@@ -25,5 +25,7 @@ function polygonFor(settings: Config['polygon']): PolygonProvider | null {
     baseUrl: settings.baseUrl,
     ratePerMinute: settings.ratePerMinute,
     timeoutMs: settings.timeoutMs,
+    reservedPerMinute: Math.floor((settings.ratePerMinute * settings.reservedPercent) / 100),
+    clientPerMinute: Math.max(1, Math.floor((settings.ratePerMinute * settings.clientPercent) / 100)),
   });
 }

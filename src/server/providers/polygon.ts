@@ -11,6 +11,7 @@ import { safeHttpUrl } from '../../lib/domain/url';
 import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/fundamentals';
 import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import { RateBudget, TtlCache } from '../cache';
+import { ClientAllowance, currentCaller } from '../upstream';
 import {
   NO_EARNINGS,
   ProviderError,
@@ -30,6 +31,10 @@ export interface PolygonOptions {
   ratePerMinute?: number;
   /** Longest wait for one answer (POLYGON_TIMEOUT_MS, default 5000). */
   timeoutMs?: number;
+  /** Calls a minute kept for quotes and for calls outside a route (the daily job, an operator's sync); default 0. */
+  reservedPerMinute?: number;
+  /** Calls a minute one client may cause (rate-limiter-flexible, by socket address); default unlimited. */
+  clientPerMinute?: number;
   now?: () => number;
   /** How the daily job's bulk fetch waits for the budget (tests move their clock instead). */
   sleep?: (ms: number) => Promise<void>;
@@ -126,6 +131,8 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   private readonly logos: TtlCache<LogoImage | null>;
   private lastCallOk: boolean | null = null;
   private lastError: string | null = null;
+  private readonly reserved: number;
+  private readonly clients: ClientAllowance | null;
   // The free tier answers the snapshot with 403; once seen, quotes come from the previous close alone.
   private snapshotAllowed = true;
 
@@ -135,6 +142,8 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.budget = new RateBudget(options.ratePerMinute ?? 5, this.now);
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.reserved = options.reservedPerMinute ?? 0;
+    this.clients = options.clientPerMinute === undefined ? null : new ClientAllowance(options.clientPerMinute);
     this.log = options.log ?? ((line) => console.warn(line));
     this.cache = new TtlCache({ now: this.now });
     this.logos = new TtlCache({ now: this.now });
@@ -279,6 +288,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   }
 
   async logo(ticker: string, knownLogoUrl?: string): Promise<LogoImage | null> {
+    if (this.logos.wouldLoad(ticker)) await this.admit();
     const result = await this.logos.get(ticker, CACHE_WINDOWS.logo.upstreamMs, async () => {
       const address = knownLogoUrl ?? (await this.tickerDetails(ticker))?.branding?.logo_url;
       if (!address || !this.mayCarryKey(address)) return null;
@@ -312,6 +322,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
 
   /** A JSON call through the cache: null for a 404 (nothing known), the parsed body, or a ProviderError. */
   private async cachedJson<S extends z.ZodType>(path: string, ttlMs: number, schema: S): Promise<z.infer<S> | null> {
+    if (this.cache.wouldLoad(path)) await this.admit();
     const result = await this.cache.get(path, ttlMs, async () => {
       const label = path.split('?')[0]!;
       const response = await this.call(`${this.baseUrl}${path}`, label);
@@ -336,10 +347,21 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     return parsed.data;
   }
 
+  /**
+   * Spends one of the client's calls before a load that will reach upstream (a cached answer costs nothing). Checked
+   * outside the cache, so one client's refusal is never remembered as the answer for everyone.
+   */
+  private async admit(): Promise<void> {
+    const caller = currentCaller();
+    if (caller !== undefined && this.clients !== null) await this.clients.spend(caller.client);
+  }
+
   /** One HTTP call under the budget and the timeout; any answer but 2xx or 404 is a ProviderError. */
   private async call(url: string, label: string): Promise<Response> {
-    if (!this.budget.tryTake()) {
-      throw new ProviderError('budget', `The Polygon budget of ${this.budget.perMinute} calls a minute is spent; raise POLYGON_RATE_PER_MIN if your plan allows more.`);
+    // A page's calls leave the reserved share to quotes and to the daily job.
+    if (!this.budget.tryTake(currentCaller()?.priority === 'page' ? this.reserved : 0)) {
+      const kept = this.reserved > 0 ? ` (${this.reserved} of them kept for quotes and the daily job)` : '';
+      throw new ProviderError('budget', `The Polygon budget of ${this.budget.perMinute} calls a minute${kept} is spent; raise POLYGON_RATE_PER_MIN if your plan allows more.`);
     }
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);

@@ -7,9 +7,11 @@ import { uniqueTickers } from '../../lib/domain/company-name';
 import { TickerSchema, type StoredCompanyInfo } from '../../lib/domain/schemas';
 import { similarTickers } from '../../lib/domain/similar';
 import { signalDirection } from '../../lib/domain/signal';
+import { asciiUpper, MAX_NAME_CHARS, stripInvisible } from '../../lib/domain/text';
 import { refusal } from '../errors';
 import { ProviderError } from '../providers/provider';
 import { TickerParams, validate } from '../validate';
+import { spendsUpstream } from '../upstream';
 import { knownRecord, type ApiContext } from './context';
 import { trustedOrigin } from '../auth/origin';
 import { requireOperator, type SessionEnv, sessionUser } from '../auth/session';
@@ -22,13 +24,12 @@ const COMPLETE_DATA = { 'Cache-Control': cacheControl('completeData') };
 export const MAX_NAME_LOOKUP = 500;
 
 const SaveCompanyNameSchema = z.object({
-  ticker: z.string().trim().toUpperCase().pipe(TickerSchema),
+  ticker: z.string().trim().transform(asciiUpper).pipe(TickerSchema),
+  // Control, bidi-override and zero-width characters are removed before the length is measured, as at ingest.
   companyName: z
     .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(200, 'at most 200 characters')
-    .regex(/^[^\u0000-\u001f\u007f<>]*$/, 'no control characters or angle brackets'),
+    .transform(stripInvisible)
+    .pipe(z.string().min(1, 'must not be empty').max(MAX_NAME_CHARS, `at most ${MAX_NAME_CHARS} characters`).regex(/^[^<>]*$/, 'no angle brackets')),
 });
 const CompanyNamesBodySchema = z.object({ tickers: z.array(z.unknown()).max(MAX_NAME_LOOKUP, `at most ${MAX_NAME_LOOKUP} per call`) });
 const SyncQuery = z.object({ skipExisting: z.string().optional() });
@@ -58,7 +59,7 @@ export function companyRoutes(context: ApiContext): Hono {
       const marketCap = site.fundamentals.get(ticker)?.marketCap ?? info.marketCap;
       return c.json({ ...info, marketCap }, 200, COMPANY_INFO);
     })
-    .get('/polygon/company-info/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/polygon/company-info/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { record, site } = await knownRecord(context, ticker);
       let stored = await context.companies.get(ticker);

@@ -10,10 +10,12 @@ import { SECURITY_HEADERS } from '../security';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';
 import { optionalQuery, TickerParams, validate } from '../validate';
 import { knownRecord, orEmpty, type ApiContext } from './context';
+import { spendsUpstream } from '../upstream';
 
 /** Default window of /api/polygon/aggs when no `from` is given (spec section 7). */
 export const DEFAULT_AGGS_DAYS = 14;
-const MAX_AGGS_DAYS = 400;
+/** Longest bar window: a month, twice what the spec's default asks for, so a stranger cannot spend the budget on history. */
+export const MAX_AGGS_DAYS = 31;
 const DAY_MS = 86_400_000;
 
 const QUOTE = { 'Cache-Control': cacheControl('quote') };
@@ -41,7 +43,7 @@ const NewsQuery = z.object({
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const QueryDate = IsoDateSchema.pipe(z.string().refine((date) => !Number.isNaN(Date.parse(date)), 'expected a calendar date, e.g. 2026-11-20'));
 
-/** The bar window of /api/polygon/aggs: `from` defaults to 14 days before `to`, `to` to today; at most 400 days. */
+/** The bar window of /api/polygon/aggs: `from` defaults to 14 days before `to`, `to` to today and never after it; at most MAX_AGGS_DAYS. */
 export function aggsQuery(now: () => number) {
   return z
     .object({ from: optionalQuery(QueryDate), to: optionalQuery(QueryDate) })
@@ -50,7 +52,9 @@ export function aggsQuery(now: () => number) {
       return { from: from ?? isoDay(Date.parse(end) - DEFAULT_AGGS_DAYS * DAY_MS), to: end };
     })
     .superRefine(({ from, to }, ctx) => {
-      if (from > to) ctx.addIssue({ code: 'custom', path: ['from'], message: `${from} is after the "to" date ${to}: swap them` });
+      const today = isoDay(now());
+      if (to > today) ctx.addIssue({ code: 'custom', path: ['to'], message: `${to} is after today (${today}): there are no bars yet` });
+      else if (from > to) ctx.addIssue({ code: 'custom', path: ['from'], message: `${from} is after the "to" date ${to}: swap them` });
       else if (Date.parse(to) - Date.parse(from) > MAX_AGGS_DAYS * DAY_MS) {
         ctx.addIssue({ code: 'custom', path: ['from'], message: `${from} to ${to} is longer than ${MAX_AGGS_DAYS} days: ask for a shorter window` });
       }
@@ -62,7 +66,7 @@ export function marketRoutes(context: ApiContext): Hono {
   const { provider } = context;
   const isDemo = provider.name === 'demo';
   return new Hono()
-    .get('/stock-price/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/stock-price/:ticker', validate('param', TickerParams), spendsUpstream('quote'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { site } = await knownRecord(context, ticker);
       let quote;
@@ -83,25 +87,25 @@ export function marketRoutes(context: ApiContext): Hono {
       const stored = earningsFromStore(site.fundamentals.get(ticker));
       return c.json(stored ?? (await orEmpty(() => provider.earnings(ticker), NO_EARNINGS)), 200, EARNINGS);
     })
-    .get('/polygon/news/:ticker', validate('param', TickerParams), validate('query', NewsQuery, '?limit=5'), async (c) => {
+    .get('/polygon/news/:ticker', validate('param', TickerParams), validate('query', NewsQuery, '?limit=5'), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { limit = 5 } = c.req.valid('query');
       await knownRecord(context, ticker);
       return c.json({ results: await orEmpty(() => provider.news(ticker, limit), []) }, 200, NEWS);
     })
-    .get('/polygon/aggs/:ticker', validate('param', TickerParams), validate('query', aggsQuery(context.now), '?from=2026-11-06&to=2026-11-20'), async (c) => {
+    .get('/polygon/aggs/:ticker', validate('param', TickerParams), validate('query', aggsQuery(context.now), '?from=2026-11-06&to=2026-11-20'), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { from, to } = c.req.valid('query');
       await knownRecord(context, ticker);
       return c.json({ ticker, from, to, results: await orEmpty(() => provider.dailyBars(ticker, from, to), []) }, 200, BARS);
     })
-    .get('/polygon/price/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/polygon/price/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       await knownRecord(context, ticker);
       const bar = await orEmpty(() => provider.previousClose(ticker), null);
       return c.json({ ticker, results: bar === null ? [] : [bar], isDemo }, 200, QUOTE);
     })
-    .get('/polygon/ticker-details/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/polygon/ticker-details/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       await knownRecord(context, ticker);
       const details = await orEmpty(() => provider.tickerDetails(ticker), null);
@@ -109,7 +113,7 @@ export function marketRoutes(context: ApiContext): Hono {
       const results = details === null ? null : { ...details, branding: details.branding ? { logo_url: logoRoute(ticker) } : undefined };
       return c.json({ results }, 200, DETAILS);
     })
-    .get('/polygon/logo/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/polygon/logo/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       await knownRecord(context, ticker);
       const stored = await context.companies.get(ticker);

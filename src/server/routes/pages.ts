@@ -8,6 +8,7 @@ import { isTicker } from '../../lib/domain/ticker';
 import type { SiteIndexLoader } from '../../storage/site-index';
 import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
 import type { SessionReader } from '../auth/session';
+import { asciiUpper } from '../../lib/domain/text';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -22,8 +23,9 @@ export function signalPageRedirect(): MiddlewareHandler {
     } catch {
       return next();
     }
-    const upper = ticker.toUpperCase();
-    if (upper === ticker || !isTicker(upper)) return next();
+    const upper = asciiUpper(ticker);
+    // /signal/index.html is the Stock Not Found page's file, not a ticker to upper-case.
+    if (upper === ticker || !isTicker(upper) || /\.(html?|json)$/i.test(ticker)) return next();
     const query = c.req.url.indexOf('?');
     return c.redirect(`/signal/${upper}${match?.[2] ?? ''}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
   };

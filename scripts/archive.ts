@@ -1,0 +1,30 @@
+/** The archive's command line: `npm run archive -- list` and `npm run archive -- withdraw FILE` (README "Limits and gates"). */
+import { config, ConfigError } from '../src/config';
+import { dailyConfig, runDaily } from '../src/ingest/daily';
+import { DailyJobError } from '../src/ingest/error';
+import { formatSummary } from '../src/ingest/summary';
+import { readArchiveIndex } from '../src/storage/archive';
+
+const USAGE = `usage: npm run archive -- list
+       npm run archive -- withdraw FILE    (FILE: an id or a file name from the list; the site is rebuilt from the rest)`;
+
+const [command, file, ...rest] = process.argv.slice(2);
+
+try {
+  const settings = dailyConfig(config());
+  if (command === 'list' && file === undefined) {
+    const { files, withdrawn } = await readArchiveIndex(settings.archiveDir);
+    console.log(`${files.length} archived file(s) in ${settings.archiveDir}, oldest first:`);
+    for (const f of files) console.log(`  ${f.id}  ${f.fileName}  ${f.reportDates[0] ?? ''}..${f.reportDates.at(-1) ?? ''}  ${f.rowCount} rows  archived ${f.archivedAt}`);
+    for (const w of withdrawn) console.log(`  withdrawn ${w.withdrawnAt}: ${w.id}  ${w.fileName}`);
+  } else if (command === 'withdraw' && file !== undefined && rest.length === 0) {
+    const options = { ...settings, withdraw: file, log: (line: string) => console.log(line) };
+    console.log(formatSummary(await runDaily(options), options));
+  } else {
+    console.error(USAGE);
+    process.exitCode = 1;
+  }
+} catch (error) {
+  console.error(error instanceof DailyJobError || error instanceof ConfigError ? error.message : `The archive command failed: ${(error as Error).stack ?? error}`);
+  process.exitCode = 1;
+}

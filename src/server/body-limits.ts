@@ -1,0 +1,43 @@
+/**
+ * The request body limit of every route (README "Limits and gates"), checked before a body is read: by its
+ * Content-Length, or while a chunked body streams in. A larger body is a 413 naming the limit.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { refusal } from './errors';
+
+const KIB = 1024;
+
+/** The most bytes a request body may have, by path prefix, the first match winning; the last row is every other path. */
+export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number])[] = [
+  // Stripe's signed events: a few KB, well under this.
+  ['/api/auth/stripe/webhook', 1024 * KIB],
+  // The operator's export uploads (their route holds each file to its own limit): 10 files of 25 MB and the form around them.
+  ['/api/admin/', 256 * 1024 * KIB],
+  // 500 tickers of 10 characters as JSON.
+  ['/api/polygon/company-names', 32 * KIB],
+  // Forms, sign-in, account and watchlist bodies: a few hundred bytes.
+  ['/api/', 16 * KIB],
+  ['/', 16 * KIB],
+];
+
+/** Middleware holding each request's body to its path's limit (methods without a body pass at once). */
+export function requestBodyLimits(limits = BODY_LIMITS): MiddlewareHandler {
+  const checks = limits.map(([prefix, bytes]) => {
+    const limit = bytes.toLocaleString('en-US');
+    const check = bodyLimit({
+      maxSize: bytes,
+      onError: (c) => {
+        throw refusal(413, `The request body is larger than ${limit} bytes, the most ${c.req.method} ${c.req.path} accepts.`);
+      },
+    });
+    return [prefix, check] as const;
+  });
+  return (c, next) => {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    const path = c.req.path;
+    const [, check] = checks.find(([prefix]) => path.startsWith(prefix))!;
+    return check(c, next);
+  };
+}
