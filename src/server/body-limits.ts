@@ -8,12 +8,16 @@ import { refusal } from './errors';
 
 const KIB = 1024;
 
-/** The most bytes a request body may have, by path prefix, the first match winning; the last row is every other path. */
-export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number])[] = [
+/**
+ * The most bytes a request body may have, by path prefix, the first match winning; the last row is every other path.
+ * `null`: the route holds the body to its own limit, with its own message (the export uploads: 10 files of 25 MB and
+ * the form around them, src/server/uploads.ts).
+ */
+export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number | null])[] = [
   // Stripe's signed events: a few KB, well under this.
   ['/api/auth/stripe/webhook', 1024 * KIB],
-  // The operator's export uploads (their route holds each file to its own limit): 10 files of 25 MB and the form around them.
-  ['/api/admin/', 256 * 1024 * KIB],
+  ['/api/admin/uploads', null],
+  ['/api/admin/exports', null],
   // 500 tickers of 10 characters as JSON.
   ['/api/polygon/company-names', 32 * KIB],
   // Forms, sign-in, account and watchlist bodies: a few hundred bytes.
@@ -24,6 +28,7 @@ export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number])[] 
 /** Middleware holding each request's body to its path's limit (methods without a body pass at once). */
 export function requestBodyLimits(limits = BODY_LIMITS): MiddlewareHandler {
   const checks = limits.map(([prefix, bytes]) => {
+    if (bytes === null) return [prefix, null] as const;
     const limit = bytes.toLocaleString('en-US');
     const check = bodyLimit({
       maxSize: bytes,
@@ -38,6 +43,6 @@ export function requestBodyLimits(limits = BODY_LIMITS): MiddlewareHandler {
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     const path = c.req.path;
     const [, check] = checks.find(([prefix]) => path.startsWith(prefix))!;
-    return check(c, next);
+    return check === null ? next() : check(c, next);
   };
 }

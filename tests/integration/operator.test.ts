@@ -107,6 +107,8 @@ beforeAll(async () => {
     companyInfoFile: join(work, 'companies.json'),
     shareImageCache: join(work, 'share-images'),
     siteName: 'C-Score Signals',
+    // The future-date gate judges the uploads' dates (up to 2026-11-25) against this day, not the machine's.
+    now: () => Date.parse('2026-11-24T15:00:00Z'),
   };
   await runDaily({ ...daily, runLog: { log: runLog, trigger: 'cli' } });
   const api = createApi({
