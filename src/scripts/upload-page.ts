@@ -174,7 +174,8 @@ export function startUploadPage(): void {
     } else if (result.outcome === 'up-to-date') {
       line.textContent = `Nothing new: these files were already in the archive, the site still shows ${result.reportDate}.`;
     } else {
-      line.textContent = `Not published: the site stays as it was. ${result.messages[0] ?? ''}`;
+      // Every message: a refusal's first line only introduces the problems (a data gate's, the smoke check's) below it.
+      line.textContent = `Not published: the site stays as it was. ${result.messages.join(' ')}`;
     }
     const summary = part('[data-summary]');
     summary.textContent = result.summary;

@@ -29,13 +29,17 @@ async function signIn(page: Page, email: string): Promise<void> {
   if (response.status() !== 200) await signUp(page, email);
 }
 
-async function workbook(): Promise<Buffer> {
+/** A whole day's export for the app's tickers (a file with fewer would be held by the ticker-drop gate): one bullish, one bearish. */
+async function workbook(): Promise<{ buffer: Buffer; tickers: number }> {
+  const published = (await (await fetch(`${OPERATOR_URL}/api/all-signals`)).json()) as { ticker: string; companyName: string }[];
   const date = { value: new Date(Date.UTC(2026, 10, 23)), format: 'yyyy-mm-dd' };
-  const row = (ticker: string, name: string, score: number) => [ticker, name, date, score, 0, 1, 2, 3, 4, 5, 6, 0, 0, false];
-  return writeExcelFile([
+  const scores = [88, -77];
+  const rows = published.map((r, i) => [r.ticker, r.companyName, date, scores[i] ?? 12, 0, 1, 2, 3, 4, 5, 6, 0, 0, false]);
+  const buffer = await writeExcelFile([
     { sheet: 'Notes', data: [['Exported by'], ['the signal desk']] },
-    { sheet: 'Signals', data: [HEADER, row('MMM', '3M', 88), row('AOS', 'A. O. Smith', -77), row('ABT', 'Abbott Laboratories', 12)] },
+    { sheet: 'Signals', data: [HEADER, ...rows] },
   ]).toBuffer();
+  return { buffer, tickers: rows.length };
 }
 
 const reportLead = (date: string) => `report of ${formatDate(date)}`;
@@ -46,17 +50,19 @@ test('an operator uploads a valid XLSX, reads the preview, publishes, and / show
   await page.goto('/');
   await expect(page.locator('.page-lead').first()).toContainText(reportLead(OPERATOR_FIRST_REPORT));
 
+  const upload = await workbook();
+  expect(upload.tickers).toBe(12);
   await page.goto('/upload');
   await page.getByLabel('Drop the files here, or choose them').setInputFiles({
     name: `signals-${NEW_REPORT}.xlsx`,
     mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    buffer: await workbook(),
+    buffer: upload.buffer,
   });
   await page.getByRole('button', { name: 'Check the files' }).click();
   const preview = page.getByRole('region', { name: '2. Preview' });
   const file = preview.getByRole('row', { name: new RegExp(`signals-${NEW_REPORT}\\.xlsx`) });
   await expect(file).toContainText(NEW_REPORT);
-  await expect(file.getByRole('cell')).toHaveText([NEW_REPORT, '3', '3', 'Notes (1 row); Signals (3 rows, signals)', '1', '1', 'No archived report']);
+  await expect(file.getByRole('cell')).toHaveText([NEW_REPORT, '12', '12', 'Notes (1 row); Signals (12 rows, signals)', '1', '1', 'No archived report']);
   await expect(preview).toContainText(`After publishing, the latest report is ${NEW_REPORT} (the site shows ${OPERATOR_FIRST_REPORT} today).`);
   await expect(preview.getByRole('heading', { name: /^New signals \(\d+\)$/ })).toBeVisible();
   await expect(preview.getByRole('heading', { name: /^Exits \(\d+\)$/ })).toBeVisible();
