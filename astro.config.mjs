@@ -5,11 +5,11 @@ import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
 import { config } from './src/config';
 import { canonicalUrl } from './src/lib/domain/canonical';
-import { LIVE_API_PATH_SOURCE, NOT_FOUND_PAGE_PATHS } from './src/lib/domain/routes';
+import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/routes';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
-const { siteUrl: site, devApiPort } = config();
+const { siteUrl: site, devApiPort, islandFaults } = config();
 
 /** `client:afterpaint` (src/directives/after-paint.ts): hydrate once the first frame is on screen. */
 const afterPaintDirective = {
@@ -44,23 +44,27 @@ export default defineConfig({
   output: 'static',
   site,
   trailingSlash: 'ignore',
+  // On a CDN without our server, /archives/1 is a page that sends the browser on to /archives (the Node server answers 301).
+  redirects: { '/archives/1': '/archives' },
   // Stylesheets under vite.build.assetsInlineLimit go inline: the stock page's own 10 KB of card styles (3 KB gzip)
   // then cost no request before the first paint, while the shared Base sheet stays one cached file.
   build: { format: 'directory', inlineStylesheets: 'auto' },
   // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
-  // the not-found pages (404 and the Stock Not Found screen at /signal/) stay out.
+  // the noindex pages (the not-found screens, the account pages, the placeholders) stay out.
   integrations: [
     scriptIslands,
     react(),
     afterPaintDirective,
     editorialMarkdown(TEXT_PLACEHOLDERS),
     sitemap({
-      filter: (page) => !NOT_FOUND_PAGE_PATHS.test(new URL(page).pathname),
+      filter: (page) => !NOINDEX_PAGE_PATHS.test(new URL(page).pathname),
       serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),
     }),
   ],
   vite: {
     plugins: [tailwindcss()],
+    // The error boundary's test hook (src/lib/domain/render-failure.ts): false in every build but the e2e ones.
+    define: { __ISLAND_FAULTS__: JSON.stringify(islandFaults) },
     build: { assetsInlineLimit: 12 * 1024 },
     server: {
       // npm run dev: the live API routes go to the Hono router that scripts/dev.ts starts.

@@ -6,6 +6,11 @@ import {
   FAKE_POLYGON_KEY,
   FAKE_POLYGON_PORT,
   FAKE_POLYGON_URL,
+  OPERATOR_DIR,
+  OPERATOR_EMAIL,
+  OPERATOR_FIRST_REPORT,
+  OPERATOR_PORT,
+  OPERATOR_URL,
   PAYWALL_DB,
   PAYWALL_PORT,
   PAYWALL_STRIPE_PORT,
@@ -19,8 +24,14 @@ import {
 } from './tests/e2e/servers';
 
 const launchArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-// Both app servers serve the one build the first writes.
-const site = { SIGNALS_SOURCE: 'data/sample-exports', ARCHIVE_DIR: `${E2E_DIR}/archive`, DIST_DIR: `${E2E_DIR}/dist`, DATABASE_FILE: `${E2E_DIR}/app.db` };
+// The demo app's build; the polygon app makes its own with a key (its fundamentals come from the fake), on the same accounts database.
+const site = {
+  SIGNALS_SOURCE: 'data/sample-exports',
+  ARCHIVE_DIR: `${E2E_DIR}/archive`,
+  DIST_DIR: `${E2E_DIR}/dist`,
+  DATABASE_FILE: `${E2E_DIR}/app.db`,
+  FUNDAMENTALS_FILE: `${E2E_DIR}/fundamentals.json`,
+};
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -61,6 +72,8 @@ export default defineConfig({
         POLYGON_API_KEY: '',
         SITE_URL: DEMO_URL,
         SMTP_URL: `smtp://127.0.0.1:${SMTP_CATCHER_PORT}`,
+        // A test build: ?island-fault=NAME makes that island throw (tests/e2e/honesty.spec.ts); never in production.
+        ISLAND_FAULTS: 'on',
       },
     },
     {
@@ -72,13 +85,17 @@ export default defineConfig({
       env: { FAKE_POLYGON_PORT: String(FAKE_POLYGON_PORT), FAKE_POLYGON_KEY },
     },
     {
-      // The build exists by now, so this server starts at once on it; its market data comes from the fake.
+      // A build with a key: the daily job fetches ratios and earnings dates from the fake, then the server's live
+      // market data comes from it too.
       command: 'tsx scripts/start.ts',
       url: `${POLYGON_URL}/api/health`,
-      timeout: 60_000,
+      timeout: 180_000,
       reuseExistingServer: false,
       env: {
         ...site,
+        ARCHIVE_DIR: `${E2E_DIR}/polygon/archive`,
+        DIST_DIR: `${E2E_DIR}/polygon/dist`,
+        FUNDAMENTALS_FILE: `${E2E_DIR}/polygon/fundamentals.json`,
         PORT: String(POLYGON_APP_PORT),
         HOST: '127.0.0.1',
         POLYGON_API_KEY: FAKE_POLYGON_KEY,
@@ -107,6 +124,27 @@ export default defineConfig({
         STRIPE_PRICE_ANNUAL: 'price_pro_annual',
         STRIPE_API_URL: `http://127.0.0.1:${PAYWALL_STRIPE_PORT}`,
         PORT: String(PAYWALL_PORT),
+        HOST: '127.0.0.1',
+        POLYGON_API_KEY: '',
+      },
+    },
+    {
+      // The operator app: a small generated source (12 tickers x 3 days, so a publish builds in seconds), its own
+      // build, archive and accounts database, an operator in ADMIN_EMAILS and mail to the catcher.
+      command: `rm -rf ${OPERATOR_DIR} && tsx scripts/make-sample-exports.ts --days 3 --tickers 12 --end ${OPERATOR_FIRST_REPORT} --out ${OPERATOR_DIR}/source && tsx scripts/start.ts`,
+      url: `${OPERATOR_URL}/api/health`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      env: {
+        SIGNALS_SOURCE: `${OPERATOR_DIR}/source`,
+        ARCHIVE_DIR: `${OPERATOR_DIR}/archive`,
+        DIST_DIR: `${OPERATOR_DIR}/dist`,
+        DATABASE_FILE: `${OPERATOR_DIR}/app.db`,
+        SHARE_IMAGE_CACHE: `${OPERATOR_DIR}/share-images`,
+        ADMIN_EMAILS: OPERATOR_EMAIL,
+        SITE_URL: OPERATOR_URL,
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_CATCHER_PORT}`,
+        PORT: String(OPERATOR_PORT),
         HOST: '127.0.0.1',
         POLYGON_API_KEY: '',
       },

@@ -1,20 +1,12 @@
 /**
- * `npm run admin -- grant-pro EMAIL | revoke-pro EMAIL`: an operator's tools until the admin pages exist. Works on the
+ * `npm run admin -- grant-pro EMAIL | revoke-pro EMAIL`: the shell's way to what /admin's Users panel does. Works on the
  * database the server uses (DATABASE_URL, else DATABASE_FILE), migrating it first like `npm start`.
  */
 import { config as loadProcessConfig, ConfigError } from '../src/config';
 import { accountSettings, openAccounts } from '../src/server/accounts';
-import { grantPro, revokePro } from '../src/storage/plan-grants';
+import { GRANT_MESSAGES, grantPro, revokePro } from '../src/storage/plan-grants';
 
 const USAGE = 'Usage: npm run admin -- grant-pro EMAIL | revoke-pro EMAIL';
-
-const MESSAGES = {
-  granted: (email: string) => `${email} now has Pro (granted by an operator).`,
-  'already-granted': (email: string) => `${email} already had Pro granted: nothing changed.`,
-  revoked: (email: string) => `The Pro grant of ${email} is revoked (a Stripe subscription, if any, still counts).`,
-  'not-granted': (email: string) => `${email} had no Pro grant: nothing changed.`,
-  'unknown-email': (email: string) => `No account has the email ${email}: the person must sign up first (check the spelling).`,
-} as const;
 
 async function main(argv: string[]): Promise<number> {
   const [command, email, ...rest] = argv;
@@ -32,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
   const accounts = await openAccounts({ ...accountSettings(config), log: () => undefined });
   try {
     const outcome = command === 'grant-pro' ? await grantPro(accounts.database.db, email) : await revokePro(accounts.database.db, email);
-    const message = MESSAGES[outcome](email.trim().toLowerCase());
+    const message = GRANT_MESSAGES[outcome](email.trim().toLowerCase());
     if (outcome === 'unknown-email') {
       console.error(message);
       return 1;

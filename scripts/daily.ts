@@ -1,18 +1,61 @@
 /** The daily job's command line: `npm run daily [-- --force] [-- --verbose] [-- --accept GATE ...]`. */
 import { parseArgs } from 'node:util';
-import { config, ConfigError } from '../src/config';
+import { config, ConfigError, ISLAND_FAULTS_IN_PRODUCTION, siteUrlProblem } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
+import { fundamentalsSourceFor } from '../src/server/providers';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
 import { parseGateNames } from '../src/lib/domain/gates';
+import type { RunLog } from '../src/storage/run-log';
 
+/** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
+async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: RunLog; close(): Promise<void> } | null> {
+  // node:sqlite's "experimental" notice would land in cron's failure mail on every run: this job's stderr is for refusals.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
+    if (!String(warning).includes('SQLite is an experimental feature')) emitWarning.call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    const { migrateOwnTables, openDatabase } = await import('../src/storage/db');
+    const { RunLog } = await import('../src/storage/run-log');
+    const database = openDatabase(settings.database);
+    // A database `npm start` has set up needs only our own pending migrations: Better Auth is seconds of imports.
+    if ((await database.db.introspection.getTables()).some((table) => table.name === 'user')) {
+      await migrateOwnTables(database.db);
+      return { log: new RunLog(database.db), close: () => database.close() };
+    }
+    await database.close();
+    const { accountSettings, openAccounts } = await import('../src/server/accounts');
+    const accounts = await openAccounts({ ...accountSettings(settings), log: () => undefined });
+    return { log: new RunLog(accounts.database.db), close: () => accounts.close() };
+  } catch (error) {
+    console.error(`The run log is not written: the accounts database cannot be opened (${(error as Error).message}).`);
+    return null;
+  }
+}
+
+let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
 try {
   const { values } = parseArgs({
     options: { force: { type: 'boolean' }, verbose: { type: 'boolean' }, accept: { type: 'string', multiple: true } },
   });
   const accept = parseGateNames(values.accept ?? []);
   if ('problem' in accept) throw new DailyJobError(accept.problem);
-  const options = { ...dailyConfig(config()), force: values.force ?? false, verbose: values.verbose ?? false, accept: accept.gates, log: (line: string) => console.log(line) };
+  const settings = config();
+  const problem = siteUrlProblem(settings);
+  if (problem !== null && settings.production) throw new ConfigError([`${problem} It is required when NODE_ENV=production.`]);
+  if (settings.islandFaults && settings.production) throw new ConfigError([ISLAND_FAULTS_IN_PRODUCTION]);
+  if (problem !== null) console.warn(`Warning: ${problem}`);
+  runLog = await openRunLog(settings);
+  const options = {
+    ...dailyConfig(settings),
+    fundamentals: fundamentalsSourceFor(settings.polygon),
+    force: values.force ?? false,
+    verbose: values.verbose ?? false,
+    accept: accept.gates,
+    log: (line: string) => console.log(line),
+    runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
+  };
   const summary = await runDaily(options);
   console.log(formatSummary(summary, options));
 } catch (error) {
@@ -25,3 +68,4 @@ try {
   }
   process.exitCode = 1;
 }
+await runLog?.close();

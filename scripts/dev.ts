@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { config as loadProcessConfig, PROJECT_ROOT } from '../src/config';
+import { dailyConfig } from '../src/ingest/daily';
+import { operatorTools } from '../src/ingest/operator-tools';
 import { apiOptions, createApi } from '../src/server/api';
+import { RunLog } from '../src/storage/run-log';
 
 const config = loadProcessConfig();
 const apiPort = config.devApiPort ?? 4322;
@@ -17,7 +20,10 @@ if (!existsSync(siteDataFile)) {
   console.error(`No signal data in ${config.distDir}: run "npm run daily" once, then "npm run dev".`);
   process.exit(1);
 }
-const app = new Hono().route('/api', createApi(await apiOptions(config)));
+const options = await apiOptions(config);
+// /upload works in development too: a publish rebuilds DIST_DIR, which the dev pages read.
+const tools = operatorTools({ ...dailyConfig(config), log: (line: string) => console.log(line) }, new RunLog(options.accounts.database.db));
+const app = new Hono().route('/api', createApi({ ...options, operatorTools: tools }));
 const server = serve({ fetch: app.fetch, port: apiPort, hostname: '127.0.0.1' });
 const astro = spawn(process.execPath, [join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev', ...process.argv.slice(2)], {
   stdio: 'inherit',

@@ -7,11 +7,15 @@
  * The generator is scripts/sample/generator.ts and the file formats scripts/sample/files.ts; this script only
  * parses arguments and writes files.
  * Before writing it deletes the files it owns in the output folder (signals-YYYY-MM-DD.csv|xlsx), nothing else.
+ * It lists every file's SHA-256 in SAMPLE-EXPORTS.sha256 beside them: the daily job marks a report built from one
+ * of them as sample data (src/ingest/report-source.ts).
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isTradingDay } from '../src/lib/domain/calendar';
+import { SAMPLE_MANIFEST, sampleManifest } from '../src/lib/domain/report-source';
 import { dayFile, parseUniverseCsv, SAMPLE_FILE_RE, sampleFileName, universeToCsv } from './sample/files';
 import { generateSample, measureDynamics, SAMPLE_DEFAULTS } from './sample/generator';
 
@@ -85,12 +89,17 @@ async function main(): Promise<void> {
 
   let bytes = 0;
   const special: string[] = [];
+  const hashes = new Map<string, string>();
   for (const day of sample.days) {
     const path = join(out, sampleFileName(day));
-    writeFileSync(path, await dayFile(day, sample.universe));
+    const file = await dayFile(day, sample.universe);
+    writeFileSync(path, file);
+    hashes.set(sampleFileName(day), createHash('sha256').update(file).digest('hex'));
     bytes += statSync(path).size;
     if (day.format === 'xlsx' || day.dateStyle === 'us') special.push(`${sampleFileName(day)}${day.dateStyle === 'us' ? ' (US date)' : ''}`);
   }
+
+  writeFileSync(join(out, SAMPLE_MANIFEST), sampleManifest(hashes));
 
   if (a['universe-out']) {
     const target = resolve(a['universe-out']);

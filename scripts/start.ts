@@ -8,9 +8,14 @@ import { serve } from '@hono/node-server';
 import { config as loadProcessConfig, ConfigError, requireProductionSettings, type Config } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
+import { operatorTools } from '../src/ingest/operator-tools';
 import { formatSummary } from '../src/ingest/summary';
 import { createApp } from '../src/server/app';
+import { securityPolicy } from '../src/server/security';
 import { apiOptions, createApi } from '../src/server/api';
+import { fundamentalsSourceFor } from '../src/server/providers';
+import { operatorPages } from '../src/server/routes/pages';
+import { RunLog } from '../src/storage/run-log';
 
 let config: Config;
 try {
@@ -30,9 +35,18 @@ async function hasBuild(): Promise<boolean> {
   }
 }
 
+// The accounts database first: the first build's run is written to the run log like every other.
+const options = await apiOptions(config);
+const runLog = new RunLog(options.accounts.database.db);
+
 if (!(await hasBuild())) {
   console.log(`No build in ${distDir}: running the daily job on ${config.source} first.`);
-  const daily = { ...dailyConfig(config), log: (line: string) => console.log(line) };
+  const daily = {
+    ...dailyConfig(config),
+    fundamentals: fundamentalsSourceFor(config.polygon),
+    log: (line: string) => console.log(line),
+    runLog: { log: runLog, trigger: 'start' as const },
+  };
   try {
     console.log(formatSummary(await runDaily(daily), daily));
   } catch (error) {
@@ -42,9 +56,18 @@ if (!(await hasBuild())) {
   }
 }
 
-const options = await apiOptions(config);
 const provider = options.provider;
-const app = createApp({ distDir, api: createApi(options) });
+// A Stripe API elsewhere than Stripe's (the tests' fake) serves Checkout too: the upgrade form may redirect there.
+const stripeApi = config.stripe?.apiUrl;
+const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
+// Uploads and the token route run the same daily job, in this process, one at a time (src/server/publish-queue.ts).
+const tools = operatorTools({ ...dailyConfig(config), fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => console.log(line) }, runLog);
+const app = createApp({
+  distDir,
+  api: createApi({ ...options, operatorTools: tools }),
+  operatorPages: operatorPages(options.accounts.session, distDir),
+  security,
+});
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(`${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);

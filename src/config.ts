@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   DIST_DIR: path('dist'),
   UNIVERSE_FILE: path('data/universe/sp500-constituents.csv'),
   COMPANY_INFO_FILE: path('data/company-info/companies.json'),
+  FUNDAMENTALS_FILE: path('data/company-info/fundamentals.json'),
   SHARE_IMAGE_CACHE: path('data/build/share-images'),
   SITE_DATA_FILE: optional(z.string().trim().optional()),
   SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default('http://localhost:4321')),
@@ -89,6 +90,7 @@ const EnvSchema = z.object({
   EXPORT_MAX_TICKERS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxTickers, 1, 1_000_000),
   EXPORT_MAX_CELL_CHARS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxCellChars, 200, 1_000_000),
   GATE_TICKER_DROP_PERCENT: wholeNumber(DEFAULT_TICKER_DROP_PERCENT, 0, 100),
+  ISLAND_FAULTS: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -99,6 +101,8 @@ export interface Config {
   distDir: string;
   universeFile: string;
   companyInfoFile: string;
+  /** The daily job's store of ratios and earnings dates (FUNDAMENTALS_FILE), with their as-of dates. */
+  fundamentalsFile: string;
   shareImageCache: string;
   /** The site data the static build reads: the daily job's staging file, else the published one. */
   siteDataFile: string;
@@ -128,6 +132,8 @@ export interface Config {
   exportLimits: ExportLimits;
   /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
   tickerDropPercent: number;
+  /** ISLAND_FAULTS=on (e2e builds only): `?island-fault=NAME` makes that island throw, to test the error boundary. */
+  islandFaults: boolean;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
 }
@@ -155,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distDir: e.DIST_DIR,
     universeFile: e.UNIVERSE_FILE,
     companyInfoFile: e.COMPANY_INFO_FILE,
+    fundamentalsFile: e.FUNDAMENTALS_FILE,
     shareImageCache: e.SHARE_IMAGE_CACHE,
     siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
     siteUrl: e.SITE_URL,
@@ -188,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCellChars: e.EXPORT_MAX_CELL_CHARS,
     },
     tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
+    islandFaults: e.ISLAND_FAULTS === 'on',
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {
@@ -211,8 +219,21 @@ export function requireProductionSettings(config: Config): void {
   if (config.mail.smtpUrl === null) missing.push('SMTP_URL="": required when NODE_ENV=production (the mail server for sign-in links)');
   if (config.authSecret === null) missing.push('BETTER_AUTH_SECRET="": required when NODE_ENV=production (openssl rand -base64 32)');
   if (!config.siteUrl.startsWith('https://')) missing.push(`SITE_URL="${config.siteUrl}": an https address is required when NODE_ENV=production`);
+  if (config.islandFaults) missing.push(ISLAND_FAULTS_IN_PRODUCTION);
   if (missing.length > 0) throw new ConfigError(missing);
 }
+
+/**
+ * What is wrong with SITE_URL for a published site (unset, it is http://localhost:4321), or null: canonical links,
+ * share images and the sitemap all name it. The daily job warns on every run and refuses in production.
+ */
+export function siteUrlProblem(config: Config): string | null {
+  if (config.siteUrl.startsWith('https://')) return null;
+  return `SITE_URL is "${config.siteUrl}" (unset or not https): canonical links, share images and the sitemap point there. Set SITE_URL to the site's https address, e.g. SITE_URL=https://signals.example.com.`;
+}
+
+/** The refusal of a test build setting in production (the static build itself always runs with NODE_ENV=production). */
+export const ISLAND_FAULTS_IN_PRODUCTION = 'ISLAND_FAULTS="on": a test setting (islands throw on request); unset it when NODE_ENV=production';
 
 let current: Config | undefined;
 

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { ArchivedFile, SignalHistory, SiteData, UniverseCompany } from '../lib/domain/schemas';
 import { readCompanyInfoStore } from '../storage/company-info';
+import { readFundamentalsStore } from '../storage/fundamentals';
+import type { ReportSource } from '../lib/domain/report-source';
 import { DailyJobError } from './error';
 import { precompressStatic } from './precompress';
 import { withShareImages } from './share-images';
@@ -25,12 +27,18 @@ export interface BuildInputs {
 /** The build's own settings: the company store, the share-image cache and the product name. */
 export interface BuildSettings {
   companyInfoFile: string;
+  /** FUNDAMENTALS_FILE, or null when the job has none. */
+  fundamentalsFile: string | null;
+  /** Where the report comes from: `sample` puts the sample-data notice on every page. */
+  source: ReportSource;
   shareImageCache: string;
   siteName: string;
   /** Print the static build's own output. */
   verbose: boolean;
   /** PAYWALL=on: the build writes only what anonymous visitors may see (DESIGN.md "Accounts and entitlements"). */
   paywall?: boolean;
+  /** Told when the smoke check starts (the upload page's progress). */
+  onStage?: (stage: 'smoke') => void;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -49,7 +57,7 @@ export function clientDir(staging: string): string {
 /** Builds the site into `staging`; throws a DailyJobError when the static build or the smoke check fails. */
 export async function buildIntoStaging(staging: string, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
   const client = clientDir(staging);
-  const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings.companyInfoFile);
+  const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const paywall = settings.paywall ?? false;
   const slice = freeSlice(siteData.history.latest);
@@ -59,16 +67,19 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
     lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
   });
   await writeStaticApi(client, siteData, settings.siteName, paywall);
+  settings.onStage?.('smoke');
   const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   await precompressStatic(client);
   return { siteData, pages, scriptHashes };
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
-async function writeSiteData(staging: string, { history, files, universe }: BuildInputs, companyInfoFile: string) {
-  const store = await readCompanyInfoStore(companyInfoFile);
+async function writeSiteData(staging: string, { history, files, universe }: BuildInputs, settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source'>) {
+  const store = await readCompanyInfoStore(settings.companyInfoFile);
   const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
-  const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate: history.dates.at(-1)!, history, files, universe, companies };
+  const stored = settings.fundamentalsFile === null ? {} : (await readFundamentalsStore(settings.fundamentalsFile)).tickers;
+  const fundamentals = Object.fromEntries(history.latest.flatMap((r) => (stored[r.ticker] ? [[r.ticker, stored[r.ticker]!]] : [])));
+  const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate: history.dates.at(-1)!, history, files, universe, companies, fundamentals, source: settings.source };
   const siteDataFile = join(staging, 'data', 'site.json');
   await mkdir(join(staging, 'data'), { recursive: true });
   await writeFile(siteDataFile, JSON.stringify(siteData));

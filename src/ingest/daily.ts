@@ -4,7 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { PROJECT_ROOT, type Config } from '../config';
+import type { FundamentalsSource } from '../lib/domain/fundamentals';
 import { buildIntoStaging } from './build';
+import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
 import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
@@ -12,6 +14,11 @@ import { checkGates } from './gates';
 import { withdrawal } from './withdraw';
 import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
+import { reportSource } from './report-source';
+import { readUniverse } from '../storage/universe';
+import type { PublishStage, RunTrigger } from '../lib/domain/operator';
+import type { RunLog } from '../storage/run-log';
+import { recordRun } from './run-record';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -32,6 +39,18 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   /** Print the static build's own output. */
   verbose?: boolean;
   log?: (line: string) => void;
+  /** FUNDAMENTALS_FILE: the ratios and earnings dates the build copies in (and the fetch's resume state). */
+  fundamentalsFile?: string;
+  /** With a key: the market-data API's bulk calls (scripts/daily.ts and scripts/start.ts pass the Polygon provider). */
+  fundamentals?: FundamentalsSource | null;
+  /** ISLAND_FAULTS=on: a test build whose islands throw on request; it never counts as the same site as a normal build. */
+  islandFaults?: boolean;
+  /** Today as yyyy-mm-dd (UTC); tests set it. */
+  today?: string;
+  /** The run log this run is written to (the accounts database's), what started it and the files it was given. */
+  runLog?: { log: RunLog; trigger: RunTrigger; files?: string[] };
+  /** Told as the job enters each stage (the upload page's progress). */
+  onStage?: (stage: PublishStage) => void;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -39,8 +58,13 @@ export function dailyConfig(config: Config): DailyConfig {
   return config;
 }
 
-/** Runs the daily job under the archive's lock and returns what it did. */
+/** Runs the daily job under the archive's lock and returns what it did; the run log, when given, records it. */
 export async function runDaily(config: DailyConfig): Promise<DailySummary> {
+  return recordRun(config.runLog, config.log, () => runDailyJob(config));
+}
+
+async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
+  const stage = config.onStage ?? (() => undefined);
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const log = config.log ?? (() => undefined);
@@ -49,37 +73,61 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
   const distDir = at(config.distDir);
   const universeFile = at(config.universeFile);
   const companyInfoFile = at(config.companyInfoFile);
+  const fundamentalsFile = config.fundamentalsFile === undefined ? null : at(config.fundamentalsFile);
 
   const limits = config.exportLimits ?? DEFAULT_EXPORT_LIMITS;
   const now = config.now ?? Date.now;
   const unchanged = { overrides: [], corrections: [] };
 
   return withLock(archiveDir, async () => {
+    stage('pull');
     const leftovers = await removeLeftovers(distDir);
     if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
     const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined });
     const { archived, withdraw } = withdrawal(intake.archived, config.withdraw, now());
     const files = [...archived, ...intake.added.map((a) => a.file)];
+    let fundamentals: FundamentalsSummary | undefined;
+    if (config.fundamentals && fundamentalsFile !== null) {
+      const tickers = (await readUniverse(universeFile)).map((company) => company.ticker);
+      const today = config.today ?? new Date().toISOString().slice(0, 10);
+      fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
+    }
     // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-    const hash = (await inputsHash(files, universeFile, companyInfoFile)) + (config.paywall ? '+paywall' : '');
+    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, ...unchanged, withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, ...unchanged, withdrawn: null, fundamentals, addedFiles: [], status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
     }
 
+    stage('parse');
     const { history, universe, rows, warnings, files: records } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits);
     // A withdrawal is the operator's own correction: the gates judge new files only.
     const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
     const gates = withdraw === null ? checkGates(records.slice(0, archived.length), intake.added, gateSettings) : unchanged;
 
     return withStaging(distDir, async (staging) => {
-      const settings = { companyInfoFile, shareImageCache: at(config.shareImageCache), siteName: config.siteName, verbose: config.verbose ?? false, paywall: config.paywall ?? false };
+      const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
+      const settings = {
+        companyInfoFile,
+        fundamentalsFile,
+        source,
+        shareImageCache: at(config.shareImageCache),
+        siteName: config.siteName,
+        verbose: config.verbose ?? false,
+        paywall: config.paywall ?? false,
+        onStage: stage,
+      };
+      stage('build');
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
       return {
         ...counts,
+        fundamentals,
+        source,
+        addedFiles: intake.added.map((a) => a.file.fileName),
         status: 'published',
         rows,
         tickers: history.latest.length,

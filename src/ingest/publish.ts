@@ -92,12 +92,13 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
   }
 }
 
-/** The hash of everything a build is made of: the archived files, the universe file, the company store and the code. */
-export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string): Promise<string> {
+/** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`) and the code. */
+export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[] = []): Promise<string> {
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${file.sha256}\n`);
   hash.update(await readFile(universeFile));
   hash.update(await readFile(companyInfoFile).catch(() => ''));
+  for (const store of stores) hash.update(await readFile(store).catch(() => ''));
   for (const path of CODE_INPUTS) await hashTree(hash, PROJECT_ROOT, path);
   return hash.digest('hex');
 }
@@ -138,6 +139,7 @@ export async function publish(staging: string, distDir: string, build: { siteDat
     reportDates: siteData.history.dates.length,
     files: siteData.files.length,
     inputsHash,
+    source: siteData.source,
     assets: await readdir(join(clientDir(staging), '_astro')).catch(() => []),
     ...(build.scriptHashes === undefined ? {} : { scriptHashes: build.scriptHashes }),
   };

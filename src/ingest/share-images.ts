@@ -37,6 +37,7 @@ const STYLES = {
   score: { size: 130, bold: true, color: 3 },
   classification: { size: 56, bold: true, color: 3 },
   footer: { size: 32, bold: false, color: 2 },
+  notice: { size: 34, bold: true, color: 0 },
 } as const satisfies Record<string, Style>;
 
 /** Coverage levels per colour: a palette image of 1 + 4 x 15 colours, a quarter of RGBA's bytes to compress. */
@@ -192,6 +193,7 @@ class ShareImageRenderer {
   render(input: ShareImageInput, siteName: string): Buffer {
     const t = shareImageText(input, siteName);
     const indices = Uint8Array.from(this.template(t.tone, t.classification, t.footer));
+    if (t.notice !== null) this.draw(indices, this.fit(t.notice, STYLES.notice, 1040), STYLES.notice, 80, 72);
     this.draw(indices, this.fit(t.ticker, STYLES.ticker, 1040), STYLES.ticker, 80, 190);
     this.draw(indices, this.fit(t.company, STYLES.company, 1040), STYLES.company, 80, 265);
     this.draw(indices, t.score, STYLES.score, 80, 480);
@@ -274,7 +276,13 @@ export async function withShareImages(
   await mkdir(cache, { recursive: true });
   const font = FONT_CANDIDATES.find((f) => f.files.every((file) => existsSync(file)));
   const images = data.history.latest.map((record) => {
-    const input: ShareImageInput = { ticker: record.ticker, companyName: record.companyName, cScore: lockedTickers.has(record.ticker) ? null : record.cScore, reportDate: record.reportDate };
+    const input: ShareImageInput = {
+      ticker: record.ticker,
+      companyName: record.companyName,
+      cScore: lockedTickers.has(record.ticker) ? null : record.cScore,
+      reportDate: record.reportDate,
+      ...(data.source === 'sample' ? { sample: true } : {}),
+    };
     const hash = createHash('sha256').update(JSON.stringify([TEMPLATE_VERSION, font?.family ?? '', siteName, input])).digest('hex').slice(0, 32);
     return { input, path: join(cache, `${hash}.png`) };
   });

@@ -2,12 +2,16 @@
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { Correction, GateOverride } from '../lib/domain/gates';
+import type { ReportSource } from '../lib/domain/report-source';
+import type { FundamentalsSummary } from './fundamentals';
 
 /** The figures the job prints when it ends. */
 export interface DailySummary {
   status: 'published' | 'up-to-date';
   pulled: number;
   added: number;
+  /** The names of the new files. */
+  addedFiles: string[];
   alreadyArchived: number;
   ignored: string[];
   rows: number;
@@ -22,6 +26,10 @@ export interface DailySummary {
   corrections: Correction[];
   /** The archived file this run withdrew (`npm run archive -- withdraw FILE`), by name, or null. */
   withdrawn: string | null;
+  /** What the fundamentals step fetched (absent without a key). */
+  fundamentals?: FundamentalsSummary;
+  /** Where the published report comes from (absent when nothing was published). */
+  source?: ReportSource;
 }
 
 const SHOWN_WARNINGS = 20;
@@ -40,12 +48,15 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
       `  tickers:      ${summary.tickers} on ${dates.at(-1)}`,
       `  report dates: ${dates.length} (${dates[0]} to ${dates.at(-1)})`,
       `  pages:        ${summary.pages} HTML pages, smoke check passed`,
+      `  data:         ${summary.source === 'sample' ? 'the generated sample exports: every page says so' : 'signal exports'}`,
       `  output:       ${relative(process.cwd(), resolve(PROJECT_ROOT, where.distDir)) || '.'}/`,
     );
   }
   if (summary.withdrawn !== null) lines.push(`  withdrawn:    ${summary.withdrawn}, rebuilt from the rest of the archive`);
   for (const c of summary.corrections) lines.push(`  correction:   ${c.date} ${c.change} by ${c.file}`);
   for (const o of summary.overrides) lines.push(`  accepted:     --accept ${o.gate} for ${o.file}: ${o.message}`);
+  const f = summary.fundamentals;
+  if (f) lines.push(`  fundamentals: ratios for ${f.ratios} tickers, earnings dates for ${f.earnings}${f.complete ? '' : `; stopped early, the next run resumes (${f.stoppedBy})`}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

@@ -1,4 +1,5 @@
-import { Component, type ReactNode } from 'react';
+import { Component, createElement, type ComponentType, type ReactNode } from 'react';
+import { islandFault, RENDER_FAILURE } from '../lib/domain/render-failure';
 
 interface State {
   error: Error | null;
@@ -19,10 +20,28 @@ export default class ErrorBoundary extends Component<{ children: ReactNode }, St
   override render(): ReactNode {
     if (!this.state.error) return this.props.children;
     return (
-      <div role="alert" className="app-error">
-        <p>Unable to load application. Please try refreshing the page or contact support if the problem persists.</p>
+      <div role="alert" className="app-error" data-testid="render-failure">
+        <p>{RENDER_FAILURE}</p>
         <p className="app-error-message">{this.state.error.message}</p>
       </div>
     );
   }
+}
+
+/** Throws the test fault of ISLAND_FAULTS builds when the page asks for this island's; renders its children otherwise. */
+function FaultPoint({ name, children }: { name: string; children: ReactNode }): ReactNode {
+  const fault = islandFault(name);
+  if (fault) throw fault;
+  return children;
+}
+
+/** An island inside the spec's error boundary: a failure anywhere in it shows the render-failure message in its place. */
+export function withErrorBoundary<P extends object>(Island: ComponentType<P>, name: string): ComponentType<P> {
+  const Bounded = (props: P) => (
+    <ErrorBoundary>
+      <FaultPoint name={name}>{createElement(Island, props)}</FaultPoint>
+    </ErrorBoundary>
+  );
+  Bounded.displayName = `Bounded(${name})`;
+  return Bounded;
 }

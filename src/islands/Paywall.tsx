@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $paywall, closePaywall } from '../stores/paywall';
 import { $user, signIn } from '../stores/user';
 import { FREE_PLAN, PRO_PLAN } from '../lib/domain/plans';
-import ErrorBoundary from './ErrorBoundary';
+import { withErrorBoundary } from './ErrorBoundary';
 
 /**
  * The full-screen 'Choose Your Plan' overlay (spec sections 2, 4, 6, 9) on a native modal dialog: focus stays inside,
@@ -66,10 +66,4 @@ function PaywallDialog() {
 }
 
 /** The Paywall island mounted by the shell on every page; it shows $paywall. */
-export default function Paywall() {
-  return (
-    <ErrorBoundary>
-      <PaywallDialog />
-    </ErrorBoundary>
-  );
-}
+export default withErrorBoundary(PaywallDialog, 'Paywall');

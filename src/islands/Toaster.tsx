@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } f
 import { useStore } from '@nanostores/react';
 import { $toast, dismissToast } from '../stores/toast';
 import { TOAST_SWIPE_THRESHOLD_PX } from '../lib/domain/ui';
-import ErrorBoundary from './ErrorBoundary';
+import { withErrorBoundary } from './ErrorBoundary';
 
 /**
  * The notification area (spec section 9): one toast at a time for its duration (5000 ms unless the caller asks
@@ -92,10 +92,4 @@ function ToastViewport() {
 }
 
 /** The Toaster island mounted by the shell on every page. */
-export default function Toaster() {
-  return (
-    <ErrorBoundary>
-      <ToastViewport />
-    </ErrorBoundary>
-  );
-}
+export default withErrorBoundary(ToastViewport, 'Toaster');

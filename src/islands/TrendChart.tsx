@@ -17,6 +17,7 @@ import {
   type TrendPoint,
   type TrendResponse,
 } from '../lib/domain/trend';
+import { withErrorBoundary } from './ErrorBoundary';
 
 const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;
 
@@ -88,7 +89,7 @@ function StaticChart({ scores, height, color }: { scores: number[]; height: numb
 }
 
 /** The C-Score trend chart: embedded data for first paint, lightweight-charts loaded when the chart is shown. */
-export default function TrendChart({ ticker, currentScore, size = 'card', embedded }: TrendChartProps) {
+function TrendChart({ ticker, currentScore, size = 'card', embedded }: TrendChartProps) {
   const height = TREND_CHART_HEIGHTS[size];
   const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
   // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it.
@@ -250,3 +251,6 @@ export default function TrendChart({ ticker, currentScore, size = 'card', embedd
     </div>
   );
 }
+
+/** The island, inside the spec's error boundary. */
+export default withErrorBoundary(TrendChart, 'TrendChart');

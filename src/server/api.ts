@@ -8,7 +8,10 @@ import { accountSettings, type Accounts, openAccounts } from './accounts';
 import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
+import { RunLog } from '../storage/run-log';
+import { type OperatorTools, PublishQueue } from './publish-queue';
 import { accountRoutes } from './routes/account';
+import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
 import type { ApiContext } from './routes/context';
@@ -36,6 +39,8 @@ export interface ApiOptions {
   siteName?: string;
   /** The account layer (openAccounts): database, Better Auth, mailer, session reader. */
   accounts: Accounts;
+  /** The daily job's check, preview and publish (scripts/start.ts passes the pipeline's); without them /api/admin cannot publish. */
+  operatorTools?: OperatorTools;
   now?: () => number;
 }
 
@@ -68,6 +73,7 @@ export function createApi(options: ApiOptions): Hono {
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
+    .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
     .route('/', downloadRoutes(context))

@@ -1,9 +1,12 @@
 import { Hono } from 'hono';
-import type { Env, Schema } from 'hono';
+import type { Env, MiddlewareHandler, Schema } from 'hono';
 import { requestBodyLimits } from './body-limits';
+import { OPERATOR_PAGES } from '../lib/domain/routes';
 import { answerError } from './errors';
-import { signalPageRedirect } from './routes/pages';
-import { securityHeaders } from './security';
+import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
+import { SiteIndexLoader } from '../storage/site-index';
+import { FILTERABLE_LIST_PATHS } from '../lib/domain/list-filter';
+import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from './security';
 import { type StaticSiteOptions, staticSite } from './static';
 
 /**
@@ -19,17 +22,25 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
    * build (the pre-rendered JSON of DESIGN.md "API routes"), so it must not end in a catch-all.
    */
   api?: Hono<E, Schema, string>;
+  /** The security policy; default DEFAULT_SECURITY_POLICY (securityPolicy() makes one with more form targets). */
+  security?: SecurityPolicy;
+  /** The check in front of the operators' pages (routes/pages.ts `operatorPages`); without it they are plain static pages. */
+  operatorPages?: MiddlewareHandler;
 }
 
 /** The Hono app for one Node process: security headers, the live API under /api, then `${distDir}/client`. */
 export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> {
   const app = new Hono<E>();
-  const secure = securityHeaders();
+  const { middleware: secure, headers } = options.security ?? DEFAULT_SECURITY_POLICY;
   app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
   app.use(requestBodyLimits());
   app.use('/signal/*', signalPageRedirect());
+  app.use('/archives/*', archiveFirstPageRedirect());
+  const lists = filteredListPages(options.distDir, new SiteIndexLoader(options.distDir));
+  for (const path of FILTERABLE_LIST_PATHS) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
+  if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);
   if (options.api !== undefined) app.route('/api', options.api);
-  app.route('/', staticSite(options));
+  app.route('/', staticSite({ ...options, securityHeaders: headers }));
   app.onError(answerError);
   return app;
 }

@@ -153,6 +153,14 @@ export class RateBudget {
     return true;
   }
 
+  /** Milliseconds until a request may be taken (0 when one is free now). */
+  msUntilFree(): number {
+    const now = this.now();
+    const inWindow = this.taken.filter((t) => t > now - 60_000);
+    if (inWindow.length < this.perMinute) return 0;
+    return inWindow[inWindow.length - this.perMinute]! + 60_000 - now;
+  }
+
   /** Requests left in the current window. */
   remaining(): number {
     const now = this.now();

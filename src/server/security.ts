@@ -2,6 +2,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
+/** Stripe's hosted pages: the upgrade and billing forms answer with a redirect there, which form-action must allow. */
+const STRIPE_PAGES = ['https://checkout.stripe.com', 'https://billing.stripe.com'];
+
 /** The one table of the policy, in hono/secure-headers' terms; securityHeaderTable() renders it as header lines. */
 const SECURITY_POLICY = {
   contentSecurityPolicy: {
@@ -15,7 +18,7 @@ const SECURITY_POLICY = {
     frameSrc: ['https://www.youtube-nocookie.com', 'https://player.vimeo.com'],
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],
-    formAction: ["'self'"],
+    formAction: ["'self'", ...STRIPE_PAGES],
     objectSrc: ["'none'"],
   },
   strictTransportSecurity: 'max-age=31536000; includeSubDomains',
@@ -35,14 +38,34 @@ const SECURITY_POLICY = {
   overwrite: false,
 } satisfies Parameters<typeof secureHeaders>[0];
 
-/** Middleware adding the policy's headers to every answer (static, API, 404 and error answers). */
-export function securityHeaders(): MiddlewareHandler {
-  return secureHeaders(SECURITY_POLICY);
+/**
+ * Middleware adding the policy's headers to every answer (static, API, 404 and error answers). `formTargets` adds
+ * origins our forms may redirect to besides Stripe's (STRIPE_API_URL's, where the tests' fake Stripe serves Checkout).
+ */
+export function securityHeaders(formTargets: readonly string[] = []): MiddlewareHandler {
+  if (formTargets.length === 0) return secureHeaders(SECURITY_POLICY);
+  const { contentSecurityPolicy: csp } = SECURITY_POLICY;
+  return secureHeaders({ ...SECURITY_POLICY, contentSecurityPolicy: { ...csp, formAction: [...csp.formAction, ...formTargets] } });
 }
 
-/** The Content-Security-Policy of a page: the policy's, with the build's inline-script hashes allowed in script-src. */
-export function pagePolicy(scriptHashes: readonly string[]): string {
-  const policy = SECURITY_HEADERS['content-security-policy']!;
+/** The policy of one app: its middleware, and the same headers rendered once for answers prepared in advance. */
+export interface SecurityPolicy {
+  middleware: MiddlewareHandler;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** The policy with `formTargets` added to form-action (see securityHeaders). */
+export async function securityPolicy(formTargets: readonly string[] = []): Promise<SecurityPolicy> {
+  const middleware = securityHeaders(formTargets);
+  const answer = await new Hono().use(middleware).get('/', (c) => c.body(null)).request('/');
+  return { middleware, headers: Object.freeze(Object.fromEntries(answer.headers)) };
+}
+
+/** The policy every app has unless it names other form targets. */
+export const DEFAULT_SECURITY_POLICY = await securityPolicy();
+
+/** The Content-Security-Policy of a page: `policy` (an app's), with the build's inline-script hashes allowed in script-src. */
+export function pagePolicy(policy: string, scriptHashes: readonly string[]): string {
   if (scriptHashes.length === 0) return policy;
   return policy.replace(/(^|;\s*)script-src ([^;]*)/, (_whole, lead: string, sources: string) => `${lead}script-src ${sources} ${scriptHashes.join(' ')}`);
 }
@@ -51,6 +74,4 @@ export function pagePolicy(scriptHashes: readonly string[]): string {
  * The policy as header name to value, rendered once by the middleware itself: what a CDN's `_headers` file would
  * list, and what an answer prepared in advance (the cached quote) carries.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries((await new Hono().use(securityHeaders()).get('/', (c) => c.body(null)).request('/')).headers),
-);
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = DEFAULT_SECURITY_POLICY.headers;

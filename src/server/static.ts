@@ -26,6 +26,8 @@ export interface StaticSiteOptions {
   notFoundPage?: (path: string) => string;
   /** How long an answer kept in memory is sent before its file is looked at again; default 1000 ms. */
   recheckMs?: number;
+  /** The security headers a kept answer carries; default SECURITY_HEADERS (createApp passes its policy's). */
+  securityHeaders?: Readonly<Record<string, string>>;
 }
 
 type StaticEnv = { Variables: { staticFile: string } };
@@ -56,8 +58,9 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
     return c.text('Page not found.', 404, { 'Cache-Control': REVALIDATE });
   }
 
-  const memory = new AnswerMemory(options.recheckMs ?? 1000);
-  const policy = new PagePolicy(options.distDir, options.recheckMs ?? 1000);
+  const headers = options.securityHeaders ?? SECURITY_HEADERS;
+  const memory = new AnswerMemory(options.recheckMs ?? 1000, headers);
+  const policy = new PagePolicy(options.distDir, options.recheckMs ?? 1000, headers['content-security-policy']!);
   const answerFile: MiddlewareHandler<StaticEnv> = async (c, next) => {
     const path = safePath(c.req.url);
     if (namesPage(path, notFoundPageOf(path))) return notFound(c, path);
@@ -129,7 +132,10 @@ class AnswerMemory {
   private readonly answers = new Map<string, KeptAnswer>();
   private bytes = 0;
 
-  constructor(private readonly recheckMs: number) {}
+  constructor(
+    private readonly recheckMs: number,
+    private readonly securityHeaders: Readonly<Record<string, string>>,
+  ) {}
 
   /** The kept answer while its file is unchanged. */
   get(key: string): KeptAnswer | undefined {
@@ -148,7 +154,7 @@ class AnswerMemory {
   /** Reads a small answer into memory and returns it as a new answer; a large one is returned as it is. */
   async keep(key: string, file: string, answer: Response): Promise<Response> {
     if (!(Number(answer.headers.get('Content-Length')) <= MEMORY_ENTRY_BYTES)) return answer;
-    const headers = new Headers({ ...SECURITY_HEADERS, ...Object.fromEntries(answer.headers) });
+    const headers = new Headers({ ...this.securityHeaders, ...Object.fromEntries(answer.headers) });
     const kept: KeptAnswer = { file, body: new Uint8Array(await answer.arrayBuffer()), headers, checkedAt: Date.now() };
     const old = this.answers.get(key);
     if (old !== undefined) this.drop(key, old);
@@ -178,13 +184,14 @@ class PagePolicy {
   constructor(
     private readonly distDir: string,
     private readonly recheckMs: number,
+    private readonly basePolicy: string,
   ) {}
 
   /** Sets the page policy on an HTML answer (other answers keep the general one) and returns the answer. */
   async apply(answer: Response): Promise<Response> {
     if (!(answer.headers.get('Content-Type') ?? '').startsWith('text/html')) return answer;
     if (this.value === null || Date.now() - this.readAt >= this.recheckMs) {
-      this.value = pagePolicy((await readBuildInfo(this.distDir))?.scriptHashes ?? []);
+      this.value = pagePolicy(this.basePolicy, (await readBuildInfo(this.distDir))?.scriptHashes ?? []);
       this.readAt = Date.now();
     }
     answer.headers.set('Content-Security-Policy', this.value);

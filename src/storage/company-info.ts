@@ -1,29 +1,40 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { z } from 'zod';
 import { parseOrExplain } from '../lib/domain/explain';
 import { CompanyInfoStoreSchema, type CompanyInfoStore, type StoredCompanyInfo } from '../lib/domain/schemas';
 
 /** Reads the company-information store; a store that does not exist yet is empty. */
-export async function readCompanyInfoStore(path: string): Promise<CompanyInfoStore> {
+export function readCompanyInfoStore(path: string): Promise<CompanyInfoStore> {
+  return readJsonStore(path, CompanyInfoStoreSchema, { version: 1, companies: {} }, `The company-information store ${path}`, 'Delete it and run /api/polygon/sync-company-info again.');
+}
+
+/** A JSON store checked against its schema: `empty` when the file does not exist, else an error naming it and `fix`. */
+export async function readJsonStore<S extends z.ZodType>(path: string, schema: S, empty: z.output<S>, what: string, fix: string): Promise<z.output<S>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, companies: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
     throw error;
   }
   try {
-    return parseOrExplain(CompanyInfoStoreSchema, JSON.parse(text), `The company-information store ${path}`);
+    return parseOrExplain(schema, JSON.parse(text), what);
   } catch (error) {
-    throw new Error(`${(error as Error).message}. Delete it and run /api/polygon/sync-company-info again.`);
+    throw new Error(`${(error as Error).message}. ${fix}`);
   }
 }
 
 /** Writes the store in one rename, so a reader never sees half a file. */
-export async function writeCompanyInfoStore(path: string, store: CompanyInfoStore): Promise<void> {
+export function writeCompanyInfoStore(path: string, store: CompanyInfoStore): Promise<void> {
+  return writeJsonFile(path, store);
+}
+
+/** Writes JSON to a file in one rename, so a reader never sees half a file. */
+export async function writeJsonFile(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(store, null, 1)}\n`);
+  await writeFile(temp, `${JSON.stringify(value, null, 1)}\n`);
   await rename(temp, path);
 }
 

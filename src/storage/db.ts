@@ -69,6 +69,34 @@ export interface PlanGrantTable {
   granted_at: string;
 }
 
+/** One daily job, whatever started it (issue 13's run log); lists are JSON text. */
+export interface RunLogTable {
+  id: string;
+  trigger: string;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  outcome: string;
+  report_date: string | null;
+  files: string;
+  warnings: string;
+  /** The job's refusal or failure messages. */
+  messages: string;
+  /** Every other list of notes the job's summary carried, by its name. */
+  notes: string;
+}
+
+/** An API token for automation: only its SHA-256 is kept. */
+export interface ApiTokenTable {
+  id: string;
+  token_hash: string;
+  label: string;
+  created_by: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -76,6 +104,8 @@ export interface Database {
   subscription: SubscriptionTable;
   watchlist: WatchlistTable;
   plan_grant: PlanGrantTable;
+  run_log: RunLogTable;
+  api_token: ApiTokenTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -126,6 +156,41 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('user_id', 'text', (col) => col.primaryKey().references('user.id').onDelete('cascade'))
         .addColumn('plan', 'text', (col) => col.notNull())
         .addColumn('granted_at', 'text', (col) => col.notNull())
+        .execute();
+    },
+  },
+  '2026-11-25-operator-01-run-log': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('run_log')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('trigger', 'text', (col) => col.notNull())
+        .addColumn('started_at', 'text', (col) => col.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('duration_ms', 'integer')
+        .addColumn('outcome', 'text', (col) => col.notNull())
+        .addColumn('report_date', 'text')
+        .addColumn('files', 'text', (col) => col.notNull())
+        .addColumn('warnings', 'text', (col) => col.notNull())
+        .addColumn('messages', 'text', (col) => col.notNull())
+        .addColumn('notes', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('run_log_started_at').ifNotExists().on('run_log').column('started_at').execute();
+    },
+  },
+  '2026-11-25-operator-02-api-token': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('api_token')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('label', 'text', (col) => col.notNull())
+        .addColumn('created_by', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('revoked_at', 'text')
         .execute();
     },
   },

@@ -4,6 +4,15 @@ import { type Database, nowText } from './db';
 
 export type GrantOutcome = 'granted' | 'already-granted' | 'revoked' | 'not-granted' | 'unknown-email';
 
+/** What each outcome tells the operator (`npm run admin` and /admin say the same). */
+export const GRANT_MESSAGES: Record<GrantOutcome, (email: string) => string> = {
+  granted: (email) => `${email} now has Pro (granted by an operator).`,
+  'already-granted': (email) => `${email} already had Pro granted: nothing changed.`,
+  revoked: (email) => `The Pro grant of ${email} is revoked (a Stripe subscription, if any, still counts).`,
+  'not-granted': (email) => `${email} had no Pro grant: nothing changed.`,
+  'unknown-email': (email) => `No account has the email ${email}: the person must sign up first (check the spelling).`,
+};
+
 async function userIdOf(db: Kysely<Database>, email: string): Promise<string | null> {
   const row = await db.selectFrom('user').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
   return row?.id ?? null;

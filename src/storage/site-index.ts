@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseOrExplain } from '../lib/domain/explain';
+import type { ReportSource } from '../lib/domain/report-source';
+import type { StoredFundamentals } from '../lib/domain/fundamentals';
 import { SiteDataSchema, type SignalHistory, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
 
 /** What the live routes know about the published build: its date, its records and the universe it used. */
@@ -11,6 +13,9 @@ export interface SiteIndex {
   universe: ReadonlyMap<string, UniverseCompany>;
   /** The signal history: the Pro routes derive the full lists from it. */
   history: SignalHistory;
+  /** Ratios and earnings dates the daily job fetched, by ticker. */
+  fundamentals: ReadonlyMap<string, StoredFundamentals>;
+  source: ReportSource;
 }
 
 /**
@@ -71,6 +76,8 @@ export class SiteIndexLoader {
       records: new Map(site.history.latest.map((record) => [record.ticker, record])),
       universe: new Map(site.universe.map((company) => [company.ticker, company])),
       history: site.history,
+      fundamentals: new Map(Object.entries(site.fundamentals)),
+      source: site.source,
     };
     this.signature = signature;
     return this.index;
@@ -86,6 +93,8 @@ export interface BuildInfo {
   files: number;
   /** Hash of the archive, the universe file and the site's code: the same value means the same site. */
   inputsHash: string;
+  /** `sample` when the report is the generated sample exports (src/ingest/report-source.ts); absent in older builds. */
+  source?: ReportSource;
   /** The hashed assets (client/_astro) this build made; the next build keeps them for pages still open. */
   assets: string[];
   /** The CSP hashes ('sha256-...') of the pages' inline scripts, which the server's policy allows by name. */

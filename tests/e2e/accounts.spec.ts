@@ -81,16 +81,27 @@ test('sign up, sign out, sign in with the emailed link, watch a ticker seen from
   await expect(details.getByText(email)).toBeVisible();
   await expect(details.getByText('Free (Free Account)')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Sign in to see your account' })).toBeHidden();
+  // Sign-up emails a link that confirms the address; a confirmed address keeps its password when it signs in by link.
+  await expect.poll(async () => (await mailFor(email, /^Confirm your email for /)).length).toBe(1);
+  await page.goto(/https?:\/\/\S+/.exec((await mailFor(email, /^Confirm your email for /))[0]!)![0]);
 
+  await page.goto('/account');
   await details.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/account');
   await expect(page.getByRole('region', { name: 'Sign in to see your account' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Your details' })).toBeHidden();
 
-  // The link proves the address: Better Auth then drops the password set before it was proven (its guard against an
-  // account made in someone else's name), so from here on this account signs in by link.
   await signInByLink(page, email, '/account');
+  await expect(page.getByRole('region', { name: 'Your details' }).getByText(email)).toBeVisible();
+  // The password set at sign-up still works after the link (the address was confirmed first).
+  await page.getByRole('region', { name: 'Your details' }).getByRole('button', { name: 'Sign out' }).click();
+  await page.goto('/login?returnTo=%2Faccount');
+  const signIn = page.getByRole('region', { name: 'Sign in with your password' });
+  await signIn.getByLabel('Email').fill(email);
+  await signIn.getByLabel('Password').fill(password);
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('region', { name: 'Your details' }).getByText(email)).toBeVisible();
 
   await setFlag(page, 'auth-feature', true);

@@ -1,4 +1,7 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { daysBefore, EARNINGS_LOOKBACK_DAYS } from '../../src/lib/domain/fundamentals';
+import { formatDate, formatShortDate } from '../../src/lib/domain/format';
+import { fakeEarningsDates, fakeRatios } from '../fixtures/fake-polygon';
 import { DEMO_URL, POLYGON_URL } from './servers';
 
 // The shared test machine can be slow (islands load on first use, three servers share two cores): allow them time.
@@ -8,8 +11,12 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 // (tests/fixtures/fake-polygon-server.ts): every live card is filled by the real server from Polygon's reference
 // answers. The fake's quote for any ticker is the reference snapshot (last trade 120.47, +0.98 / +0.82% on the
 // day, previous close 119.49, day 118.81 to 120.53, volume 28,727,868) with the market cap of the reference ticker
-// details (2,771,126,040,150). PNW has five news articles; every call about MMM answers 500.
+// details (2,771,126,040,150). PNW has five news articles; every call about MMM answers 500. The polygon app's daily
+// job fetched the fake's ratios and earnings calendar (fakeRatios, fakeEarningsDates) into its build.
 test.use({ baseURL: POLYGON_URL });
+
+/** The next earnings date the fake's calendar gives PNW, asked on the day the build ran (today, UTC). */
+const pnwNextEarnings = () => fakeEarningsDates('PNW', daysBefore(new Date().toISOString().slice(0, 10), EARNINGS_LOOKBACK_DAYS)).next;
 
 // Tickers of the sample's latest report (2026-11-20), one per classification:
 //   PNW  bullish, a top ticker, up from 93.29; APTV bearish, down from -75.40; MMM neutral, up from -32.11.
@@ -128,10 +135,9 @@ test.describe('the stock detail page', () => {
     await expect(newsItems(page)).toHaveCount(0);
   });
 
-  test('live cards from Polygon: every price field and its source, 3 of 5 news with an image fallback, no earnings, copy and watch', async ({ page, context }) => {
+  test('live cards from Polygon: every price field and its source, 3 of 5 news with an image fallback, the earnings date, copy and watch', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const quote = liveAnswer(page, '/api/stock-price/PNW', 200);
-    const news = liveAnswer(page, '/api/polygon/news/PNW', 200);
     const earnings = liveAnswer(page, '/api/earnings-date/PNW', 200);
     await page.goto('/signal/PNW');
     const answer = await (await quote).json();
@@ -146,16 +152,23 @@ test.describe('the stock detail page', () => {
     for (const text of ['Current Price$120.47', 'Day Change+0.82% (+0.98)', 'Prev. Close$119.49', 'Daily Range$118.81 - $120.53', 'Volume28,727,868', 'Market Cap$2,771.13B']) {
       await expect(price).toContainText(text);
     }
-    // Polygon has no P/E, EPS, dividend yield or beta: each shows only when present.
-    for (const label of ['P/E Ratio', 'EPS', 'Dividend Yield', 'Beta']) await expect(price).not.toContainText(label);
+    // P/E, EPS and dividend yield come from the daily job's ratios, through the server (no route is faked here); no
+    // source has beta, so it stays hidden.
+    const ratios = fakeRatios('PNW');
+    expect(answer).toMatchObject({ trailingPE: ratios.price_to_earnings, eps: ratios.earnings_per_share, dividendYield: ratios.dividend_yield });
+    for (const text of [`P/E Ratio${ratios.price_to_earnings.toFixed(2)}`, `EPS$${ratios.earnings_per_share.toFixed(2)}`, `Dividend Yield${(ratios.dividend_yield * 100).toFixed(2)}%`]) {
+      await expect(price).toContainText(text);
+    }
+    await expect(price).not.toContainText('Beta');
     await expect(page.getByTestId('price-source')).toContainText(/^Data from Polygon\.io • Updated at \d{1,2}:\d{2}\s?[AP]M$/);
     await expect(price.getByRole('link', { name: /Yahoo/ })).toHaveAttribute('href', 'https://finance.yahoo.com/quote/PNW');
     await expect(price.getByRole('link', { name: /Yahoo/ })).toHaveAttribute('target', '_blank');
 
     // Spec: the first 3 of 5 fetched articles, each with image (placeholder icon on image error), title link,
-    // published date, publisher name and description.
-    expect(((await (await news).json()) as { results: unknown[] }).results).toHaveLength(5);
+    // published date, publisher name and description. The card loads when it comes into view.
+    const news = liveAnswer(page, '/api/polygon/news/PNW', 200);
     await page.getByRole('heading', { name: 'Latest News' }).scrollIntoViewIfNeeded();
+    expect(((await (await news).json()) as { results: unknown[] }).results).toHaveLength(5);
     const articles = page.getByRole('link', { name: /^Pinnacle West news \d$/ });
     await expect(articles).toHaveText(['Pinnacle West news 1', 'Pinnacle West news 2', 'Pinnacle West news 3']);
     await expect(articles.first()).toHaveAttribute('href', 'https://news.example.com/pnw/1');
@@ -172,9 +185,10 @@ test.describe('the stock detail page', () => {
     await expect(items.nth(2).getByTestId('news-placeholder')).toHaveCount(1);
     await expect(page.getByText('Loading news...')).toHaveCount(0);
 
-    // Polygon has no earnings calendar: the server says so, and the page shows no badge.
-    expect(await (await earnings).json()).toMatchObject({ earningsAvailable: false });
-    await expect(page.getByTestId('earnings-badge')).toHaveCount(0);
+    // The next earnings date of the daily job's calendar: in the page from the build, and from the server's route.
+    const next = pnwNextEarnings();
+    expect(await (await earnings).json()).toEqual({ earningsAvailable: true, earningsDate: next, nextEarningsDate: next });
+    await expect(page.getByTestId('earnings-badge')).toHaveText(`Earnings: ${formatDate(next)}`);
 
     // The page script marks the live header once it has hydrated it.
     await expect(page.locator('#dt-live')).toHaveAttribute('data-hydrated', '');
@@ -189,24 +203,16 @@ test.describe('the stock detail page', () => {
     expect(await page.evaluate(() => localStorage.getItem('watched-tickers'))).toBe('["PNW"]');
   });
 
-  test('figures no provider of ours supplies (P/E, EPS, dividend yield, beta, an earnings date) show when present', async ({ page }) => {
-    // Neither Polygon nor the demo provider has these, so no server can answer them: the two routes are faked here.
-    await page.route('**/api/stock-price/PNW', (route) =>
-      route.fulfill({
-        json: {
-          symbol: 'PNW', regularMarketPrice: 88.5, regularMarketChange: -1.25, regularMarketChangePercent: -1.4327,
-          regularMarketPreviousClose: 89.75, regularMarketDayLow: 87.1, regularMarketDayHigh: 89.9, regularMarketVolume: 1234567,
-          marketCap: 9.87e8, trailingPE: 17.234, eps: 5.12, dividendYield: 0.0391, beta: 0.52, fetchedAt: '2026-11-21T15:30:00.000Z',
-        },
-      }),
-    );
-    await page.route('**/api/earnings-date/PNW', (route) => route.fulfill({ json: { earningsAvailable: true, earningsDate: '2027-01-05' } }));
+  test('beta, which no source of ours has, shows when a quote carries it, beside the served figures', async ({ page }) => {
+    // Only beta is added to the server's own answer: every other figure is what the server sent.
+    await page.route('**/api/stock-price/PNW', async (route) => {
+      const served = (await (await route.fetch()).json()) as Record<string, unknown>;
+      await route.fulfill({ json: { ...served, beta: 0.52 } });
+    });
     await page.goto('/signal/PNW');
-    await expect(page.getByTestId('earnings-badge')).toHaveText('Earnings: Jan 5, 2027');
-    await expect(page.getByTestId('header-change')).toHaveText('▼ -1.25 (-1.43%)');
     const price = page.getByTestId('price-card');
     await price.scrollIntoViewIfNeeded();
-    for (const text of ['Market Cap$987.00M', 'P/E Ratio17.23', 'EPS$5.12', 'Dividend Yield3.91%', 'Beta0.52']) {
+    for (const text of ['Market Cap$2,771.13B', `P/E Ratio${fakeRatios('PNW').price_to_earnings.toFixed(2)}`, 'Beta0.52']) {
       await expect(price).toContainText(text);
     }
   });
@@ -261,8 +267,8 @@ test.describe('the detail modal', () => {
     await expect(dialog.getByText('Pinnacle West Capital: C-Score detail for the report of Nov 20, 2026')).toBeVisible();
     await expect(dialog.getByTestId('cscore')).toHaveText('96.81', { timeout: 5000 });
     expect(await reactIn()).toBeGreaterThan(0);
-    // Spec: the modal shows 'No Earnings Scheduled' when no date exists (Polygon has no earnings calendar).
-    await expect(dialog.getByTestId('earnings-badge')).toHaveText('No Earnings Scheduled');
+    // Spec: the modal shows 'Earnings:' with the short month and day of the next date.
+    await expect(dialog.getByTestId('earnings-badge')).toHaveText(`Earnings: ${formatShortDate(pnwNextEarnings())}`);
     await expect(dialog.getByTestId('trend-chart')).toHaveAttribute('data-state', 'chart');
     expect((await dialog.getByTestId('trend-chart').boundingBox())!.height).toBe(225);
     const price = dialog.getByTestId('price-card');

@@ -74,9 +74,17 @@ test('each list shows exactly the tickers its DESIGN.md definition selects from 
   await page.goto('/currently-qualified');
   expect((await tickers(page, 'currently-qualified')).sort()).toEqual([...want.current].sort());
 
+  // Recently Qualified: one row per stock (the new ones among them), its qualified date, and whether it is new today.
   await page.goto('/recently-qualified');
-  expect((await tickers(page, 'new-today')).sort()).toEqual([...want.newToday].sort());
-  expect((await tickers(page, 'recent')).sort()).toEqual([...want.recent].sort());
+  const recent = await tickers(page, 'recent');
+  expect(recent.length).toBe(new Set(recent).size);
+  expect([...recent].sort()).toEqual([...want.recent].sort());
+  const newToday = await page.locator('#recent tbody tr').evaluateAll((rows) =>
+    rows.filter((r) => (r as HTMLTableRowElement).cells[3]!.textContent!.trim() === 'Yes').map((r) => (r as HTMLElement).dataset.t!),
+  );
+  expect(newToday.sort()).toEqual([...want.newToday].sort());
+  await expect(page.locator('[data-count]')).toHaveText(`${want.recent.length} stocks`);
+  await expect(page.getByRole('heading', { name: `Qualified within the last 5 reports (${want.recent.length} stocks, ${want.newToday.length} new today)` })).toBeVisible();
 
   await page.goto('/reversals-exits');
   const events = (table: string) =>
@@ -114,7 +122,7 @@ test('sorting, filtering and the URL state', async ({ page }) => {
   await expect(page).toHaveURL(/direction=bearish/);
   for (const s of await scores()) expect(s).toBeLessThanOrEqual(-65);
   await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('apple');
-  await expect(page.locator('[data-count]')).toHaveText(/Showing \d+ of 503 rows/);
+  await expect(page.locator('[data-count]')).toHaveText(/Showing \d+ of 503 stocks/);
   await page.getByLabel('Direction').selectOption('');
   await expect(page.locator('#all-signals tbody tr:not([hidden])')).toHaveCount(1);
   await expect(page.locator('#all-signals tbody tr:not([hidden])')).toHaveAttribute('data-t', 'AAPL');
@@ -202,7 +210,7 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   // The switch to the window happens once the page is idle.
   await page.waitForFunction(() => document.querySelector('#all-signals')?.hasAttribute('data-windowed'), null, { timeout: 15_000 });
   await expect(table).toHaveAttribute('aria-rowcount', String(total + 1));
-  await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
+  await expect(page.locator('[data-count]')).toHaveText(`${total} stocks`);
   const inPage = () =>
     table.locator('tbody tr:not(.gap)').evaluateAll((rows) =>
       rows.map((r) => ({ index: Number(r.getAttribute('aria-rowindex')), t: (r as HTMLElement).dataset.t!, score: parseFloat(r.children[2]!.textContent!.replace('\u2212', '-')) })),
@@ -228,11 +236,11 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
 
   // A filter applies to the whole list (AAPL and its 11 copies), and the count says so.
   await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('aapl');
-  await expect(page.locator('[data-count]')).toHaveText(`Showing ${COPIES} of ${total} rows`);
+  await expect(page.locator('[data-count]')).toHaveText(`Showing ${COPIES} of ${total} stocks`);
   await expect(table).toHaveAttribute('aria-rowcount', String(COPIES + 1));
   expect((await inPage()).map((r) => r.t).sort()).toEqual(['AAPL', ...Array.from({ length: COPIES - 1 }, (_, k) => `AAPL~${k + 1}`)].sort());
   await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('');
-  await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
+  await expect(page.locator('[data-count]')).toHaveText(`${total} stocks`);
 
   // Watching a row, then scrolling it out of the window and back, keeps its star on.
   await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));

@@ -6,7 +6,7 @@
  * preview lists (Recently Qualified, Reversals & Exits).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signWebhook, startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe';
+import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe';
 import { PAYWALL_STRIPE_PORT, PAYWALL_STRIPE_WEBHOOK_SECRET, PAYWALL_URL } from './servers';
 
 test.use({ baseURL: PAYWALL_URL });
@@ -15,7 +15,8 @@ test.describe.configure({ mode: 'serial' });
 
 let stripe: FakeStripe;
 test.beforeAll(async () => {
-  stripe = await startFakeStripe(PAYWALL_STRIPE_PORT);
+  // Stripe calls the webhook with no cookie: the fake posts it from this process when the customer pays.
+  stripe = await startFakeStripe(PAYWALL_STRIPE_PORT, { webhook: { url: `${PAYWALL_URL}/api/auth/stripe/webhook`, secret: PAYWALL_STRIPE_WEBHOOK_SECRET } });
 });
 test.afterAll(async () => {
   await stripe?.close();
@@ -31,23 +32,20 @@ async function signUp(page: Page, email: string): Promise<void> {
   expect(response.status()).toBe(200);
 }
 
-/** Upgrades through the fake Stripe Checkout: the session is created, the customer pays, Stripe sends the signed webhook. */
+/**
+ * Upgrades as a customer does, in the browser: /account's upgrade form sends it to the fake Stripe Checkout, "Pay"
+ * makes the subscription, the fake sends the signed webhook to the app, and the browser returns to the app.
+ */
 async function upgrade(page: Page): Promise<void> {
-  const checkout = await page.request.post('/api/account/checkout', { headers: { origin: PAYWALL_URL }, data: { annual: false } });
-  expect(checkout.status()).toBe(200);
-  const { url } = (await checkout.json()) as { url: string };
-  // The fake's checkout page answers API calls only (it wants a key), so the session is checked in the fake itself.
-  expect(url).toMatch(new RegExp(`^http://127.0.0.1:${PAYWALL_STRIPE_PORT}/checkout/cs_`));
-  const sessionId = url.split('/').pop()!;
-  expect(stripe.checkoutSessions.get(sessionId)).toMatchObject({ mode: 'subscription' });
-  const payload = JSON.stringify(stripe.completeCheckout(sessionId));
-  // Stripe calls the webhook with no cookie: a plain request from this process, not the signed-in page's.
-  const webhook = await fetch(`${PAYWALL_URL}/api/auth/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signWebhook(payload, PAYWALL_STRIPE_WEBHOOK_SECRET) },
-    body: payload,
-  });
-  expect(webhook.status).toBe(200);
+  await page.goto('/account');
+  await page.getByRole('region', { name: 'Plan' }).getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await expect(page).toHaveURL(new RegExp(`^http://127.0.0.1:${PAYWALL_STRIPE_PORT}/checkout/cs_`));
+  await page.getByRole('button', { name: 'Pay $20.00' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${PAYWALL_URL}/`));
+  expect(stripe.webhookAnswers).toEqual([200]);
+  expect([...stripe.subscriptions.values()].map((s) => s.status)).toEqual(['active']);
+  await page.goto('/account');
+  await expect(page.getByRole('region', { name: 'Your details' }).getByText('Pro (Premium Account)')).toBeVisible();
 }
 
 test('a visitor sees the free slice of 45 rows, the locked count and the paywall with the feature name', async ({ page }) => {
@@ -79,7 +77,7 @@ test('a Free account sees the free slice; after an upgrade through the fake Stri
   await page.goto('/all-signals');
   await expect(rows(page)).toHaveCount(total);
   await expect(page.locator('[data-pro-gate]')).toBeHidden();
-  await expect(page.locator('[data-count]')).toHaveText(`${total} rows`);
+  await expect(page.locator('[data-count]')).toHaveText(`${total} stocks`);
   await page.getByRole('button', { name: 'Ticker' }).click();
   await expect(rows(page).first()).toHaveAttribute('data-t', /^A/);
 
@@ -87,9 +85,32 @@ test('a Free account sees the free slice; after an upgrade through the fake Stri
   const recent = (await (await page.request.get('/api/pro/lists/recently-qualified')).json()) as { newToday: unknown[]; recent: unknown[] };
   await page.goto('/recently-qualified');
   await expect(page.locator('#recent tbody tr')).toHaveCount(recent.recent.length);
-  await expect(page.locator('#new-today tbody tr')).toHaveCount(recent.newToday.length);
+  // One row per stock: the new ones are among them, marked "Yes" under New today.
+  await expect(page.locator('#recent tbody tr').filter({ has: page.locator('td:nth-child(4)', { hasText: /^Yes$/ }) })).toHaveCount(recent.newToday.length);
   const changes = (await (await page.request.get('/api/pro/lists/reversals-exits')).json()) as { reversals: unknown[]; exits: unknown[] };
   await page.goto('/reversals-exits');
   await expect(page.locator('#exits-table tbody tr')).toHaveCount(changes.exits.length);
   await expect(page.locator('#reversals-table tbody tr')).toHaveCount(changes.reversals.length);
+
+  // A locked top ticker's own page: a visitor's static answer says locked; the Pro user sees its cards.
+  const records = (await full.json()) as { ticker: string; cScore: number; isTopTicker: boolean }[];
+  let locked: (typeof records)[number] | undefined;
+  for (const record of records.filter((r) => r.isTopTicker)) {
+    const publicAnswer = (await (await fetch(`${PAYWALL_URL}/api/stock/${record.ticker}`)).json()) as { locked?: boolean };
+    if (publicAnswer.locked === true) {
+      locked = record;
+      break;
+    }
+  }
+  expect(locked, 'a top ticker beyond the free 5').toBeDefined();
+  await page.goto(`/signal/${locked!.ticker}`);
+  await expect(page.getByRole('region', { name: 'C-Score', exact: true }).getByTestId('cscore')).toHaveAttribute('data-countup', String(locked!.cScore));
+  await expect(page.getByRole('region', { name: 'C-Score Trend' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Signal Metrics' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Top Stock Details are part of Pro' })).toHaveCount(0);
+
+  // The heatmap: every ticker of the report instead of the 5-tile preview.
+  await page.goto('/heatmap');
+  await expect(page.locator('.tile')).toHaveCount(total);
+  await expect(page.locator('[data-pro-gate]')).toBeHidden();
 });

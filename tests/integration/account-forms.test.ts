@@ -208,4 +208,46 @@ describe.each(DATABASES)('account forms through the app on $name', ({ url }) => 
     expect((await form('/sign-in', { email, password: 'first long password' })).headers.get('location')).toBe('/login?returnTo=%2Faccount#sign-in-invalid');
     expect((await form('/sign-in', { email, password: 'second long password' })).headers.get('location')).toBe('/account');
   });
+
+  /** Follows the newest emailed link to `email` whose subject matches (the link names SITE_URL; the app is on loopback). */
+  async function followMail(email: string, subject: RegExp): Promise<Response> {
+    const mail = app.sent.filter((m) => m.to === email && subject.test(m.subject)).at(-1);
+    expect(mail, `a mail to ${email} matching ${subject}`).toBeDefined();
+    const link = new URL(mail!.link!);
+    return app.request(`${link.pathname}${link.search}`);
+  }
+
+  it('keeps the password of a confirmed address when its owner later signs in by emailed link', async () => {
+    const email = 'confirmed@example.com';
+    expect((await form('/sign-up', { email, password: 'kept long password' })).status).toBe(303);
+    const confirmed = await followMail(email, /^Confirm your email for /);
+    expect(confirmed.status).toBe(302);
+    expect((await form('/magic-link', { email })).headers.get('location')).toBe('/login?returnTo=%2Faccount#magic-link-sent');
+    const byLink = await followMail(email, /sign-in link/);
+    expect([byLink.status, byLink.headers.get('location')]).toEqual([302, `${SITE}/account`]);
+    expect((await form('/sign-in', { email, password: 'kept long password' })).headers.get('location')).toBe('/account');
+  });
+
+  it('says how to set a password again when a link signed in an unconfirmed account and removed its password', async () => {
+    const email = 'unconfirmed@example.com';
+    await form('/sign-up', { email, password: 'lost long password' });
+    await form('/magic-link', { email });
+    const cookie = cookiesOf(await followMail(email, /sign-in link/));
+    const change = await form('/change-password', { currentPassword: 'lost long password', newPassword: 'another long password' }, cookie);
+    expect(change.headers.get('location')).toBe(`/account#${outcomeId('change-password', 'no-password')}`);
+    expect(OUTCOMES['change-password']['no-password'].text).toContain('"Forgotten your password?"');
+    const api = await app.request('/api/account/password', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: SITE, cookie },
+      body: JSON.stringify({ currentPassword: 'lost long password', newPassword: 'another long password' }),
+    });
+    expect(api.status).toBe(400);
+    expect(((await api.json()) as { error: string }).error).toBe(OUTCOMES['change-password']['no-password'].text);
+    // The forgotten-password link gives the account a password again.
+    await form('/forgot-password', { email });
+    const toForms = new URL((await followMail(email, /^Reset your /)).headers.get('location')!, app.origin);
+    const ready = await app.request(`${toForms.pathname}${toForms.search}`);
+    expect((await form('/reset-password', { newPassword: 'restored long password' }, cookiesOf(ready))).headers.get('location')).toBe('/login#reset-password-done');
+    expect((await form('/sign-in', { email, password: 'restored long password' })).headers.get('location')).toBe('/account');
+  });
 });

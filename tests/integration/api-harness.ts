@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import writeExcelFile from 'write-excel-file/node';
-import { runDaily } from '../../src/ingest/daily';
+import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { readUniverse } from '../../src/storage/universe';
 import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
@@ -41,8 +41,8 @@ export interface BuiltSite {
   universeFile: string;
 }
 
-/** Builds a three-day site (two CSV files, one two-sheet XLSX with a formula-like cell) into a temp folder. */
-export async function buildSite(): Promise<BuiltSite> {
+/** Builds a three-day site (two CSV files, one two-sheet XLSX with a formula-like cell) into a temp folder; `daily` adds settings of the job. */
+export async function buildSite(daily: Partial<DailyConfig> = {}): Promise<BuiltSite> {
   const work = await mkdtemp(join(tmpdir(), 'api-'));
   const source = join(work, 'source');
   await mkdir(source);
@@ -83,6 +83,7 @@ export async function buildSite(): Promise<BuiltSite> {
     shareImageCache: join(work, 'share-images'),
     siteName: 'C-Score Signals',
     force: true,
+    ...daily,
   });
   return site;
 }

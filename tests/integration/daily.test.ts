@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import writeExcelFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/storage/db';
+import { RunLog } from '../../src/storage/run-log';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -78,6 +80,7 @@ beforeAll(async () => {
     SIGNALS_SOURCE: source,
     ARCHIVE_DIR: join(work, 'archive'),
     DIST_DIR: join(work, 'dist'),
+    DATABASE_FILE: join(work, 'app.db'),
     SITE_URL: 'https://signals.example',
   };
 });
@@ -195,5 +198,32 @@ describe('npm run daily', () => {
     expect(build).toMatchObject({ reportDate: '2026-11-23', tickers: 2, reportDates: 4, files: 4 });
     expect(build.assets).not.toContain('island.OLD123.js');
     await expect(readFile(join(work, 'dist/client/signal/BRK.B/index.html'))).rejects.toThrow();
+  });
+
+  it('writes every run to the run log of the accounts database, refusals with their messages', async () => {
+    const database = openDatabase({ url: null, file: join(work, 'app.db') });
+    try {
+      const runs = (await new RunLog(database.db).recent()).reverse();
+      expect(runs.every((run) => run.trigger === 'cli' && run.finishedAt !== null && run.durationMs !== null)).toBe(true);
+      expect(runs[0]).toMatchObject({ outcome: 'published', reportDate: '2026-11-20', files: ['signals-2026-11-18.csv', 'signals-2026-11-19.csv', 'signals-2026-11-20.xlsx'], notes: { ignored: ['README.txt.bak'] } });
+      expect(runs[1]).toMatchObject({ outcome: 'up-to-date', files: [] });
+      const refused = runs.filter((run) => run.outcome === 'refused');
+      expect(refused).toHaveLength(6);
+      expect(refused.every((run) => run.messages[0]?.startsWith('Refused 1 file(s); nothing was archived or published'))).toBe(true);
+      expect(runs.at(-1)).toMatchObject({ outcome: 'published', reportDate: '2026-11-23', files: ['signals-2026-11-23.csv'] });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('warns on every run when SITE_URL is unset or not https, and refuses to run so under NODE_ENV=production', async () => {
+    const warned = await runDaily({ ...env, SITE_URL: '' });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('Warning: SITE_URL is "http://localhost:4321" (unset or not https)');
+    const refused = await runDaily({ ...env, SITE_URL: 'http://signals.example', NODE_ENV: 'production' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('SITE_URL is "http://signals.example" (unset or not https)');
+    expect(refused.stderr).toContain('It is required when NODE_ENV=production.');
+    expect(refused.stdout).not.toContain('Daily job');
   });
 });

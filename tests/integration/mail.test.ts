@@ -7,8 +7,8 @@ import { createMailer } from '../../src/server/mail';
 import { type AccountServer, cookiesOf, DATABASES, postJson, SITE, startAccountServer } from '../fixtures/account-server';
 import { linkIn, type SmtpCatcher, startSmtp } from '../fixtures/smtp';
 
-/** A link of the mail, on the test server's origin instead of SITE_URL's (same path and query). */
-const onServer = (server: AccountServer, link: string) => {
+/** The path and query of a mail's link, which names SITE_URL: the test server answers it on its own origin. */
+const pathOf = (link: string) => {
   const url = new URL(link);
   expect(url.origin).toBe(SITE);
   return `${url.pathname}${url.search}`;
@@ -34,7 +34,7 @@ describe.each(DATABASES)('mail on $name', ({ url }) => {
     expect(mail.subject).toBe('Your C-Score Signals sign-in link');
     expect(mail.from).toContain('no-reply@signals.example');
     expect(mail.text).toContain('It works once, within 10 minutes');
-    const path = onServer(server, linkIn(mail));
+    const path = pathOf(linkIn(mail));
     expect(path).toMatch(/^\/api\/auth\/magic-link\/verify\?token=/);
     const first = await server.request(path);
     expect(first.status).toBe(302);
@@ -50,7 +50,7 @@ describe.each(DATABASES)('mail on $name', ({ url }) => {
 
     // A link older than 10 minutes: its verification row's expiry is moved into the past, as time would.
     await postJson(server, '/api/auth/sign-in/magic-link', { email: 'late@example.com', callbackURL: '/' });
-    const late = onServer(server, linkIn(await smtp.next('late@example.com')));
+    const late = pathOf(linkIn(await smtp.next('late@example.com')));
     const db = server.accounts.database.db as unknown as import('kysely').Kysely<{ verification: { expiresAt: unknown } }>;
     const stored = (await db.selectFrom('verification').select('expiresAt').executeTakeFirstOrThrow()).expiresAt;
     const past = new Date(Date.now() - 1000);
@@ -65,10 +65,12 @@ describe.each(DATABASES)('mail on $name', ({ url }) => {
   it('mails a password reset whose link sets a new password, once', async () => {
     const signUp = await postJson(server, '/api/auth/sign-up/email', { email: 'forgetful@example.com', password: 'the old password', name: '' });
     expect(signUp.status).toBe(200);
+    // Sign-up mails a link that confirms the address first.
+    expect((await smtp.next('forgetful@example.com')).subject).toBe('Confirm your email for C-Score Signals');
     expect((await postJson(server, '/api/auth/request-password-reset', { email: 'forgetful@example.com', redirectTo: '/login' })).status).toBe(200);
     const mail = await smtp.next('forgetful@example.com');
     expect(mail.subject).toBe('Reset your C-Score Signals password');
-    const link = await server.request(onServer(server, linkIn(mail)));
+    const link = await server.request(pathOf(linkIn(mail)));
     expect(link.status).toBe(302);
     const token = new URL(link.headers.get('location')!, SITE).searchParams.get('token')!;
     expect(token).toBeTruthy();

@@ -13,7 +13,7 @@ function record(ticker: string, cScore: number, reportDate = '2026-11-20'): Sign
 }
 
 function site(latest: SignalRecord[]): SiteData {
-  return { builtAt: '', reportDate: '2026-11-20', history: { dates: ['2026-11-20'], latest, scores: {} }, files: [], universe: [], companies: {} };
+  return { builtAt: '', reportDate: '2026-11-20', history: { dates: ['2026-11-20'], latest, scores: {} }, files: [], universe: [], companies: {}, fundamentals: {}, source: 'exports' };
 }
 
 const dirs: string[] = [];

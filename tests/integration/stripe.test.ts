@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeClient } from '../../src/server/accounts';
 import { NO_BILLING_MESSAGE } from '../../src/server/routes/account';
-import { type AccountServer, DATABASES, postJson, signUp, startAccountServer } from '../fixtures/account-server';
+import { type AccountServer, DATABASES, postJson, SITE, signUp, startAccountServer } from '../fixtures/account-server';
 import { type FakeStripe, PRICES, signWebhook, startFakeStripe } from '../fixtures/fake-stripe';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -17,10 +17,13 @@ describe.each(DATABASES)('Stripe billing on $name', ({ url }) => {
   let stripe: FakeStripe;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
+    // The hosted checkout's Pay button sends the signed webhook to this server, whose port is known only once it runs.
+    const webhook = { url: '', secret: WEBHOOK_SECRET };
+    stripe = await startFakeStripe(0, { webhook });
     server = await startAccountServer(await url(), {
       stripe: { client: stripeClient('sk_test_fake', stripe.origin), webhookSecret: WEBHOOK_SECRET, priceMonthly: PRICES.monthly, priceAnnual: PRICES.annual },
     });
+    webhook.url = `${server.origin}/api/auth/stripe/webhook`;
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -31,6 +34,25 @@ describe.each(DATABASES)('Stripe billing on $name', ({ url }) => {
     ((await (await server.request('/api/auth/user', { headers: { cookie } })).json()) as { user: { isPremium: boolean } }).user.isPremium;
   const sendWebhook = (payload: string, signature?: string) =>
     server.request('/api/auth/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) }, body: payload });
+
+  it('sends the plain upgrade form to Checkout, where paying makes the account Pro and returns to /account', async () => {
+    const cookie = await signUp(server, 'form-payer@example.com');
+    const form = await server.request('/api/forms/upgrade', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE, cookie },
+      body: 'plan=monthly',
+    });
+    expect(form.status).toBe(303);
+    const checkoutUrl = form.headers.get('location')!;
+    expect(checkoutUrl).toMatch(new RegExp(`^${stripe.origin}/checkout/cs_test_`));
+    const page = await fetch(checkoutUrl);
+    expect(await page.text()).toContain('Pay $20.00');
+    const paid = await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    expect(new URL(paid.headers.get('location')!).pathname).toBe('/api/auth/subscription/success');
+    expect(stripe.webhookAnswers.at(-1)).toBe(200);
+    expect(await isPremium(cookie)).toBe(true);
+  });
 
   it('upgrades through Checkout and the signed webhook, and a cancelled subscription ends Pro', async () => {
     const cookie = await signUp(server, 'payer@example.com');
@@ -59,7 +81,7 @@ describe.each(DATABASES)('Stripe billing on $name', ({ url }) => {
     expect(portal.status).toBe(200);
     expect(((await portal.json()) as { url: string }).url).toMatch(new RegExp(`^${stripe.origin}/portal/cus_`));
 
-    const subscriptionId = [...stripe.subscriptions.keys()][0]!;
+    const subscriptionId = String(stripe.checkoutSessions.get(sessionId)!.subscription);
     const deleted = JSON.stringify(stripe.subscriptionEvent(subscriptionId, 'canceled', 'customer.subscription.deleted'));
     expect((await sendWebhook(deleted, signWebhook(deleted, WEBHOOK_SECRET))).status).toBe(200);
     expect(await isPremium(cookie)).toBe(false);

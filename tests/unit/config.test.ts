@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, PROJECT_ROOT, requireProductionSettings } from '../../src/config';
+import { ConfigError, ISLAND_FAULTS_IN_PRODUCTION, loadConfig, PROJECT_ROOT, requireProductionSettings, siteUrlProblem } from '../../src/config';
 
 /** The ConfigError that `env` causes (fails the test when it causes none). */
 function problemsOf(env: Record<string, string>): string[] {
@@ -84,6 +84,15 @@ describe('loadConfig', () => {
     ]);
     expect(refused({ NODE_ENV: 'development' })).toEqual([]);
     expect(refused({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail', BETTER_AUTH_SECRET: 'y'.repeat(40), SITE_URL: 'https://signals.example' })).toEqual([]);
+    expect(refused({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail', BETTER_AUTH_SECRET: 'y'.repeat(40), SITE_URL: 'https://signals.example', ISLAND_FAULTS: 'on' })).toEqual([ISLAND_FAULTS_IN_PRODUCTION]);
+  });
+
+  it('names a SITE_URL that is unset or not https, for the daily job to warn about (issue 16)', () => {
+    expect(siteUrlProblem(loadConfig({}))).toMatch(/^SITE_URL is "http:\/\/localhost:4321" \(unset or not https\): canonical links, share images and the sitemap point there\./);
+    expect(siteUrlProblem(loadConfig({ SITE_URL: 'http://signals.example' }))).toContain('"http://signals.example"');
+    expect(siteUrlProblem(loadConfig({ SITE_URL: 'https://signals.example' }))).toBeNull();
+    expect(loadConfig({})).toMatchObject({ fundamentalsFile: resolve(PROJECT_ROOT, 'data/company-info/fundamentals.json'), islandFaults: false });
+    expect(loadConfig({ ISLAND_FAULTS: 'on' }).islandFaults).toBe(true);
   });
 
   it('reads every variable it is given', () => {

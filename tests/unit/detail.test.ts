@@ -149,7 +149,12 @@ describe('share image text and earnings badge', () => {
       classification: 'Bearish',
       footer: 'C-Score report of Nov 20, 2026 · C-Score Signals',
       tone: 'bearish',
+      notice: null,
     });
+  });
+  it('says a sample report is sample data', () => {
+    const text = shareImageText({ ticker: 'AAPL', companyName: 'Apple Inc.', cScore: -23.74, reportDate: '2026-11-20', sample: true }, 'C-Score Signals');
+    expect(text.notice).toBe('Sample data: scores are generated for demonstration');
   });
   it.each([
     ['2025-01-05', formatDate, 'Earnings: Jan 5, 2025'],

@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { mountHeaderLive } from '../../scripts/detail/header-live';
+import { withErrorBoundary } from '../ErrorBoundary';
 
 /**
  * The detail modal's live header: the stock page's plain-DOM header (scripts/detail/header-live.ts) mounted into an
  * element React leaves alone, with the modal's earnings forms.
  */
-export default function HeaderLive({ ticker, reportDate }: { ticker: string; reportDate: string }) {
+function HeaderLive({ ticker, reportDate }: { ticker: string; reportDate: string }) {
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = root.current;
@@ -19,3 +20,6 @@ export default function HeaderLive({ ticker, reportDate }: { ticker: string; rep
   }, [ticker, reportDate]);
   return <div ref={root} />;
 }
+
+/** The island, inside the spec's error boundary. */
+export default withErrorBoundary(HeaderLive, 'HeaderLive');

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { isLoading, newsStore } from '../../lib/client/query';
 import { formatDate } from '../../lib/domain/format';
 import { safeHttpUrl } from '../../lib/domain/url';
+import { withErrorBoundary } from '../ErrorBoundary';
 
 /** Spec section 9: of the 5 articles fetched, 3 are shown. */
 const NEWS_SHOWN = 3;
@@ -20,7 +21,7 @@ function ArticleImage({ src }: { src: string | null }) {
 }
 
 /** Latest News: the first 3 of 5 fetched articles, each with image, title link, date, publisher and description. */
-export default function NewsCard({ ticker }: { ticker: string }) {
+function NewsCard({ ticker }: { ticker: string }) {
   const news = useStore(newsStore(ticker), { ssr: 'initial' });
   const articles = (news.data ?? []).slice(0, NEWS_SHOWN);
   return (
@@ -55,3 +56,6 @@ export default function NewsCard({ ticker }: { ticker: string }) {
     </section>
   );
 }
+
+/** The island, inside the spec's error boundary. */
+export default withErrorBoundary(NewsCard, 'NewsCard');

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { isLoading, quoteStore } from '../../lib/client/query';
 import { formatChange, formatClockTime, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/format';
 import type { Quote } from '../../lib/domain/market';
+import { withErrorBoundary } from '../ErrorBoundary';
 
 /** 'Updated at' time of a quote, in the visitor's time zone. */
 function updatedAt(iso: string | undefined): string {
@@ -29,8 +30,11 @@ function priceRows(q: Quote, modal: boolean): [string, string][] {
   return rows;
 }
 
-/** Price Information: the live quote with every conditional field; hidden when the quote fails. */
-export default function PriceCard({ ticker, modal = false }: { ticker: string; modal?: boolean }) {
+/**
+ * Price Information: the live quote with every conditional field; hidden when the quote fails. `expectedFigures`: how
+ * many of P/E, EPS and dividend yield the build's fundamentals hold for the ticker, whose rows the loading state keeps.
+ */
+function PriceCard({ ticker, modal = false, expectedFigures = 0 }: { ticker: string; modal?: boolean; expectedFigures?: number }) {
   // While the island hydrates it reads as the server rendered it (loading), even when the page's header has the quote.
   const quote = useStore(quoteStore(ticker), { ssr: 'initial' });
   // Spec section 2: the price card hides on error.
@@ -47,7 +51,8 @@ export default function PriceCard({ ticker, modal = false }: { ticker: string; m
       </div>
       {!q ? (
         // While loading, the card keeps the height of its six fixed rows and footer, so the cards below stay put.
-        <p className={`text-sm muted${loading ? ' min-h-40' : ''}`}>
+        // With the figures the build knows will come (P/E, EPS, dividend yield), it keeps their rows' height too.
+        <p className={`text-sm muted${loading ? ' min-h-40' : ''}`} style={loading && expectedFigures > 0 ? { minHeight: `${10 + 3 * (Math.ceil((6 + expectedFigures) / 2) - 3)}rem` } : undefined}>
           {loading ? 'Loading price data...' : 'No price information available for this ticker'}
         </p>
       ) : q.regularMarketPrice === undefined ? (
@@ -70,3 +75,6 @@ export default function PriceCard({ ticker, modal = false }: { ticker: string; m
     </section>
   );
 }
+
+/** The island, inside the spec's error boundary. */
+export default withErrorBoundary(PriceCard, 'PriceCard');

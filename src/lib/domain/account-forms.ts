@@ -91,6 +91,11 @@ export const OUTCOMES = {
     done: { field: 'form', ok: true, text: 'Your password is changed. Other devices were signed out.' },
     wrong: { field: 'currentPassword', ok: false, text: 'Your current password is not right. Type it again.' },
     short: { field: 'newPassword', ok: false, text: `Use at least ${MIN_PASSWORD_LENGTH} characters for your new password.` },
+    'no-password': {
+      field: 'form',
+      ok: false,
+      text: 'Your account has no password: it signs in with emailed links. To set one, use "Forgotten your password?" on the sign-in page: its link lets you choose a password.',
+    },
     'signed-out': SIGNED_OUT,
     ...ANSWERS_OF_EVERY_FORM,
   },
@@ -164,6 +169,7 @@ export function failureOutcome(form: AccountForm, failure: AuthFailure): string 
   if (code.startsWith('USER_ALREADY_EXISTS') && has('taken')) return 'taken';
   if (code === 'INVALID_PASSWORD' && has('wrong')) return 'wrong';
   if (code === 'INVALID_TOKEN' && has('expired')) return 'expired';
+  if (code === 'CREDENTIAL_ACCOUNT_NOT_FOUND' && has('no-password')) return 'no-password';
   if (form === 'sign-in' && (status === 400 || status === 401)) return 'invalid';
   if (status === 401 && has('signed-out')) return 'signed-out';
   if (status === 403 && has('refused')) return 'refused';

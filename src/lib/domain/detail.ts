@@ -7,6 +7,7 @@ import { canonicalUrl } from './canonical';
 import { formatDate, formatScore } from './format';
 import { classifySignal, signalDirection } from './signal';
 import { asciiUpper } from './text';
+import { SAMPLE_NOTICE } from './report-source';
 import { isTicker } from './ticker';
 import type { TrendPoint, TrendResponse } from './trend';
 
@@ -177,9 +178,11 @@ export interface ShareImageInput {
   /** Null for a top ticker whose scores are Pro only (PAYWALL=on): the image shows no score. */
   cScore: number | null;
   reportDate: string;
+  /** The report is the generated sample data: the image says so above the ticker. */
+  sample?: boolean;
 }
 
-/** The lines a share image shows: ticker, company, C-Score, classification and date. */
+/** The lines a share image shows: the sample notice (or null), ticker, company, C-Score, classification and date. */
 export function shareImageText(input: ShareImageInput, siteName: string): {
   ticker: string;
   company: string;
@@ -187,11 +190,14 @@ export function shareImageText(input: ShareImageInput, siteName: string): {
   classification: string;
   footer: string;
   tone: 'bullish' | 'bearish' | 'neutral';
+  notice: string | null;
 } {
+  const notice = input.sample ? SAMPLE_NOTICE : null;
   if (input.cScore === null) {
-    return { ticker: input.ticker, company: input.companyName, score: '★', classification: 'Top Signal · Pro', footer: `C-Score report of ${formatDate(input.reportDate)} · ${siteName}`, tone: 'neutral' };
+    return { notice, ticker: input.ticker, company: input.companyName, score: '★', classification: 'Top Signal · Pro', footer: `C-Score report of ${formatDate(input.reportDate)} · ${siteName}`, tone: 'neutral' };
   }
   return {
+    notice,
     ticker: input.ticker,
     company: input.companyName,
     score: formatScore(input.cScore),

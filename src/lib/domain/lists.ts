@@ -3,6 +3,7 @@
  * "qualified" means |C-Score| >= 65. Every list holds tickers of the latest report only, so each row has a
  * record and a /signal/{ticker} page.
  */
+import { formatDate } from './format';
 import type { SignalHistory, SignalRecord } from './schemas';
 import { isQualified, signalDirection } from './signal';
 
@@ -24,6 +25,42 @@ export interface RecentlyQualified {
   newToday: SignalRecord[];
   /** Became qualified on one of the last 5 reports, D included, and qualified ever since. */
   recent: RecentSignal[];
+}
+
+/** The columns Recently Qualified shows after the ticker: the date a stock qualified, and whether it is new today. */
+export const RECENTLY_QUALIFIED_COLUMNS = [
+  { key: 'since', label: 'Qualified on', kind: 'text' },
+  { key: 'newToday', label: 'New today', kind: 'text', width: 6 },
+] as const;
+
+/** The cells of those columns for one stock (each stock is one row: `recent` holds the new ones too). */
+export function recentlyQualifiedCells(signal: RecentSignal, isNew: boolean): { text: string; sortValue: string }[] {
+  return [
+    { text: formatDate(signal.since), sortValue: signal.since },
+    { text: isNew ? 'Yes' : 'No', sortValue: isNew ? '1' : '0' },
+  ];
+}
+
+/** A marker a list row shows after its ticker: visible text, and the fuller words screen readers hear after it. */
+export interface RowMarker {
+  kind: 'top' | 'new';
+  text: string;
+  spoken: string;
+  /** The same titles as the stock page's star and dot (spec section 2). */
+  title: string;
+}
+
+/** The row's markers: "Top" for a top ticker, "New" for a new signal (spec section 3's isTopTicker and _signalChangeType). */
+export function rowMarkers(record: Pick<SignalRecord, 'isTopTicker' | '_signalChangeType'>): RowMarker[] {
+  const markers: RowMarker[] = [];
+  if (record.isTopTicker) markers.push({ kind: 'top', text: 'Top', spoken: ' signal', title: 'Top Signal' });
+  if (record._signalChangeType === 'new') markers.push({ kind: 'new', text: 'New', spoken: ' signal', title: 'New Signal' });
+  return markers;
+}
+
+/** How many stocks rows name: a ticker with two events on Reversals & Exits is one stock. */
+export function stockCount(tickers: Iterable<string>): number {
+  return new Set(tickers).size;
 }
 
 /** A qualified signal that fell back to neutral on `date`. */

@@ -27,7 +27,7 @@ export const LIVE_GET_PREFIXES = [
 export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names', '/polygon/sync-company-info'] as const;
 
 /** The account routes' first path segment under /api (several methods each: the routes answer the rest with 404); forms are /login's and /account's plain posts. */
-export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms'] as const;
+export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin'] as const;
 
 /** Every live route's first path segment under /api. */
 export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
@@ -46,5 +46,20 @@ export function notFoundPageFor(path: string): string {
   return path === '/signal' || path.startsWith('/signal/') ? STOCK_NOT_FOUND_PAGE : NOT_FOUND_PAGE;
 }
 
-/** Pages that are not-found screens and stay out of the sitemap. */
-export const NOT_FOUND_PAGE_PATHS = /^\/(404|signal)\/?$/;
+/**
+ * Pages marked `noindex` (Base's prop): the not-found screens, the account pages, the operators' pages with their 403
+ * refusal, and the placeholders that only say what will come. They stay out of the sitemap; the build test checks
+ * each built page against this list.
+ */
+export const NOINDEX_PAGE_PATHS = /^\/(403|404|signal|login|account|upload|admin|ai-analysis|ai-chat|signals-dao)\/?$/;
+
+/** robots.txt: pages may be crawled, the live API may not, and the sitemap is named at SITE_URL. */
+export function robotsTxt(siteUrl: string): string {
+  return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${new URL('/sitemap-index.xml', siteUrl).href}\n`;
+}
+
+/** The operators' pages (issue 13): the server answers them only to an operator. */
+export const OPERATOR_PAGES = ['/upload', '/admin'] as const;
+
+/** The page the server answers a signed-in non-operator with, status 403. */
+export const OPERATORS_ONLY_PAGE = '403/index.html';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StoredFundamentalsSchema } from './fundamentals';
 import { TICKER_PATTERN, TICKER_RULE } from './ticker';
 
 /** ISO calendar date, yyyy-mm-dd. */
@@ -117,5 +118,9 @@ export const SiteDataSchema = z.object({
   universe: z.array(UniverseCompanySchema),
   /** What the company-information store knows about the latest report's tickers. */
   companies: z.record(z.string(), StoredCompanyInfoSchema),
+  /** The ratios and earnings dates the daily job fetched for the latest report's tickers (none without a key). */
+  fundamentals: z.record(z.string(), StoredFundamentalsSchema).default({}),
+  /** `sample` when the report is the generated sample exports: every page then says so. */
+  source: z.enum(['sample', 'exports']).default('exports'),
 });
 export type SiteData = z.infer<typeof SiteDataSchema>;

@@ -156,3 +156,9 @@ export function rowWindow(offset: number, viewport: number, rowHeight: number, c
   const last = Math.min(count, top + visible + overscan);
   return { first: Math.min(first, last), last };
 }
+
+/** The filter bar's count: '25 stocks', or 'Showing 3 of 25 stocks' while a filter hides some. */
+export function stockCountText(shown: number, total: number): string {
+  const stocks = (n: number) => `${n} ${n === 1 ? 'stock' : 'stocks'}`;
+  return shown === total ? stocks(total) : `Showing ${shown} of ${stocks(total)}`;
+}

@@ -19,17 +19,28 @@ const LOADING_PRICE = '<span class="skeleton inline-block h-6 w-36" aria-label="
 const UP = 'text-green-700 dark:text-green-400';
 const DOWN = 'text-red-700 dark:text-red-400';
 
-/**
- * The header's markup while its data loads. Below 640 px the price takes a row of its own (28 px, the loaded price
- * line) and the buttons the next, whether the quote is loading or shown, so loading it shifts nothing.
- */
-export const HEADER_LIVE_HTML =
-  '<div class="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">' +
-  `<div class="flex min-h-7 min-w-40 basis-full items-baseline gap-2 sm:basis-auto" aria-live="polite" data-part="price">${LOADING_PRICE}</div>` +
-  '<div class="ml-auto flex gap-2">' +
+const EARNINGS_BADGE_CLASS = 'badge bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200';
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const HEADER_BUTTONS =
   '<button type="button" class="btn" data-part="copy" aria-label="Copy link to this page">Copy link</button>' +
   '<button type="button" class="btn" aria-pressed="false" data-part="watch" data-testid="watch-toggle"><span aria-hidden="true">☆</span> Watch</button>' +
   '</div></div>';
+
+/**
+ * The header's markup while its data loads. Below 640 px the price takes a row of its own (28 px, the loaded price
+ * line) and the buttons the next, whether the quote is loading or shown, so loading it shifts nothing. The stock page
+ * passes the earnings badge's text from the build (the daily job's calendar), so the badge is there at first paint.
+ */
+export function headerLiveHtml(earnings: string | null = null): string {
+  return (
+    '<div class="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">' +
+    `<div class="flex min-h-7 min-w-40 basis-full items-baseline gap-2 sm:basis-auto" aria-live="polite" data-part="price">${LOADING_PRICE}</div>` +
+    '<div class="ml-auto flex items-center gap-2">' +
+    (earnings === null ? '' : `<span class="${EARNINGS_BADGE_CLASS}" data-testid="earnings-badge">${escapeHtml(earnings)}</span>`) +
+    HEADER_BUTTONS
+  );
+}
 
 function span(className: string, text: string, testId?: string): HTMLSpanElement {
   const element = document.createElement('span');
@@ -80,13 +91,13 @@ async function copyLink(): Promise<void> {
  * exists. Returns the function that stops it all.
  */
 export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal = false }: { ticker: string; reportDate: string; modal?: boolean }): () => void {
-  if (!root.firstElementChild) root.innerHTML = HEADER_LIVE_HTML;
+  if (!root.firstElementChild) root.innerHTML = headerLiveHtml();
   const part = <T extends HTMLElement>(name: string) => root.querySelector<T>(`[data-part="${name}"]`)!;
   const priceLine = part('price');
   const copy = part<HTMLButtonElement>('copy');
   const watch = part<HTMLButtonElement>('watch');
   // The earnings badge is in the header only while it has something to say.
-  const badge = span('badge bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200', '', 'earnings-badge');
+  const badge = root.querySelector<HTMLSpanElement>('[data-testid="earnings-badge"]') ?? span(EARNINGS_BADGE_CLASS, '', 'earnings-badge');
 
   let shownQuote: Quote | undefined | null = null;
   const showQuote = (quote: FetcherValue<Quote>) => {
@@ -97,13 +108,16 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
     priceLine.replaceChildren(...(quote.data ? priceNodes(quote.data) : []));
   };
   const showEarnings = (earnings: FetcherValue<Earnings>) => {
+    // The page's badge from the build stays while the live answer loads, so nothing shifts.
+    if (!modal && isLoading(earnings)) return;
     const text = earningsText(earnings, modal);
     if (text === null) {
       badge.remove();
       return;
     }
     badge.textContent = text;
-    if (!badge.isConnected) copy.parentElement!.before(badge);
+    // Beside the buttons, on the right: the price growing as it loads moves nothing.
+    if (!badge.isConnected) copy.before(badge);
   };
   const showWatch = (watched: Set<string>) => {
     const on = watched.has(ticker);

@@ -6,13 +6,15 @@
  * have something locked.
  */
 import { formatDate, formatScore } from '../../lib/domain/format';
-import type { RecentlyQualified, ReversalsAndExits, SignalExit, SignalReversal } from '../../lib/domain/lists';
+import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/lists';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
 import { TREND_ARROW } from '../../components/tone';
 import { openPaywall } from '../../stores/paywall';
 import { $user } from '../../stores/user';
 import { showRowStar } from './stars';
+import { heatmapLayout } from '../../lib/domain/heatmap';
+import { heatmapIndexHtml, heatmapSectorsHtml } from '../../components/heatmap-markup';
 
 /** The event the table code listens for: the table's body rows were replaced. */
 export const ROWS_REPLACED = 'table-rows-replaced';
@@ -51,10 +53,8 @@ const PRO_TABLES: Record<string, (body: unknown) => TableRows[]> = {
   'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
   'recently-qualified': (body) => {
     const { newToday, recent } = body as RecentlyQualified;
-    return [
-      { id: 'new-today', rows: newToday.map((record) => ({ record })) },
-      { id: 'recent', rows: recent.map(({ record, since }) => ({ record, extra: [{ text: formatDate(since), sortValue: since }] })) },
-    ];
+    const isNew = new Set(newToday.map((r) => r.ticker));
+    return [{ id: 'recent', rows: recent.map((signal) => ({ record: signal.record, extra: recentlyQualifiedCells(signal, isNew.has(signal.record.ticker)) })) }];
   },
   'reversals-exits': (body) => {
     const { reversals, exits, records } = body as ReversalsAndExits & { records: SignalRecord[] };
@@ -93,7 +93,17 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
   const company = document.createElement('span');
   company.className = 'co';
   company.textContent = r.companyName;
-  tickerCell.append(link, company);
+  const markers = rowMarkers(r).map((m) => {
+    const mark = document.createElement('span');
+    mark.className = `mk mk-${m.kind}`;
+    mark.title = m.title;
+    const spoken = document.createElement('span');
+    spoken.className = 'sr-only';
+    spoken.textContent = m.spoken;
+    mark.append(m.text, spoken);
+    return mark;
+  });
+  tickerCell.append(link, ...markers, company);
   const score = document.createElement('td');
   const badge = document.createElement('span');
   badge.className = `badge badge-${signalDirection(r.cScore)}`;
@@ -125,13 +135,18 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
   return row;
 }
 
+/** A Pro route's answer, or null when it refuses (signed out meanwhile, or not Pro): the free slice then stays. */
+async function proAnswer(path: string): Promise<unknown> {
+  const response = await fetch(path, { credentials: 'include' });
+  if (response.ok) return response.json();
+  await response.body?.cancel();
+  return null;
+}
+
 async function showProRows(list: string, gate: HTMLElement): Promise<void> {
-  const response = await fetch(`/api/pro/lists/${list}`, { credentials: 'include' });
-  if (!response.ok) {
-    await response.body?.cancel();
-    return;
-  }
-  for (const { id, rows, compact } of PRO_TABLES[list]!(await response.json())) {
+  const body = await proAnswer(`/api/pro/lists/${list}`);
+  if (body === null) return;
+  for (const { id, rows, compact } of PRO_TABLES[list]!(body)) {
     const table = document.getElementById(id);
     if (!(table instanceof HTMLTableElement)) continue;
     const fresh = rows.map((row) => signalRow(row, compact));
@@ -147,19 +162,42 @@ async function showProRows(list: string, gate: HTMLElement): Promise<void> {
   gate.hidden = true;
 }
 
-/** Wires the upgrade buttons, and puts the Pro rows in place for a signed-in Pro user. */
+/** The whole market's tiles in place of the heatmap's preview, sized by market cap as the build sizes them. */
+async function showProHeatmap(gate: HTMLElement): Promise<void> {
+  const body = (await proAnswer('/api/pro/lists/heatmap')) as { rows: SignalRecord[]; caps: Record<string, number> } | null;
+  const index = document.querySelector<HTMLElement>('[data-heat-index]');
+  const tiles = document.querySelector<HTMLElement>('[data-heat-sectors]');
+  if (body === null || !index || !tiles) return;
+  const sectors = heatmapLayout(body.rows, body.caps);
+  index.innerHTML = heatmapIndexHtml(sectors);
+  tiles.innerHTML = heatmapSectorsHtml(sectors);
+  gate.hidden = true;
+}
+
+/** What replaces the locked part of each page for a Pro user, or null when nothing does. */
+function proContent(gate: HTMLElement): (() => Promise<void>) | null {
+  const list = gate.dataset.proList;
+  const ticker = gate.dataset.proStock;
+  // A locked top ticker's stock page: its cards (scores, trend, metrics) in place of the locked card.
+  if (ticker) return async () => (await import('../detail/pro-stock')).mountProStock(ticker, gate);
+  if (list === 'heatmap') return () => showProHeatmap(gate);
+  if (list && PRO_TABLES[list]) return () => showProRows(list, gate);
+  return null;
+}
+
+/** Wires the upgrade buttons, and puts the Pro content in place for a signed-in Pro user. */
 export function startProGate(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-paywall-feature]')) {
     button.addEventListener('click', () => openPaywall(button.dataset.paywallFeature ?? 'Pro'));
   }
-  const gate = document.querySelector<HTMLElement>('[data-pro-list]');
-  const list = gate?.dataset.proList;
-  if (!gate || !list || !PRO_TABLES[list]) return;
+  const gate = document.querySelector<HTMLElement>('[data-pro-gate]');
+  const show = gate ? proContent(gate) : null;
+  if (!show) return;
   let asked = false;
   const unsubscribe = $user.subscribe((user) => {
     if (asked || user.status !== 'signed-in' || !user.isPremium) return;
     asked = true;
     queueMicrotask(() => unsubscribe());
-    void showProRows(list, gate);
+    void show();
   });
 }

@@ -82,6 +82,10 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
   };
   scroller.addEventListener('scroll', schedule, { passive: true });
   window.addEventListener('resize', schedule, { passive: true });
+  // Focus scrolls its row into view at once, but the scroll event waits for the next frame: a keyboard user who
+  // tabs faster than frames come (a busy phone) would reach the window's last row and leave the table. The window
+  // follows the focus before the next key instead.
+  table.tBodies[0]!.addEventListener('focusin', () => renderWindow(view, false));
   return view;
 }
 

@@ -10,6 +10,7 @@ import {
   nextSort,
   parseSortNumber,
   sortPermutation,
+  stockCountText,
   tableStateToQuery,
   WINDOW_FROM_ROWS,
   type FilterableRow,
@@ -95,8 +96,9 @@ function showOrder(table: Table, order: number[], signature: string): void {
 
 function apply(tables: Table[], state: TableState, form: HTMLFormElement | null): void {
   const watched = $watchedSet.get();
-  let shown = 0;
-  let total = 0;
+  // The count counts stocks: a ticker with two rows (a reversal and an exit) is one stock.
+  const shown = new Set<string>();
+  const total = new Set<string>();
   for (const table of tables) {
     // A table just switched to its window was measured there: measuring again now would lay out every row.
     const measured = !table.view && table.rows.length >= WINDOW_FROM_ROWS && windowed(table);
@@ -107,17 +109,20 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
     if (table.view) {
       table.view.order = order.filter((i) => matchesFilters(info[i]!, state, watched));
       visible = table.view.order.length;
+      for (const i of table.view.order) shown.add(info[i]!.ticker);
       renderWindow(table.view, true, !measured);
     } else {
       table.rows.forEach((row, i) => {
         const match = matchesFilters(info[i]!, state, watched);
         row.hidden = !match;
-        if (match) visible += 1;
+        if (match) {
+          visible += 1;
+          shown.add(info[i]!.ticker);
+        }
       });
       showOrder(table, order, sortable ? `${state.sort}:${state.order}` : '');
     }
-    shown += visible;
-    total += table.rows.length;
+    for (const row of info) total.add(row.ticker);
     const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
     if (noMatch) noMatch.hidden = visible > 0 || table.rows.length === 0;
     for (const [key, header] of table.headers) {
@@ -126,7 +131,7 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
     }
   }
   const count = form?.querySelector('[data-count]');
-  if (count) count.textContent = shown === total ? `${total} rows` : `Showing ${shown} of ${total} rows`;
+  if (count) count.textContent = stockCountText(shown.size, total.size);
 }
 
 /** Switches a table to its row window; true when it did (the geometry was measured just now). */

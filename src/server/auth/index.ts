@@ -85,6 +85,20 @@ export function authOptions(settings: AuthSettings) {
         });
       },
     },
+    // A confirmed address keeps its password: Better Auth drops a password set before the address was proven when
+    // the first proof is an emailed sign-in link (its guard against an account made in someone else's name).
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      async sendVerificationEmail({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: `Confirm your email for ${siteName}`,
+          text: `Confirm that this address is yours with this link (it works within 24 hours):\n\n${url}\n\nConfirming keeps your password when you later sign in with an emailed link. If you did not sign up, ignore this message.`,
+          link: url,
+        });
+      },
+    },
     user: { deleteUser: { enabled: true }, changeEmail: { enabled: false } },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, freshAge: 60 * 10 },
     rateLimit: {

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { FundamentalsSource } from '../../lib/domain/fundamentals';
 import type { UniverseCompany } from '../../lib/domain/schemas';
 import { DemoProvider } from './demo';
 import { PolygonProvider } from './polygon';
@@ -6,7 +7,19 @@ import type { MarketDataProvider } from './provider';
 
 /** The provider the settings ask for: `polygon` when POLYGON_API_KEY is set, else the offline `demo`. */
 export function providerFor(settings: Config['polygon'], universe: readonly UniverseCompany[]): MarketDataProvider {
-  if (settings.apiKey === null) return new DemoProvider({ universe });
+  return polygonFor(settings) ?? new DemoProvider({ universe });
+}
+
+/**
+ * The daily job's source of ratios and earnings dates: the Polygon provider when POLYGON_API_KEY is set, else null
+ * (nothing is invented without a key). It runs in the job's own process, with its own per-minute budget.
+ */
+export function fundamentalsSourceFor(settings: Config['polygon']): FundamentalsSource | null {
+  return polygonFor(settings);
+}
+
+function polygonFor(settings: Config['polygon']): PolygonProvider | null {
+  if (settings.apiKey === null) return null;
   return new PolygonProvider({
     apiKey: settings.apiKey,
     baseUrl: settings.baseUrl,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
 import { explainIssues } from '../../lib/domain/explain';
 import { safeHttpUrl } from '../../lib/domain/url';
+import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/fundamentals';
 import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import { RateBudget, TtlCache } from '../cache';
 import { ClientAllowance, currentCaller } from '../upstream';
@@ -35,8 +36,16 @@ export interface PolygonOptions {
   /** Calls a minute one client may cause (rate-limiter-flexible, by socket address); default unlimited. */
   clientPerMinute?: number;
   now?: () => number;
+  /** How the daily job's bulk fetch waits for the budget (tests move their clock instead). */
+  sleep?: (ms: number) => Promise<void>;
   log?: (line: string) => void;
 }
+
+/** Rows a page of the bulk calls asks for: the API's maximum is 50,000; this keeps one answer small. */
+const BULK_PAGE_LIMIT = 1000;
+const pageOf = <S extends z.ZodType>(row: S) => z.object({ results: z.array(row).optional(), next_url: z.string().nullish() });
+const RatiosPageSchema = pageOf(RatiosRowSchema);
+const EarningsPageSchema = pageOf(EarningsRowSchema);
 
 const MAX_LOGO_BYTES = 1024 * 1024;
 
@@ -109,13 +118,14 @@ export function errorBodyText(text: string): string {
     .slice(0, 200);
 }
 
-/** The Polygon provider. */
-export class PolygonProvider implements MarketDataProvider {
+/** The Polygon provider; also the daily job's source of fundamentals (bulk calls that wait for the budget). */
+export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   readonly name = 'polygon' as const;
   private readonly baseUrl: string;
   private readonly budget: RateBudget;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
   private readonly log: (line: string) => void;
   private readonly cache: TtlCache<unknown>;
   private readonly logos: TtlCache<LogoImage | null>;
@@ -129,6 +139,7 @@ export class PolygonProvider implements MarketDataProvider {
   constructor(private readonly options: PolygonOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.budget = new RateBudget(options.ratePerMinute ?? 5, this.now);
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.reserved = options.reservedPerMinute ?? 0;
@@ -239,8 +250,41 @@ export class PolygonProvider implements MarketDataProvider {
   }
 
   earnings(): Promise<Earnings> {
-    // Polygon's REST API has no earnings calendar: the spec's empty state is the honest answer.
+    // Earnings dates come from the daily job's bulk fetch of the calendar (earningsCalendar), which the route reads
+    // from the build; one call per page view would spend the budget the quotes need.
     return Promise.resolve(NO_EARNINGS);
+  }
+
+  /** Ratios of a batch of tickers (`/stocks/financials/v1/ratios`, `ticker.any_of`), page by page. */
+  ratios(tickers: readonly string[]): AsyncIterable<RatiosRow[]> {
+    const query = new URLSearchParams({ 'ticker.any_of': tickers.join(','), limit: String(BULK_PAGE_LIMIT) });
+    return this.pages(`/stocks/financials/v1/ratios?${query}`, RatiosPageSchema);
+  }
+
+  /** Earnings events of a batch of tickers dated `from` or later (`/benzinga/v1/earnings`), page by page. */
+  earningsCalendar(tickers: readonly string[], from: string): AsyncIterable<EarningsRow[]> {
+    const query = new URLSearchParams({ 'ticker.any_of': tickers.join(','), 'date.gte': from, sort: 'date.asc', limit: String(BULK_PAGE_LIMIT) });
+    return this.pages(`/benzinga/v1/earnings?${query}`, EarningsPageSchema);
+  }
+
+  /** Every page of a bulk call, following next_url; waits for the budget instead of failing (the daily job may wait). */
+  private async *pages<R>(path: string, schema: z.ZodType<{ results?: R[] | undefined; next_url?: string | null | undefined }>): AsyncIterable<R[]> {
+    const label = path.split('?')[0]!;
+    let url: string | null = `${this.baseUrl}${path}`;
+    while (url !== null) {
+      for (let wait = this.budget.msUntilFree(); wait > 0; wait = this.budget.msUntilFree()) {
+        this.log(`The Polygon budget of ${this.budget.perMinute} calls a minute is spent: waiting ${Math.ceil(wait / 1000)} s before the next ${label} page.`);
+        await this.sleep(wait);
+      }
+      const response = await this.call(url, label);
+      if (response.status === 404) return;
+      const body = this.parseBody(await response.text(), label, schema);
+      yield body.results ?? [];
+      url = body.next_url ?? null;
+      if (url !== null && !this.mayCarryKey(url)) {
+        throw this.failure(new ProviderError('malformed', `Polygon answered ${label} with a next_url on another host; the key is not sent there.`));
+      }
+    }
   }
 
   async logo(ticker: string, knownLogoUrl?: string): Promise<LogoImage | null> {
@@ -280,20 +324,10 @@ export class PolygonProvider implements MarketDataProvider {
   private async cachedJson<S extends z.ZodType>(path: string, ttlMs: number, schema: S): Promise<z.infer<S> | null> {
     if (this.cache.wouldLoad(path)) await this.admit();
     const result = await this.cache.get(path, ttlMs, async () => {
-      const response = await this.call(`${this.baseUrl}${path}`, path.split('?')[0]!);
+      const label = path.split('?')[0]!;
+      const response = await this.call(`${this.baseUrl}${path}`, label);
       if (response.status === 404) return null;
-      const text = await response.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw this.failure(new ProviderError('malformed', `Polygon answered ${path.split('?')[0]} with a body that is not JSON.`));
-      }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
-        throw this.failure(new ProviderError('malformed', `Polygon answered ${path.split('?')[0]} with an unexpected shape: ${explainIssues(parsed.error.issues).join('; ')}.`));
-      }
-      return parsed.data;
+      return this.parseBody(await response.text(), label, schema);
     });
     return result.value as z.infer<S> | null;
   }
@@ -305,6 +339,21 @@ export class PolygonProvider implements MarketDataProvider {
   private async admit(): Promise<void> {
     const caller = currentCaller();
     if (caller !== undefined && this.clients !== null) await this.clients.spend(caller.client);
+  }
+
+  /** A JSON body checked against its schema, else a ProviderError saying what was wrong. */
+  private parseBody<T>(text: string, label: string, schema: z.ZodType<T>): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw this.failure(new ProviderError('malformed', `Polygon answered ${label} with a body that is not JSON.`));
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw this.failure(new ProviderError('malformed', `Polygon answered ${label} with an unexpected shape: ${explainIssues(parsed.error.issues).join('; ')}.`));
+    }
+    return parsed.data;
   }
 
   /** One HTTP call under the budget and the timeout; any answer but 2xx or 404 is a ProviderError. */

@@ -8,6 +8,7 @@ import { MIN_PASSWORD_LENGTH } from '../auth';
 import { passAuthAnswer } from '../auth/errors';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, sessionUser } from '../auth/session';
+import { OUTCOMES } from '../../lib/domain/account-forms';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 import { usernameOf } from './auth';
@@ -74,7 +75,7 @@ export function accountRoutes(context: ApiContext): Hono {
     .post('/password', validate('json', PasswordBody, `{"currentPassword": "...", "newPassword": "at least ${MIN_PASSWORD_LENGTH} characters"}`), async (c) => {
       const body = c.req.valid('json');
       const answer = await accounts.auth.api.changePassword({ headers: c.req.raw.headers, body: { ...body, revokeOtherSessions: true }, asResponse: true });
-      return passAuthAnswer(c, answer, { changed: true });
+      return passAuthAnswer(c, answer, { changed: true }, { CREDENTIAL_ACCOUNT_NOT_FOUND: OUTCOMES['change-password']['no-password'].text });
     })
     // Stripe Checkout for Pro (monthly, or annual billing); answers {url} to send the browser to.
     .post('/checkout', validate('json', CheckoutBody, '{"annual": false}'), async (c) => {

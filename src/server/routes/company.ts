@@ -55,7 +55,9 @@ export function companyRoutes(context: ApiContext): Hono {
       const { ticker } = c.req.valid('param');
       const { record, site } = await knownRecord(context, ticker);
       const info = companyInfo(ticker, record.companyName, site.universe.get(ticker), await context.companies.get(ticker), context.siteName);
-      return c.json(info, 200, COMPANY_INFO);
+      // The daily job's ratios are a day old at most; the company store's figure is from its last sync.
+      const marketCap = site.fundamentals.get(ticker)?.marketCap ?? info.marketCap;
+      return c.json({ ...info, marketCap }, 200, COMPANY_INFO);
     })
     .get('/polygon/company-info/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');

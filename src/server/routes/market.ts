@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { logoRoute } from '../../lib/domain/api-responses';
 import { cacheControl } from '../../lib/domain/cache-windows';
+import { earningsFromStore, quoteWithFundamentals } from '../../lib/domain/fundamentals';
 import { IsoDateSchema } from '../../lib/domain/schemas';
 import { refusal } from '../errors';
 import { SECURITY_HEADERS } from '../security';
@@ -67,7 +68,7 @@ export function marketRoutes(context: ApiContext): Hono {
   return new Hono()
     .get('/stock-price/:ticker', validate('param', TickerParams), spendsUpstream('quote'), async (c) => {
       const { ticker } = c.req.valid('param');
-      await knownRecord(context, ticker);
+      const { site } = await knownRecord(context, ticker);
       let quote;
       try {
         quote = await provider.quote(ticker);
@@ -78,12 +79,13 @@ export function marketRoutes(context: ApiContext): Hono {
         });
       }
       if (quote === null) throw refusal(404, `The market-data provider has no quote for ${ticker}; the signal page shows the scores without a price.`);
-      return new Response(JSON.stringify(quote), { headers: QUOTE_ANSWER });
+      return new Response(JSON.stringify(quoteWithFundamentals(quote, site.fundamentals.get(ticker))), { headers: QUOTE_ANSWER });
     })
     .get('/earnings-date/:ticker', validate('param', TickerParams), async (c) => {
       const { ticker } = c.req.valid('param');
-      await knownRecord(context, ticker);
-      return c.json(await orEmpty(() => provider.earnings(ticker), NO_EARNINGS), 200, EARNINGS);
+      const { site } = await knownRecord(context, ticker);
+      const stored = earningsFromStore(site.fundamentals.get(ticker));
+      return c.json(stored ?? (await orEmpty(() => provider.earnings(ticker), NO_EARNINGS)), 200, EARNINGS);
     })
     .get('/polygon/news/:ticker', validate('param', TickerParams), validate('query', NewsQuery, '?limit=5'), spendsUpstream('page'), async (c) => {
       const { ticker } = c.req.valid('param');

@@ -1,6 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
+import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/list-filter';
+import { signalDirection } from '../../lib/domain/signal';
+import { parseTableState } from '../../lib/domain/table';
 import { isTicker } from '../../lib/domain/ticker';
 import { asciiUpper } from '../../lib/domain/text';
+import type { SiteIndexLoader } from '../../storage/site-index';
+import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
+import type { SessionReader } from '../auth/session';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -20,5 +28,58 @@ export function signalPageRedirect(): MiddlewareHandler {
     if (upper === ticker || !isTicker(upper) || /\.(html?|json)$/i.test(ticker)) return next();
     const query = c.req.url.indexOf('?');
     return c.redirect(`/signal/${upper}${match?.[2] ?? ''}${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+  };
+}
+
+/** 301 from /archives/1 to /archives: the first page of the archives has one address (its canonical link's). */
+export function archiveFirstPageRedirect(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!/^\/archives\/1\/?$/.test(c.req.path)) return next();
+    const query = c.req.url.indexOf('?');
+    return c.redirect(`/archives${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+  };
+}
+
+/**
+ * A list address with a filter query (`/all-signals?direction=bearish`) answered with the filtered table already in
+ * the HTML, so the filter form works without JavaScript (lib/domain/list-filter.ts); other requests pass.
+ */
+export function filteredListPages(distDir: string, site: SiteIndexLoader): MiddlewareHandler {
+  return async (c, next) => {
+    const path = c.req.path.replace(/(.)\/+$/, '$1');
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !FILTERABLE_LIST_PATHS.has(path)) return next();
+    const query = c.req.url.indexOf('?');
+    const state = parseTableState(query === -1 ? '' : c.req.url.slice(query + 1));
+    if (!hasServerFilter(state)) return next();
+    const index = await site.current().catch(() => null);
+    const html = index === null ? null : await readFile(join(distDir, 'client', path, 'index.html'), 'utf8').catch(() => null);
+    if (index === null || html === null) return next();
+    const filtered = filterListHtml(html, state, (ticker) => {
+      const record = index.records.get(ticker);
+      return record && { ticker, company: record.companyName, direction: signalDirection(record.cScore), sector: record.sector ?? '' };
+    });
+    return c.html(filtered, 200, { 'Cache-Control': 'public, max-age=0, must-revalidate' });
+  };
+}
+
+/**
+ * /upload and /admin (issue 13) only for operators: signed out, a 302 to /login that returns here; signed in
+ * without the role, the pre-rendered "Operators only" page with status 403. Never the form to anyone else.
+ */
+export function operatorPages(session: SessionReader, distDir: string): MiddlewareHandler {
+  const refusalPage = join(distDir, 'client', OPERATORS_ONLY_PAGE);
+  return async (c, next) => {
+    const user = await session.lookup(c.req.header('cookie'));
+    const noStore = { 'Cache-Control': 'private, no-store' };
+    if (user === null) {
+      const page = OPERATOR_PAGES.find((p) => c.req.path === p || c.req.path.startsWith(`${p}/`)) ?? '/';
+      return c.redirect(`/login?returnTo=${encodeURIComponent(page)}`, 302);
+    }
+    if (!user.isOperator) {
+      const html = await readFile(refusalPage, 'utf8').catch(() => 'Only operators (ADMIN_EMAILS) may open this page.');
+      return c.html(html, 403, noStore);
+    }
+    await next();
+    c.res.headers.set('Cache-Control', 'private, no-store');
   };
 }

@@ -46,8 +46,12 @@ export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<Se
           return c.json(recentlyQualified(h));
         case 'reversals-exits':
           return c.json({ ...reversalsAndExits(h), records: h.latest });
-        case 'heatmap':
-          return c.json({ rows: h.latest });
+        case 'heatmap': {
+          // The tiles are sized by market cap, as the build sizes them.
+          const { companies } = await context.companies.read();
+          const caps = Object.fromEntries(h.latest.flatMap((r) => (companies[r.ticker]?.marketCap === undefined ? [] : [[r.ticker, companies[r.ticker]!.marketCap]])));
+          return c.json({ rows: h.latest, caps });
+        }
       }
     })
     .get('/stock/:ticker', validate('param', TickerParams), async (c) => c.json((await knownRecord(context, c.req.valid('param').ticker)).record))

@@ -1,0 +1,53 @@
+/**
+ * The heatmap's sector index and tiles as HTML, from heatmapLayout's sectors: the build renders them into the page,
+ * and the Pro script (scripts/list/pro-rows.ts) renders the full market the same way for a signed-in Pro user, so
+ * both draw one markup.
+ */
+import { heatmapColor, type HeatmapSector } from '../lib/domain/heatmap';
+import { formatScore } from '../lib/domain/format';
+import { classifySignal, isQualified } from '../lib/domain/signal';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+/** A sector's anchor id: lower case words joined by dashes. */
+export function sectorSlug(sector: string): string {
+  return sector.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}
+
+/** The links that jump to each sector, with its tile count. */
+export function heatmapIndexHtml(sectors: readonly HeatmapSector[]): string {
+  return sectors.map((s) => `<a href="#${sectorSlug(s.sector)}">${escape(s.sector)} (${s.count})</a>`).join('');
+}
+
+/** Every sector's section: its title, its sub-industries, and a tile (a link to the stock) per ticker. */
+export function heatmapSectorsHtml(sectors: readonly HeatmapSector[]): string {
+  return sectors
+    .map((s) => {
+      const id = sectorSlug(s.sector);
+      const groups = s.groups
+        .map((g) => {
+          const tiles = g.tiles
+            .map((t) => {
+              const style = `background:${heatmapColor(t.cScore)}${t.size === 1 ? '' : `;--w:${t.size}`}`;
+              const cls = isQualified(t.cScore) ? 'tile q' : 'tile';
+              return (
+                `<a href="/signal/${escape(t.ticker)}" data-detail-link data-top="${t.isTopTicker}" class="${cls}" style="${style}">` +
+                `<b>${escape(t.ticker)}</b><i class="tip">${escape(t.company)}, C-Score</i> <span>${formatScore(t.cScore)}</span>` +
+                `<i class="vh">, ${classifySignal(t.cScore)}</i></a>`
+              );
+            })
+            .join('');
+          return `<div class="heat-group"><h3 class="heat-group-title">${escape(g.subIndustry)}</h3><div class="heat-tiles">${tiles}</div></div>`;
+        })
+        .join('');
+      return (
+        `<section class="heat-sector" aria-labelledby="${id}">` +
+        `<h2 class="heat-sector-title" id="${id}">${escape(s.sector)} <span class="muted">(${s.count})</span></h2>${groups}</section>`
+      );
+    })
+    .join('');
+}

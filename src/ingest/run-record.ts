@@ -1,0 +1,63 @@
+/**
+ * The daily job's entry in the run log (issue 13): written when the job starts and again when it ends, whatever
+ * started it. A log that cannot be written never stops the job: it says so in the job's output instead.
+ */
+import type { RunTrigger } from '../lib/domain/operator';
+import type { RunEnd, RunLog } from '../storage/run-log';
+import { DailyJobError } from './error';
+import type { DailySummary } from './summary';
+
+// The summary's lists that have their own column, or are not notes.
+const OWN_COLUMNS = new Set(['warnings', 'addedFiles', 'reportDates']);
+
+/** Every other list of text the summary carries (ignored files, gate overrides, ...), by its name. */
+function notesOf(summary: DailySummary): Record<string, string[]> {
+  const notes: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(summary)) {
+    if (OWN_COLUMNS.has(key) || !Array.isArray(value) || value.length === 0) continue;
+    if (value.every((item) => typeof item === 'string')) notes[key] = value as string[];
+  }
+  return notes;
+}
+
+/** Runs `work` (the daily job) and records its start and its end in `runLog` when given. */
+export async function recordRun(
+  runLog: { log: RunLog; trigger: RunTrigger; files?: string[] } | undefined,
+  log: ((line: string) => void) | undefined,
+  work: () => Promise<DailySummary>,
+): Promise<DailySummary> {
+  if (runLog === undefined) return work();
+  const say = log ?? (() => undefined);
+  const given = runLog.files ?? [];
+  const run = await runLog.log.start(runLog.trigger, given).catch((error: Error) => {
+    say(`The run log could not be written (${error.message}); the daily job runs anyway.`);
+    return null;
+  });
+  const finish = async (end: RunEnd) => {
+    if (run === null) return;
+    await runLog.log.finish(run, end).catch((error: Error) => say(`The run log could not be written (${error.message}).`));
+  };
+  try {
+    const summary = await work();
+    await finish({
+      outcome: summary.status,
+      reportDate: summary.status === 'published' ? (summary.reportDates.at(-1) ?? null) : null,
+      files: summary.addedFiles.length > 0 ? summary.addedFiles : given,
+      warnings: summary.warnings,
+      messages: [],
+      notes: notesOf(summary),
+    });
+    return summary;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await finish({
+      outcome: error instanceof DailyJobError ? 'refused' : 'failed',
+      reportDate: null,
+      files: given,
+      warnings: [],
+      messages: message.split('\n').filter((line) => line.trim() !== '').map((line) => line.trim()),
+      notes: {},
+    });
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * A filtered list address without JavaScript (issue 16): the Node server answers `/all-signals?direction=bearish`
+ * with the pre-rendered page whose rows the filters exclude carry `hidden`, the filter form showing the query, and the
+ * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
+ * reads the same URL state and agrees. On a CDN without our server the script alone does this.
+ */
+import { matchesFilters, stockCountText, type FilterableRow, type TableState } from './table';
+
+/** The list pages whose filter form a query fills: their built HTML holds every row the page lists. */
+export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(['/', '/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);
+
+/** True when a query asks for a filter the server can apply (text, direction or sector). */
+export function hasServerFilter(state: TableState): boolean {
+  return state.q !== '' || state.direction !== '' || state.sector !== '';
+}
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The page's HTML with the filters of `state` applied: rows that do not match get `hidden` (kept, so the script can
+ * show them again when a filter is cleared), a table left empty shows its "No stocks match" line, the form's fields
+ * hold the query and the count says how many stocks are shown. `rowOf` gives what the filters read about a ticker.
+ * The watched filter needs the browser's watchlist and is left to the script.
+ */
+export function filterListHtml(html: string, state: TableState, rowOf: (ticker: string) => FilterableRow | undefined): string {
+  const filters = { ...state, watched: false };
+  const shown = new Set<string>();
+  const total = new Set<string>();
+  let out = html.replace(/(<table\b[\s\S]*?<\/table>)((?:<p class="table-empty">[^<]*<\/p>)?)<p class="table-empty" data-no-match hidden>/g, (_, table: string, empty: string) => {
+    let visible = 0;
+    const rows = table.replace(/<tr data-t="([^"]+)"/g, (tag: string, ticker: string) => {
+      total.add(ticker);
+      const row = rowOf(ticker);
+      if (row !== undefined && matchesFilters(row, filters, new Set())) {
+        visible += 1;
+        shown.add(ticker);
+        return tag;
+      }
+      return `<tr hidden data-t="${ticker}"`;
+    });
+    const noMatch = '<p class="table-empty" data-no-match';
+    return `${rows}${empty}${visible === 0 && empty === '' ? `${noMatch}>` : `${noMatch} hidden>`}`;
+  });
+  out = out.replace(/(<form method="get" class="filters" data-table-filters[\s\S]*?<\/form>)/, (form: string) =>
+    form
+      .replace('<input type="search" name="q"', `<input type="search" name="q" value="${escapeAttribute(state.q)}"`)
+      .replace(/(<select name="direction">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${state.direction}">`, `<option value="${state.direction}" selected>`))
+      .replace(/(<select name="sector">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${escapeAttribute(state.sector)}">`, `<option value="${escapeAttribute(state.sector)}" selected>`))
+      .replace(/(<p class="filter-count" aria-live="polite" data-count>)[^<]*(<\/p>)/, `$1${stockCountText(shown.size, total.size)}$2`),
+  );
+  return out;
+}

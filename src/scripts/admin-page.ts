@@ -1,0 +1,238 @@
+/**
+ * /admin's script: fills the publishing status, the run log, the user counts and the company coverage from
+ * /api/admin, and runs the page's actions (find a user, grant or revoke Pro, run the company sync, create and
+ * revoke API tokens). Each section says what went wrong in its own status line.
+ */
+import type { ApiTokenEntry, RunLogEntry, UserCounts, UserOverview } from '../lib/domain/operator';
+import { element, localTime, operatorCall, part } from './operator-http';
+
+interface Status {
+  reportDate: string | null;
+  builtAt: string | null;
+  tickers: number;
+  reportDates: number;
+  provider: { name: string; budgetPerMinute: number | null; budgetRemaining: number | null; lastCallOk: boolean | null; lastError: string | null };
+  queue: { running: boolean; waiting: number };
+}
+
+interface SyncReport {
+  done: boolean;
+  remaining: number;
+  message: string;
+}
+
+const TRIGGERS: Record<string, string> = { cli: 'Command line (cron)', upload: 'Upload', token: 'API token', start: 'npm start' };
+const OUTCOMES: Record<string, string> = { running: 'Running', published: 'Published', 'up-to-date': 'Up to date', refused: 'Refused', failed: 'Failed' };
+const SYNC_PAUSE_S = 60;
+
+const set = (field: string, text: string) => {
+  part(`[data-field="${field}"]`).textContent = text;
+};
+
+/** "3 h 5 min ago" from an age in milliseconds. */
+function age(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}
+
+function duration(ms: number | null): string {
+  if (ms === null) return '-';
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+function listCell(lines: readonly string[]): HTMLTableCellElement {
+  const cell = element('td');
+  if (lines.length === 0) cell.textContent = '-';
+  else {
+    const list = element('ul');
+    list.append(...lines.map((line) => element('li', line)));
+    cell.append(list);
+  }
+  return cell;
+}
+
+/** Starts the page. */
+export function startAdminPage(): void {
+  const pageStatus = part('[data-admin-status]');
+  const failed = (where: HTMLElement) => (error: unknown) => {
+    where.textContent = error instanceof Error ? error.message : String(error);
+  };
+
+  async function loadStatus(): Promise<void> {
+    const s = await operatorCall<Status>('/api/admin/status');
+    set('reportDate', s.reportDate === null ? 'Nothing is published yet: run the daily job or upload an export.' : `${s.reportDate} (${s.reportDates} report dates)`);
+    set('builtAt', s.builtAt === null ? '-' : `${localTime(s.builtAt)} (${age(Date.now() - Date.parse(s.builtAt))})`);
+    set('tickers', String(s.tickers));
+    const last = s.provider.lastCallOk === null ? 'no call yet' : s.provider.lastCallOk ? 'last call answered' : `last call failed: ${s.provider.lastError ?? 'unknown error'}`;
+    set('provider', `${s.provider.name === 'polygon' ? 'Polygon' : 'Demo (offline, no key)'}, ${last}`);
+    set('budget', s.provider.budgetPerMinute === null ? 'No limit' : `${s.provider.budgetRemaining ?? 0} of ${s.provider.budgetPerMinute} calls left this minute`);
+    set('queue', s.queue.running ? `A publish is running; ${s.queue.waiting} waiting` : 'Idle');
+  }
+
+  async function loadRuns(): Promise<void> {
+    const { runs } = await operatorCall<{ runs: RunLogEntry[] }>('/api/admin/runs');
+    const rows = runs.map((run) => {
+      const row = element('tr');
+      const notes = Object.entries(run.notes).flatMap(([name, lines]) => lines.map((line) => `${name}: ${line}`));
+      row.append(
+        element('td', localTime(run.startedAt)),
+        element('td', duration(run.durationMs)),
+        element('td', TRIGGERS[run.trigger] ?? run.trigger),
+        element('td', OUTCOMES[run.outcome] ?? run.outcome),
+        element('td', run.reportDate ?? '-'),
+        listCell(run.files),
+        listCell([...run.warnings, ...notes]),
+        listCell(run.messages),
+      );
+      return row;
+    });
+    const body = part('[data-run-rows]');
+    if (rows.length === 0) {
+      const empty = element('tr');
+      empty.append(element('td', 'No daily job has run since the run log began.', { colspan: '8' }));
+      body.replaceChildren(empty);
+    } else body.replaceChildren(...rows);
+  }
+
+  const userBox = part('[data-user]');
+  const userStatus = part('[data-user-status]');
+  let shownEmail = '';
+
+  function showUser(user: UserOverview | null, searched: string): void {
+    if (user === null) {
+      userBox.hidden = true;
+      userStatus.textContent = `No account has the email ${searched}.`;
+      return;
+    }
+    shownEmail = user.email;
+    set('userEmail', user.email);
+    const sources = [user.grantedPro ? 'granted by an operator' : '', user.subscribed ? 'a Stripe subscription' : ''].filter(Boolean).join(' and ');
+    set('userPlan', user.plan === 'pro' ? `Pro (${sources})` : 'Free');
+    set('userCreated', localTime(user.createdAt));
+    set('userSignIn', localTime(user.lastSignInAt));
+    part<HTMLButtonElement>('[data-grant]').hidden = user.grantedPro;
+    part<HTMLButtonElement>('[data-revoke]').hidden = !user.grantedPro;
+    userBox.hidden = false;
+  }
+
+  async function loadUsers(email?: string): Promise<void> {
+    const query = email ? `?email=${encodeURIComponent(email)}` : '';
+    const answer = await operatorCall<{ counts: UserCounts; user: UserOverview | null }>(`/api/admin/users${query}`);
+    set('usersTotal', String(answer.counts.total));
+    set('usersPro', String(answer.counts.pro));
+    set('usersRecent', String(answer.counts.signedInLately));
+    if (email) showUser(answer.user, email);
+  }
+
+  part<HTMLFormElement>('[data-user-search]').addEventListener('submit', (event) => {
+    event.preventDefault();
+    userStatus.textContent = '';
+    loadUsers(part<HTMLInputElement>('#user-email').value.trim()).catch(failed(userStatus));
+  });
+  for (const [selector, pro] of [['[data-grant]', true], ['[data-revoke]', false]] as const) {
+    part(selector).addEventListener('click', async () => {
+      try {
+        const answer = await operatorCall<{ message: string; user: UserOverview }>('/api/admin/users/pro', { json: { email: shownEmail, pro } });
+        userStatus.textContent = answer.message;
+        showUser(answer.user, shownEmail);
+        await loadUsers();
+      } catch (error) {
+        failed(userStatus)(error);
+      }
+    });
+  }
+
+  const syncStatus = part('[data-sync-status]');
+  const syncButton = part<HTMLButtonElement>('[data-sync]');
+  const stopButton = part<HTMLButtonElement>('[data-sync-stop]');
+  let stopped = false;
+
+  async function loadCoverage(): Promise<void> {
+    const c = await operatorCall<{ provider: string; tickers: number; stored: number; withDescription: number; withWebsite: number; withLogo: number }>('/api/admin/company-info');
+    part('[data-company-coverage]').textContent =
+      `${c.stored} of the latest report's ${c.tickers} companies are in the store: ${c.withDescription} with a description, ${c.withWebsite} with a website, ${c.withLogo} with a logo.` +
+      (c.provider === 'demo' ? ' The demo provider has no company information: set POLYGON_API_KEY to sync.' : '');
+  }
+
+  syncButton.addEventListener('click', async () => {
+    stopped = false;
+    syncButton.disabled = true;
+    stopButton.hidden = false;
+    try {
+      for (;;) {
+        syncStatus.textContent = 'Syncing company information...';
+        const report = await operatorCall<SyncReport>('/api/polygon/sync-company-info?skipExisting', { method: 'POST' });
+        await loadCoverage();
+        syncStatus.textContent = report.message;
+        if (report.done || stopped) break;
+        for (let left = SYNC_PAUSE_S; left > 0 && !stopped; left -= 1) {
+          syncStatus.textContent = `${report.message} Resuming in ${left} s (${report.remaining} to go).`;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        if (stopped) break;
+      }
+    } catch (error) {
+      failed(syncStatus)(error);
+    } finally {
+      syncButton.disabled = false;
+      stopButton.hidden = true;
+    }
+  });
+  stopButton.addEventListener('click', () => {
+    stopped = true;
+    syncStatus.textContent = 'Stopped: run the sync again to resume where it left off.';
+  });
+
+  const tokenStatus = part('[data-token-status]');
+
+  async function loadTokens(): Promise<void> {
+    const { tokens } = await operatorCall<{ tokens: ApiTokenEntry[] }>('/api/admin/tokens');
+    const rows = tokens.map((token) => {
+      const row = element('tr');
+      const action = element('td');
+      if (token.revokedAt === null) {
+        const revoke = element('button', 'Revoke', { type: 'button', class: 'btn btn-danger', 'aria-label': `Revoke the token of ${token.label}` });
+        revoke.addEventListener('click', async () => {
+          try {
+            await operatorCall(`/api/admin/tokens/${encodeURIComponent(token.id)}/revoke`, { method: 'POST' });
+            tokenStatus.textContent = `The token of ${token.label} is revoked: it no longer publishes.`;
+            await loadTokens();
+          } catch (error) {
+            failed(tokenStatus)(error);
+          }
+        });
+        action.append(revoke);
+      }
+      row.append(
+        element('td', token.label),
+        element('td', `${localTime(token.createdAt)} by ${token.createdBy}`),
+        element('td', token.lastUsedAt === null ? 'Never' : localTime(token.lastUsedAt)),
+        element('td', token.revokedAt === null ? 'Live' : `Revoked ${localTime(token.revokedAt)}`),
+        action,
+      );
+      return row;
+    });
+    part('[data-token-rows]').replaceChildren(...rows);
+  }
+
+  part<HTMLFormElement>('[data-token-form]').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const label = part<HTMLInputElement>('#token-label');
+    try {
+      const { token } = await operatorCall<{ token: string }>('/api/admin/tokens', { json: { label: label.value } });
+      part('[data-token-text]').textContent = token;
+      part('[data-token-curl]').textContent = `curl -fsS -H "Authorization: Bearer ${token}" \\\n  -F "files=@signals.xlsx" "${location.origin}/api/admin/exports?wait=1"`;
+      part('[data-new-token]').hidden = false;
+      tokenStatus.textContent = `Token created for ${label.value}.`;
+      label.value = '';
+      await loadTokens();
+    } catch (error) {
+      failed(tokenStatus)(error);
+    }
+  });
+
+  Promise.all([loadStatus(), loadRuns(), loadUsers(), loadCoverage(), loadTokens()]).catch(failed(pageStatus));
+}
