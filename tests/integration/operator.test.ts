@@ -331,8 +331,9 @@ describe('publishing', () => {
   it('a build that fails leaves dist/ byte-identical, and the job and the run log say why', async () => {
     const before = await treeDigest(daily.distDir);
     // A company name the smoke check reads as a broken template: the file is valid, the build is refused.
-    const body = dayCsv('2026-11-25', [10, 20, 30], { AAPL: 'NaN Holdings' });
-    const response = await asOperator('/api/admin/uploads', { method: 'POST', body: form([{ name: 'signals-2026-11-25.csv', body }]) });
+    // A re-export of the latest date, no later than the next trading day: the data gates (issue 21) let it through to the build.
+    const body = dayCsv('2026-11-24', [10, 20, 30], { AAPL: 'NaN Holdings' });
+    const response = await asOperator('/api/admin/uploads', { method: 'POST', body: form([{ name: 'signals-2026-11-24.csv', body }]) });
     expect(response.status).toBe(202);
     const job = await waitForJob((await response.json()).job.id, { cookie: operator });
     expect(job.result?.outcome).toBe('refused');
@@ -341,7 +342,7 @@ describe('publishing', () => {
     expect(job.stage).toBe('smoke');
     expect(await treeDigest(daily.distDir)).toBe(before);
     const [run] = await runLog.recent();
-    expect(run).toMatchObject({ trigger: 'upload', outcome: 'refused', files: ['signals-2026-11-25.csv'] });
+    expect(run).toMatchObject({ trigger: 'upload', outcome: 'refused', files: ['signals-2026-11-24.csv'] });
     expect(run!.messages[0]).toMatch(/^The smoke check found/);
     const runs = await (await asOperator('/api/admin/runs')).json();
     expect(runs.runs.map((r: RunLogEntry) => r.trigger)).toEqual(['upload', 'upload', 'upload', 'token', 'cli']);
