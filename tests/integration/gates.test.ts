@@ -49,7 +49,7 @@ beforeAll(async () => {
   const seed = await source('seed', { 'signals-2026-11-19.csv': report('2026-11-19', TICKERS), 'signals-2026-11-20.csv': report('2026-11-20', TICKERS) });
   const intake = await acceptNewFiles(archiveDir, seed, () => undefined);
   await commitToArchive(archiveDir, [], intake.added);
-  env = { ARCHIVE_DIR: archiveDir, DIST_DIR: join(work, 'dist'), SITE_URL: 'https://signals.example', COMPANY_INFO_FILE: join(work, 'companies.json'), DATABASE_FILE: join(work, 'app.db') };
+  env = { ARCHIVE_DIR: archiveDir, DIST_DIR: join(work, 'dist'), SITE_URL: 'https://signals.example', COMPANY_INFO_FILE: join(work, 'companies.json'), DATABASE_FILE: join(work, 'app.db'), SHARE_IMAGE_CACHE: join(work, 'share-images') };
   archiveIndex = () => readFile(join(archiveDir, 'index.json'), 'utf8');
 });
 
@@ -127,7 +127,7 @@ describe('the data gates of npm run daily', () => {
     }
   });
 
-  it('withdraws an archived file with npm run archive -- withdraw FILE, rebuilds from the rest, and skips it at the source from then on', async () => {
+  it('withdraws an archived file with npm run archive -- withdraw FILE and rebuilds from the rest', async () => {
     const result = await run('scripts/archive.ts', env, ['withdraw', 'late.csv']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -138,7 +138,9 @@ describe('the data gates of npm run daily', () => {
     expect(index.withdrawn).toEqual([expect.objectContaining({ fileName: 'late.csv' })]);
     const site = JSON.parse(await readFile(join(work, 'dist/data/site.json'), 'utf8'));
     expect(site.history.dates).toEqual(['2026-11-19', '2026-11-20']);
+  });
 
+  it('skips a withdrawn file at the source from then on, and names the archive\'s files for an unknown one', async () => {
     const again = await run('scripts/daily.ts', { ...env, SIGNALS_SOURCE: join(work, 'old') });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('up to date');
