@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   STRIPE_PRICE_MONTHLY: optional(z.string().trim().optional()),
   STRIPE_PRICE_ANNUAL: optional(z.string().trim().optional()),
   STRIPE_API_URL: optional(httpUrl('the Stripe API (tests point it at a fake)').optional()),
+  ISLAND_FAULTS: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
   EXPORT_MAX_BYTES: wholeNumber(DEFAULT_EXPORT_LIMITS.maxBytes, 1, 2 ** 31 - 1),
   EXPORT_MAX_UNPACKED_BYTES: wholeNumber(DEFAULT_EXPORT_LIMITS.maxUnpackedBytes, 1, 2 ** 31 - 1),
   EXPORT_MAX_ROWS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxRows, 1, 10_000_000),
@@ -90,7 +91,6 @@ const EnvSchema = z.object({
   EXPORT_MAX_TICKERS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxTickers, 1, 1_000_000),
   EXPORT_MAX_CELL_CHARS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxCellChars, 200, 1_000_000),
   GATE_TICKER_DROP_PERCENT: wholeNumber(DEFAULT_TICKER_DROP_PERCENT, 0, 100),
-  ISLAND_FAULTS: optional(z.enum(['on', 'off'], { error: 'expected on or off' }).default('off')),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -128,12 +128,12 @@ export interface Config {
   adminEmails: string[];
   /** PAYWALL=on: the server keeps Pro data for Pro users. */
   paywall: boolean;
+  /** ISLAND_FAULTS=on (e2e builds only): `?island-fault=NAME` makes that island throw, to test the error boundary. */
+  islandFaults: boolean;
   /** The export's size limits (EXPORT_MAX_*): a file past one is refused with its figure. */
   exportLimits: ExportLimits;
   /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
   tickerDropPercent: number;
-  /** ISLAND_FAULTS=on (e2e builds only): `?island-fault=NAME` makes that island throw, to test the error boundary. */
-  islandFaults: boolean;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
 }
@@ -186,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((email) => email.trim().toLowerCase())
       .filter((email) => email !== ''),
     paywall: e.PAYWALL === 'on',
+    islandFaults: e.ISLAND_FAULTS === 'on',
     exportLimits: {
       maxBytes: e.EXPORT_MAX_BYTES,
       maxUnpackedBytes: e.EXPORT_MAX_UNPACKED_BYTES,
@@ -195,7 +196,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCellChars: e.EXPORT_MAX_CELL_CHARS,
     },
     tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
-    islandFaults: e.ISLAND_FAULTS === 'on',
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

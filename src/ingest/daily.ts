@@ -10,15 +10,15 @@ import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
 import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
-import { checkGates } from './gates';
-import { withdrawal } from './withdraw';
-import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
-import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
 import type { PublishStage, RunTrigger } from '../lib/domain/operator';
 import type { RunLog } from '../storage/run-log';
 import { recordRun } from './run-record';
+import { checkGates } from './gates';
+import { withdrawal } from './withdraw';
+import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
+import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -98,7 +98,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, ...unchanged, withdrawn: null, fundamentals, addedFiles: [], status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, ...unchanged, fundamentals, addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
     }
 
     stage('parse');

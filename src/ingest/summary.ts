@@ -1,9 +1,9 @@
 /** What the daily job reports when it ends, and the lines it prints (README "Data flow", the integration tests). */
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
-import type { Correction, GateOverride } from '../lib/domain/gates';
 import type { ReportSource } from '../lib/domain/report-source';
 import type { FundamentalsSummary } from './fundamentals';
+import type { Correction, GateOverride } from '../lib/domain/gates';
 
 /** The figures the job prints when it ends. */
 export interface DailySummary {
@@ -20,16 +20,16 @@ export interface DailySummary {
   warnings: string[];
   pages: number;
   seconds: number;
+  /** What the fundamentals step fetched (absent without a key). */
+  fundamentals?: FundamentalsSummary;
+  /** Where the published report comes from (absent when nothing was published). */
+  source?: ReportSource;
   /** Data gates the operator accepted for this run (`--accept GATE`), with what each would have stopped. */
   overrides: GateOverride[];
   /** Report dates before the latest one that this run added or replaced (accepted with `--accept backdated`). */
   corrections: Correction[];
   /** The archived file this run withdrew (`npm run archive -- withdraw FILE`), by name, or null. */
   withdrawn: string | null;
-  /** What the fundamentals step fetched (absent without a key). */
-  fundamentals?: FundamentalsSummary;
-  /** Where the published report comes from (absent when nothing was published). */
-  source?: ReportSource;
 }
 
 const SHOWN_WARNINGS = 20;
@@ -61,12 +61,12 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
       `  output:       ${relative(process.cwd(), resolve(PROJECT_ROOT, where.distDir)) || '.'}/`,
     );
   }
+  const f = summary.fundamentals;
+  if (f) lines.push(`  fundamentals: ratios for ${f.ratios} tickers, earnings dates for ${f.earnings}${f.complete ? '' : `; stopped early, the next run resumes (${f.stoppedBy})`}`);
   const gates = gateNotes(summary);
   for (const line of gates.withdrawn ?? []) lines.push(`  withdrawn:    ${line}`);
   for (const line of gates.corrections ?? []) lines.push(`  correction:   ${line}`);
   for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
-  const f = summary.fundamentals;
-  if (f) lines.push(`  fundamentals: ratios for ${f.ratios} tickers, earnings dates for ${f.earnings}${f.complete ? '' : `; stopped early, the next run resumes (${f.stoppedBy})`}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Env, MiddlewareHandler, Schema } from 'hono';
-import { requestBodyLimits } from './body-limits';
 import { OPERATOR_PAGES } from '../lib/domain/routes';
+import { requestBodyLimits } from './body-limits';
 import { answerError } from './errors';
 import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
 import { SiteIndexLoader } from '../storage/site-index';

@@ -8,16 +8,16 @@ import { refusal } from './errors';
 
 const KIB = 1024;
 
-/** A route that holds its body to its own limit, with its own message (the operator's uploads: 10 files of 25 MB). */
-export const OWN_LIMIT = 'own';
-
-/** The most bytes a request body may have, by path prefix, the first match winning; the last row is every other path. */
-export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number | typeof OWN_LIMIT])[] = [
+/**
+ * The most bytes a request body may have, by path prefix, the first match winning; the last row is every other path.
+ * `null`: the route holds the body to its own limit, with its own message (the export uploads: 10 files of 25 MB and
+ * the form around them, src/server/uploads.ts).
+ */
+export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number | null])[] = [
   // Stripe's signed events: a few KB, well under this.
   ['/api/auth/stripe/webhook', 1024 * KIB],
-  // The export uploads apply uploadBodyLimit (src/server/uploads.ts) themselves.
-  ['/api/admin/uploads', OWN_LIMIT],
-  ['/api/admin/exports', OWN_LIMIT],
+  ['/api/admin/uploads', null],
+  ['/api/admin/exports', null],
   // 500 tickers of 10 characters as JSON.
   ['/api/polygon/company-names', 32 * KIB],
   // Forms, sign-in, account and watchlist bodies: a few hundred bytes.
@@ -28,7 +28,7 @@ export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number | ty
 /** Middleware holding each request's body to its path's limit (methods without a body pass at once). */
 export function requestBodyLimits(limits = BODY_LIMITS): MiddlewareHandler {
   const checks = limits.map(([prefix, bytes]) => {
-    if (bytes === OWN_LIMIT) return [prefix, null] as const;
+    if (bytes === null) return [prefix, null] as const;
     const limit = bytes.toLocaleString('en-US');
     const check = bodyLimit({
       maxSize: bytes,

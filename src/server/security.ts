@@ -64,7 +64,7 @@ export async function securityPolicy(formTargets: readonly string[] = []): Promi
 /** The policy every app has unless it names other form targets. */
 export const DEFAULT_SECURITY_POLICY = await securityPolicy();
 
-/** The Content-Security-Policy of a page: `policy` (an app's), with the build's inline-script hashes allowed in script-src. */
+/** A page's Content-Security-Policy: `policy` with the build's inline-script hashes allowed in script-src. */
 export function pagePolicy(policy: string, scriptHashes: readonly string[]): string {
   if (scriptHashes.length === 0) return policy;
   return policy.replace(/(^|;\s*)script-src ([^;]*)/, (_whole, lead: string, sources: string) => `${lead}script-src ${sources} ${scriptHashes.join(' ')}`);

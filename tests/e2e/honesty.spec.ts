@@ -84,7 +84,15 @@ const islands: { name: string; path: string; act?: (page: Page) => Promise<void>
   { name: 'DetailModal', path: '/all-signals' },
   { name: 'ModalRoot', path: '/all-signals', act: (page) => clickFirstRow(page) },
   { name: 'HeaderLive', path: '/all-signals', act: (page) => clickFirstRow(page) },
-  { name: 'Toaster', path: '/signal/AAPL', act: async (page) => void (await page.getByTestId('watch-toggle').click()) },
+  {
+    name: 'Toaster',
+    path: '/signal/AAPL',
+    act: async (page) => {
+      // The watch button answers once the page script has hydrated the live header (it marks it).
+      await expect(page.locator('#dt-live')).toHaveAttribute('data-hydrated', '');
+      await page.getByTestId('watch-toggle').click();
+    },
+  },
   {
     name: 'Paywall',
     path: '/all-signals',

@@ -107,6 +107,8 @@ beforeAll(async () => {
     companyInfoFile: join(work, 'companies.json'),
     shareImageCache: join(work, 'share-images'),
     siteName: 'C-Score Signals',
+    // The future-date gate judges the uploads' dates (up to 2026-11-25) against this day, not the machine's.
+    now: () => Date.parse('2026-11-24T15:00:00Z'),
   };
   await runDaily({ ...daily, runLog: { log: runLog, trigger: 'cli' } });
   const api = createApi({
@@ -331,9 +333,8 @@ describe('publishing', () => {
   it('a build that fails leaves dist/ byte-identical, and the job and the run log say why', async () => {
     const before = await treeDigest(daily.distDir);
     // A company name the smoke check reads as a broken template: the file is valid, the build is refused.
-    // A re-export of the latest date, no later than the next trading day: the data gates (issue 21) let it through to the build.
-    const body = dayCsv('2026-11-24', [10, 20, 30], { AAPL: 'NaN Holdings' });
-    const response = await asOperator('/api/admin/uploads', { method: 'POST', body: form([{ name: 'signals-2026-11-24.csv', body }]) });
+    const body = dayCsv('2026-11-25', [10, 20, 30], { AAPL: 'NaN Holdings' });
+    const response = await asOperator('/api/admin/uploads', { method: 'POST', body: form([{ name: 'signals-2026-11-25.csv', body }]) });
     expect(response.status).toBe(202);
     const job = await waitForJob((await response.json()).job.id, { cookie: operator });
     expect(job.result?.outcome).toBe('refused');
@@ -342,7 +343,7 @@ describe('publishing', () => {
     expect(job.stage).toBe('smoke');
     expect(await treeDigest(daily.distDir)).toBe(before);
     const [run] = await runLog.recent();
-    expect(run).toMatchObject({ trigger: 'upload', outcome: 'refused', files: ['signals-2026-11-24.csv'] });
+    expect(run).toMatchObject({ trigger: 'upload', outcome: 'refused', files: ['signals-2026-11-25.csv'] });
     expect(run!.messages[0]).toMatch(/^The smoke check found/);
     const runs = await (await asOperator('/api/admin/runs')).json();
     expect(runs.runs.map((r: RunLogEntry) => r.trigger)).toEqual(['upload', 'upload', 'upload', 'token', 'cli']);

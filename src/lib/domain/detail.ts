@@ -6,8 +6,8 @@
 import { canonicalUrl } from './canonical';
 import { formatDate, formatScore } from './format';
 import { classifySignal, signalDirection } from './signal';
-import { asciiUpper } from './text';
 import { SAMPLE_NOTICE } from './report-source';
+import { asciiUpper } from './text';
 import { isTicker } from './ticker';
 import type { TrendPoint, TrendResponse } from './trend';
 

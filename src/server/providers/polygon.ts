@@ -332,15 +332,6 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     return result.value as z.infer<S> | null;
   }
 
-  /**
-   * Spends one of the client's calls before a load that will reach upstream (a cached answer costs nothing). Checked
-   * outside the cache, so one client's refusal is never remembered as the answer for everyone.
-   */
-  private async admit(): Promise<void> {
-    const caller = currentCaller();
-    if (caller !== undefined && this.clients !== null) await this.clients.spend(caller.client);
-  }
-
   /** A JSON body checked against its schema, else a ProviderError saying what was wrong. */
   private parseBody<T>(text: string, label: string, schema: z.ZodType<T>): T {
     let json: unknown;
@@ -354,6 +345,15 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
       throw this.failure(new ProviderError('malformed', `Polygon answered ${label} with an unexpected shape: ${explainIssues(parsed.error.issues).join('; ')}.`));
     }
     return parsed.data;
+  }
+
+  /**
+   * Spends one of the client's calls before a load that will reach upstream (a cached answer costs nothing). Checked
+   * outside the cache, so one client's refusal is never remembered as the answer for everyone.
+   */
+  private async admit(): Promise<void> {
+    const caller = currentCaller();
+    if (caller !== undefined && this.clients !== null) await this.clients.spend(caller.client);
   }
 
   /** One HTTP call under the budget and the timeout; any answer but 2xx or 404 is a ProviderError. */

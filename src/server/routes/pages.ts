@@ -5,10 +5,10 @@ import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../li
 import { signalDirection } from '../../lib/domain/signal';
 import { parseTableState } from '../../lib/domain/table';
 import { isTicker } from '../../lib/domain/ticker';
-import { asciiUpper } from '../../lib/domain/text';
 import type { SiteIndexLoader } from '../../storage/site-index';
 import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
 import type { SessionReader } from '../auth/session';
+import { asciiUpper } from '../../lib/domain/text';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
