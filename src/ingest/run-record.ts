@@ -5,7 +5,7 @@
 import type { RunTrigger } from '../lib/domain/operator';
 import type { RunEnd, RunLog } from '../storage/run-log';
 import { DailyJobError } from './error';
-import type { DailySummary } from './summary';
+import { gateNotes, type DailySummary } from './summary';
 
 // The summary's lists that have their own column, or are not notes.
 const OWN_COLUMNS = new Set(['warnings', 'addedFiles', 'reportDates']);
@@ -17,7 +17,8 @@ function notesOf(summary: DailySummary): Record<string, string[]> {
     if (OWN_COLUMNS.has(key) || !Array.isArray(value) || value.length === 0) continue;
     if (value.every((item) => typeof item === 'string')) notes[key] = value as string[];
   }
-  return notes;
+  // The data gates' overrides and corrections are records: the run log keeps them as the lines the summary prints.
+  return { ...notes, ...gateNotes(summary) };
 }
 
 /** Runs `work` (the daily job) and records its start and its end in `runLog` when given. */

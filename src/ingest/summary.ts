@@ -34,6 +34,15 @@ export interface DailySummary {
 
 const SHOWN_WARNINGS = 20;
 
+/** The gate overrides, corrections and withdrawal of a run as lines of text (the printed summary and the run log's notes). */
+export function gateNotes(summary: Pick<DailySummary, 'overrides' | 'corrections' | 'withdrawn'>): Record<string, string[]> {
+  const notes: Record<string, string[]> = {};
+  if (summary.overrides.length > 0) notes.overrides = summary.overrides.map((o) => `--accept ${o.gate} for ${o.file}: ${o.message}`);
+  if (summary.corrections.length > 0) notes.corrections = summary.corrections.map((c) => `${c.date} ${c.change} by ${c.file}`);
+  if (summary.withdrawn !== null) notes.withdrawn = [`${summary.withdrawn}, rebuilt from the rest of the archive`];
+  return notes;
+}
+
 /** The summary as the job prints it; `where` is the job's source and output folder as configured. */
 export function formatSummary(summary: DailySummary, where: { source: string; distDir: string }): string {
   const dates = summary.reportDates;
@@ -54,9 +63,10 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   }
   const f = summary.fundamentals;
   if (f) lines.push(`  fundamentals: ratios for ${f.ratios} tickers, earnings dates for ${f.earnings}${f.complete ? '' : `; stopped early, the next run resumes (${f.stoppedBy})`}`);
-  if (summary.withdrawn !== null) lines.push(`  withdrawn:    ${summary.withdrawn}, rebuilt from the rest of the archive`);
-  for (const c of summary.corrections) lines.push(`  correction:   ${c.date} ${c.change} by ${c.file}`);
-  for (const o of summary.overrides) lines.push(`  accepted:     --accept ${o.gate} for ${o.file}: ${o.message}`);
+  const gates = gateNotes(summary);
+  for (const line of gates.withdrawn ?? []) lines.push(`  withdrawn:    ${line}`);
+  for (const line of gates.corrections ?? []) lines.push(`  correction:   ${line}`);
+  for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptNewFiles } from '../../src/ingest/intake';
 import { nextTradingDay, newYorkDate } from '../../src/lib/domain/gates';
 import { commitToArchive } from '../../src/storage/archive';
+import { openDatabase } from '../../src/storage/db';
+import { RunLog } from '../../src/storage/run-log';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -47,7 +49,7 @@ beforeAll(async () => {
   const seed = await source('seed', { 'signals-2026-11-19.csv': report('2026-11-19', TICKERS), 'signals-2026-11-20.csv': report('2026-11-20', TICKERS) });
   const intake = await acceptNewFiles(archiveDir, seed, () => undefined);
   await commitToArchive(archiveDir, [], intake.added);
-  env = { ARCHIVE_DIR: archiveDir, DIST_DIR: join(work, 'dist'), SITE_URL: 'https://signals.example', COMPANY_INFO_FILE: join(work, 'companies.json') };
+  env = { ARCHIVE_DIR: archiveDir, DIST_DIR: join(work, 'dist'), SITE_URL: 'https://signals.example', COMPANY_INFO_FILE: join(work, 'companies.json'), DATABASE_FILE: join(work, 'app.db'), SHARE_IMAGE_CACHE: join(work, 'share-images') };
   archiveIndex = () => readFile(join(archiveDir, 'index.json'), 'utf8');
 });
 
@@ -113,9 +115,19 @@ describe('the data gates of npm run daily', () => {
     expect(result.stdout).toContain('  correction:   2026-11-19 replaced by late.csv');
     expect(result.stdout).toContain('  accepted:     --accept backdated for late.csv: held by the gate backdated: it adds 2026-11-17, replaces 2026-11-19');
     expect(result.stdout).toMatch(/report dates: 3 \(2026-11-17 to 2026-11-20\)/);
+    // The run log (the accounts database's) keeps the override and the corrected dates with the run.
+    const database = openDatabase({ url: null, file: env.DATABASE_FILE! });
+    try {
+      const [run] = await new RunLog(database.db).recent(1);
+      expect(run).toMatchObject({ trigger: 'cli', outcome: 'published' });
+      expect(run!.notes.corrections).toEqual(['2026-11-17 added by late.csv', '2026-11-19 replaced by late.csv']);
+      expect(run!.notes.overrides).toEqual([expect.stringMatching(/^--accept backdated for late\.csv: held by the gate backdated: it adds 2026-11-17, replaces 2026-11-19/)]);
+    } finally {
+      await database.close();
+    }
   });
 
-  it('withdraws an archived file with npm run archive -- withdraw FILE, rebuilds from the rest, and skips it at the source from then on', async () => {
+  it('withdraws an archived file with npm run archive -- withdraw FILE and rebuilds from the rest', async () => {
     const result = await run('scripts/archive.ts', env, ['withdraw', 'late.csv']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -126,7 +138,9 @@ describe('the data gates of npm run daily', () => {
     expect(index.withdrawn).toEqual([expect.objectContaining({ fileName: 'late.csv' })]);
     const site = JSON.parse(await readFile(join(work, 'dist/data/site.json'), 'utf8'));
     expect(site.history.dates).toEqual(['2026-11-19', '2026-11-20']);
+  });
 
+  it('skips a withdrawn file at the source from then on, and names the archive\'s files for an unknown one', async () => {
     const again = await run('scripts/daily.ts', { ...env, SIGNALS_SOURCE: join(work, 'old') });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('up to date');
