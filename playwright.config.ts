@@ -142,9 +142,6 @@ export default defineConfig({
         DATABASE_FILE: `${OPERATOR_DIR}/app.db`,
         SHARE_IMAGE_CACHE: `${OPERATOR_DIR}/share-images`,
         ADMIN_EMAILS: OPERATOR_EMAIL,
-        // The spec uploads a 3-ticker report over this 12-ticker build: the ticker-drop gate (issue 21, tested in
-        // tests/integration/gates.test.ts) would hold it, and the upload has no way to accept a gate yet.
-        GATE_TICKER_DROP_PERCENT: '100',
         SITE_URL: OPERATOR_URL,
         SMTP_URL: `smtp://127.0.0.1:${SMTP_CATCHER_PORT}`,
         PORT: String(OPERATOR_PORT),
