@@ -16,6 +16,7 @@ import { apiOptions, createApi } from '../src/server/api';
 import { fundamentalsSourceFor } from '../src/server/providers';
 import { operatorPages } from '../src/server/routes/pages';
 import { RunLog } from '../src/storage/run-log';
+import { SiteIndexLoader } from '../src/storage/site-index';
 
 let config: Config;
 try {
@@ -62,9 +63,12 @@ const stripeApi = config.stripe?.apiUrl;
 const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
 // Uploads and the token route run the same daily job, in this process, one at a time (src/server/publish-queue.ts).
 const tools = operatorTools({ ...dailyConfig(config), fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => console.log(line) }, runLog);
+// One index of the published build for the API and the server-rendered list filters.
+const site = new SiteIndexLoader(distDir);
 const app = createApp({
   distDir,
-  api: createApi({ ...options, operatorTools: tools }),
+  site,
+  api: createApi({ ...options, operatorTools: tools, site }),
   operatorPages: operatorPages(options.accounts.session, distDir),
   security,
 });

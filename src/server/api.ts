@@ -41,6 +41,8 @@ export interface ApiOptions {
   accounts: Accounts;
   /** The daily job's check, preview and publish (scripts/start.ts passes the pipeline's); without them /api/admin cannot publish. */
   operatorTools?: OperatorTools;
+  /** The published build's index; pass the app's (createApp) so the process holds one copy. Default: a new loader. */
+  site?: SiteIndexLoader;
   now?: () => number;
 }
 
@@ -51,7 +53,7 @@ export interface ApiOptions {
  */
 export function createApi(options: ApiOptions): Hono {
   const context: ApiContext = {
-    site: new SiteIndexLoader(options.distDir),
+    site: options.site ?? new SiteIndexLoader(options.distDir),
     provider: options.provider,
     companies: new CompanyStore(options.companyInfoFile),
     archiveDir: options.archiveDir,

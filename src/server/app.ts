@@ -26,6 +26,8 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
   security?: SecurityPolicy;
   /** The check in front of the operators' pages (routes/pages.ts `operatorPages`); without it they are plain static pages. */
   operatorPages?: MiddlewareHandler;
+  /** The published build's index, shared with the API (createApi's `site`) so the process holds one copy. */
+  site?: SiteIndexLoader;
 }
 
 /** The Hono app for one Node process: security headers, the live API under /api, then `${distDir}/client`. */
@@ -36,7 +38,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   app.use(requestBodyLimits());
   app.use('/signal/*', signalPageRedirect());
   app.use('/archives/*', archiveFirstPageRedirect());
-  const lists = filteredListPages(options.distDir, new SiteIndexLoader(options.distDir));
+  const lists = filteredListPages(options.distDir, options.site ?? new SiteIndexLoader(options.distDir));
   for (const path of FILTERABLE_LIST_PATHS) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
   if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);
   if (options.api !== undefined) app.route('/api', options.api);
