@@ -14,6 +14,9 @@ import { safeHttpUrl } from './lib/domain/url';
 /** The project's root folder (where package.json is); relative paths in the environment start here. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The canonical origin unless SITE_URL says otherwise (the daily job warns about it). */
+export const DEFAULT_SITE_URL = 'http://localhost:4321';
+
 /** The product name unless SITE_NAME says otherwise. */
 export const DEFAULT_SITE_NAME = 'C-Score Signals';
 
@@ -44,7 +47,7 @@ const EnvSchema = z.object({
   FUNDAMENTALS_FILE: path('data/company-info/fundamentals.json'),
   SHARE_IMAGE_CACHE: path('data/build/share-images'),
   SITE_DATA_FILE: optional(z.string().trim().optional()),
-  SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default('http://localhost:4321')),
+  SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default(DEFAULT_SITE_URL)),
   SITE_NAME: text(DEFAULT_SITE_NAME),
   PORT: wholeNumber(4321, 0, 65_535),
   HOST: text('localhost'),
@@ -136,6 +139,31 @@ export interface Config {
   tickerDropPercent: number;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
+}
+
+/**
+ * Every setting that changes what the static build writes besides its data: the daily job hands exactly these to
+ * `astro build` (buildEnv) and puts them in the inputs hash, so changing one rebuilds the site.
+ */
+export interface BuildShape {
+  siteUrl: string;
+  siteName: string;
+  links: Config['links'];
+  paywall: boolean;
+  islandFaults: boolean;
+}
+
+/** The environment a static build of `shape` runs with (the variables loadConfig reads back into the same shape). */
+export function buildEnv(shape: BuildShape): Record<string, string> {
+  return {
+    SITE_URL: shape.siteUrl,
+    SITE_NAME: shape.siteName,
+    LEARN_VIDEO_URL: shape.links.learnVideo ?? '',
+    NEWSLETTER_URL: shape.links.newsletter ?? '',
+    COMMUNITY_URL: shape.links.community ?? '',
+    PAYWALL: shape.paywall ? 'on' : 'off',
+    ISLAND_FAULTS: shape.islandFaults ? 'on' : 'off',
+  };
 }
 
 /** The environment could not be read; the message lists every problem and what to do. */

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../config';
+import { buildEnv, PROJECT_ROOT, type BuildShape } from '../config';
 import type { ArchivedFile, SignalHistory, SiteData, UniverseCompany } from '../lib/domain/schemas';
 import { readCompanyInfoStore } from '../storage/company-info';
 import { readFundamentalsStore } from '../storage/fundamentals';
@@ -32,11 +32,13 @@ export interface BuildSettings {
   /** Where the report comes from: `sample` puts the sample-data notice on every page. */
   source: ReportSource;
   shareImageCache: string;
-  siteName: string;
+  /**
+   * The settings that shape the pages: the product name and origin, the links, and PAYWALL=on (the build writes only
+   * what anonymous visitors may see, DESIGN.md "Accounts and entitlements").
+   */
+  shape: BuildShape;
   /** Print the static build's own output. */
   verbose: boolean;
-  /** PAYWALL=on: the build writes only what anonymous visitors may see (DESIGN.md "Accounts and entitlements"). */
-  paywall?: boolean;
   /** Told when the smoke check starts (the upload page's progress). */
   onStage?: (stage: 'smoke') => void;
 }
@@ -59,14 +61,14 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   const client = clientDir(staging);
   const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
-  const paywall = settings.paywall ?? false;
+  const { paywall, siteName } = settings.shape;
   const slice = freeSlice(siteData.history.latest);
-  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, paywall), {
+  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, settings.shape), {
     cacheDir: settings.shareImageCache,
-    siteName: settings.siteName,
+    siteName,
     lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
   });
-  await writeStaticApi(client, siteData, settings.siteName, paywall);
+  await writeStaticApi(client, siteData, siteName, paywall);
   settings.onStage?.('smoke');
   const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   await precompressStatic(client);
@@ -86,12 +88,12 @@ async function writeSiteData(staging: string, { history, files, universe }: Buil
   return { siteData, siteDataFile };
 }
 
-function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, paywall: boolean): Promise<void> {
+function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape): Promise<void> {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir, '--silent'], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, SITE_DATA_FILE: siteDataFile, PAYWALL: paywall ? 'on' : 'off', ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
     });
     let output = '';

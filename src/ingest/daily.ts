@@ -3,7 +3,7 @@
  * build into staging -> publish. A refused file or a failed build throws before anything published changes.
  */
 import { resolve } from 'node:path';
-import { PROJECT_ROOT, type Config } from '../config';
+import { DEFAULT_SITE_URL, PROJECT_ROOT, type BuildShape, type Config } from '../config';
 import type { FundamentalsSource } from '../lib/domain/fundamentals';
 import { buildIntoStaging } from './build';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
@@ -23,7 +23,7 @@ import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
-  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent'>> & {
+  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links'>> & {
   /** Data gates the operator accepts for this run (`--accept GATE`); each use is recorded in the summary. */
   accept?: Iterable<GateName>;
   /** Withdraw this archived file (its id or file name) and rebuild from the rest, without pulling the source. */
@@ -56,6 +56,19 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
 export function dailyConfig(config: Config): DailyConfig {
   return config;
+}
+
+const NO_LINKS: Config['links'] = { learnVideo: null, newsletter: null, community: null };
+
+/** What shapes the build besides its data, from the job's settings (unset: the defaults, as loadConfig gives them). */
+export function buildShape(config: DailyConfig): BuildShape {
+  return {
+    siteUrl: config.siteUrl ?? DEFAULT_SITE_URL,
+    siteName: config.siteName,
+    links: config.links ?? NO_LINKS,
+    paywall: config.paywall ?? false,
+    islandFaults: config.islandFaults ?? false,
+  };
 }
 
 /** Runs the daily job under the archive's lock and returns what it did; the run log, when given, records it. */
@@ -92,8 +105,9 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       const today = config.today ?? new Date().toISOString().slice(0, 10);
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
-    // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
+    // The same data with another SITE_URL, SITE_NAME, link or PAYWALL is another site: the shape is in the hash.
+    const shape = buildShape(config);
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], shape);
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
@@ -114,9 +128,8 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         fundamentalsFile,
         source,
         shareImageCache: at(config.shareImageCache),
-        siteName: config.siteName,
+        shape,
         verbose: config.verbose ?? false,
-        paywall: config.paywall ?? false,
         onStage: stage,
       };
       stage('build');

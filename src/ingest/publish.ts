@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { PROJECT_ROOT } from '../config';
+import { PROJECT_ROOT, type BuildShape } from '../config';
 import type { ArchivedFile, SiteData } from '../lib/domain/schemas';
 import { commitToArchive } from '../storage/archive';
 import { readBuildInfo, type BuildInfo } from '../storage/site-index';
@@ -92,9 +92,10 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
   }
 }
 
-/** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`) and the code. */
-export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[] = []): Promise<string> {
+/** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`), the settings that shape it and the code. */
+export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape): Promise<string> {
   const hash = createHash('sha256');
+  hash.update(`${JSON.stringify(shape)}\n`);
   for (const file of files) hash.update(`${file.sha256}\n`);
   hash.update(await readFile(universeFile));
   hash.update(await readFile(companyInfoFile).catch(() => ''));

@@ -216,6 +216,22 @@ describe('npm run daily', () => {
     }
   });
 
+  it('rebuilds when SITE_URL alone changes: canonical links, og:url, JSON-LD and the sitemap name the new origin', async () => {
+    const moved = { ...env, SITE_URL: 'https://moved.example' };
+    const result = await runDaily(moved);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('published the site');
+    const page = await readFile(join(work, 'dist/client/signal/AAPL/index.html'), 'utf8');
+    expect(page).toContain('<link rel="canonical" href="https://moved.example/signal/AAPL">');
+    expect(page).toContain('<meta property="og:url" content="https://moved.example/signal/AAPL">');
+    expect(page).not.toContain('signals.example');
+    const sitemap = await readFile(join(work, 'dist/client/sitemap-0.xml'), 'utf8');
+    expect(sitemap).toContain('<loc>https://moved.example/signal/AAPL</loc>');
+    expect(sitemap).not.toContain('signals.example');
+    // The same settings again: nothing to do.
+    expect((await runDaily(moved)).stdout).toContain('up to date');
+  });
+
   it('warns on every run when SITE_URL is unset or not https, and refuses to run so under NODE_ENV=production', async () => {
     const warned = await runDaily({ ...env, SITE_URL: '' });
     expect(warned.code).toBe(0);

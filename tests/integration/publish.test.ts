@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ArchivedFile, SiteData } from '../../src/lib/domain/schemas';
-import { publish, upToDateBuild, withLock, withStaging } from '../../src/ingest/publish';
+import { inputsHash, publish, upToDateBuild, withLock, withStaging } from '../../src/ingest/publish';
+import { buildEnv, loadConfig, type BuildShape } from '../../src/config';
 
 let work: string;
 beforeEach(async () => {
@@ -58,5 +60,54 @@ describe('publishing a staged build', () => {
     expect(await upToDateBuild(dist, 'after')).toEqual(build);
     expect(JSON.parse(await readFile(join(archiveDir, 'index.json'), 'utf8')).files).toEqual([file]);
     expect((await readdir(work)).sort()).toEqual(['archive', 'dist']);
+  });
+});
+
+describe('the inputs hash', () => {
+  const shape: BuildShape = {
+    siteUrl: 'https://signals.example',
+    siteName: 'C-Score Signals',
+    links: { learnVideo: null, newsletter: null, community: null },
+    paywall: false,
+    islandFaults: false,
+  };
+  const hashOf = (s: BuildShape) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
+
+  it.each<[string, BuildShape]>([
+    ['SITE_URL', { ...shape, siteUrl: 'https://moved.example' }],
+    ['SITE_NAME', { ...shape, siteName: 'Acme Signals' }],
+    ['LEARN_VIDEO_URL', { ...shape, links: { ...shape.links, learnVideo: 'https://video.example/embed/1' } }],
+    ['NEWSLETTER_URL', { ...shape, links: { ...shape.links, newsletter: 'https://news.example' } }],
+    ['COMMUNITY_URL', { ...shape, links: { ...shape.links, community: 'https://chat.example' } }],
+    ['PAYWALL', { ...shape, paywall: true }],
+    ['ISLAND_FAULTS', { ...shape, islandFaults: true }],
+  ])('changes with %s, so the daily job rebuilds instead of saying "up to date"', async (_setting, changed) => {
+    const base = await hashOf(shape);
+    expect(await hashOf({ ...shape })).toBe(base);
+    expect(await hashOf(changed)).not.toBe(base);
+  });
+
+  it('covers every setting the static build reads: loadConfig reads buildEnv(shape) back as the same shape', () => {
+    const custom: BuildShape = {
+      siteUrl: 'https://moved.example',
+      siteName: 'Acme Signals',
+      links: { learnVideo: 'https://video.example/embed/1', newsletter: 'https://news.example/', community: 'https://chat.example/' },
+      paywall: true,
+      islandFaults: true,
+    };
+    for (const s of [shape, custom]) {
+      const read = loadConfig(buildEnv(s));
+      expect({ siteUrl: read.siteUrl, siteName: read.siteName, links: read.links, paywall: read.paywall, islandFaults: read.islandFaults }).toEqual(s);
+    }
+    // What build-time code reads from the Config: the shape's settings, the data file the job names, and the dev port.
+    const buildTime = ['astro.config.mjs', 'src/lib/site-meta.ts', 'src/lib/site-data.ts', 'src/lib/site-access.ts'];
+    const read = new Set<string>();
+    for (const file of buildTime) {
+      const source = readFileSync(join(import.meta.dirname, '../..', file), 'utf8');
+      for (const [, name] of source.matchAll(/config\(\)\.(\w+)/g)) read.add(name!);
+      for (const [, names] of source.matchAll(/const \{([^}]*)\} = config\(\)/g)) for (const name of names!.split(',')) read.add(name.split(':')[0]!.trim());
+    }
+    expect([...read].filter((name) => !(name in shape) && name !== 'siteDataFile' && name !== 'devApiPort')).toEqual([]);
+    expect(read.has('siteUrl') && read.has('links')).toBe(true);
   });
 });
