@@ -5,6 +5,7 @@
  */
 import { problemLine, PUBLISH_STAGES, type FileProblem, type PublishResult, type PublishStage, type UploadPreview } from '../lib/domain/operator';
 import { element, operatorCall, OperatorApiError, part } from './operator-http';
+import { formatScore } from '../lib/domain/format';
 
 interface JobView {
   id: string;
@@ -122,7 +123,7 @@ export function startUploadPage(): void {
         ? `After publishing, the latest report stays ${changes.reportDate}, with these changes against the report before it.`
         : `After publishing, the latest report is ${changes.reportDate} (the site shows ${changes.publishedReportDate ?? 'no report'} today).`;
     const lists: [string, string[]][] = [
-      ['New signals', changes.newSignals.map((s) => `${s.ticker}: ${s.direction}, C-Score ${s.cScore}`)],
+      ['New signals', changes.newSignals.map((s) => `${s.ticker}: ${s.direction}, C-Score ${formatScore(s.cScore)}`)],
       ['Exits', changes.exits.map((e) => `${e.ticker}: ${e.from} to neutral`)],
       ['Reversals', changes.reversals.map((r) => `${r.ticker}: ${r.from} to ${r.to}`)],
     ];

@@ -121,13 +121,13 @@ export function ScoreCard({ record, idPrefix }: { record: SignalRecord; idPrefix
           <dt className="text-xs muted">
             <Tip id={`${idPrefix}-market-tip`} label="Market Score" tip="Relative share-price performance over a blend of the past 1, 3 and 12 months, a forced ranking from -100 to +100." />
           </dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="market-score">{record.marketScore.toFixed(2)}</dd>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="market-score">{formatScore(record.marketScore)}</dd>
         </div>
         <div>
           <dt className="text-xs muted">
             <Tip id={`${idPrefix}-delta-tip`} label="Delta Score" tip="Projected beat or miss versus consensus and its probability, a forced ranking from -100 to +100." />
           </dt>
-          <dd className="text-lg font-semibold tabular-nums" data-testid="delta-score">{record.deltaScore.toFixed(2)}</dd>
+          <dd className="text-lg font-semibold tabular-nums" data-testid="delta-score">{formatScore(record.deltaScore)}</dd>
         </div>
       </dl>
     </Card>
@@ -201,8 +201,8 @@ export function HistoryCard({ record, idPrefix }: { record: SignalRecord; idPref
       <Pairs
         testid="cscore-history"
         pairs={[
-          ['7-Day Average', record.avgCScoreL7D.toFixed(2)],
-          ['14-Day Average', record.avgCScoreL14D.toFixed(2)],
+          ['7-Day Average', formatScore(record.avgCScoreL7D)],
+          ['14-Day Average', formatScore(record.avgCScoreL14D)],
           ['7-Day Signals', `${record.countL7DWithSignal} of 7 days`],
           ['14-Day Signals', `${record.countL14DWithSignal} of 14 days`],
         ]}
