@@ -4,17 +4,21 @@ import { idleStore, trendStore } from '../lib/client/query';
 import { decodeTrend } from '../lib/domain/detail';
 import { formatScore } from '../lib/domain/format';
 import {
+  DEFAULT_TREND_RANGE,
   TREND_ANIMATION_MS,
+  TREND_RANGES,
   TREND_CHART_HEIGHTS,
   TREND_LINE,
   TREND_REFERENCE_LINES,
   TREND_Y_DOMAIN,
   TREND_Y_TICKS,
+  pointsInRange,
   toChartPoints,
   trendColor,
   trendTooltip,
   validateTrend,
   type TrendPoint,
+  type TrendRange,
   type TrendResponse,
 } from '../lib/domain/trend';
 import { withErrorBoundary } from './ErrorBoundary';
@@ -31,18 +35,26 @@ interface TrendChartProps {
   size?: keyof typeof TREND_CHART_HEIGHTS;
   /** The trend in `encodeTrend`'s compact text, embedded in the page so the chart needs no request before first paint. */
   embedded?: string;
+  /** False when `embedded` holds only the default range of a longer trend: a longer range then loads the full trend. */
+  complete?: boolean;
 }
+
+const monthsOf = (range: TrendRange) => TREND_RANGES.find((r) => r.id === range)!.months ?? Number.POSITIVE_INFINITY;
+const DEFAULT_MONTHS = monthsOf(DEFAULT_TREND_RANGE);
 
 type View =
   | { state: 'loading' }
   | { state: 'error'; message: string }
   | { state: 'empty'; message: string }
-  | { state: 'chart'; valid: TrendPoint[] };
+  | { state: 'chart'; valid: TrendPoint[]; reportDate: string };
 
 /** Turns a trend response into what the card shows: the valid points, or the spec's empty message. */
 function toView(ticker: string, response: unknown): View {
   try {
-    return { state: 'chart', valid: validateTrend(ticker, response) };
+    const valid = validateTrend(ticker, response);
+    const given = typeof response === 'object' && response !== null ? (response as { reportDate?: unknown }).reportDate : undefined;
+    const reportDate = typeof given === 'string' ? given : (valid.find((p) => p.isCurrentDay)?.date ?? valid.at(-1)!.date);
+    return { state: 'chart', valid, reportDate };
   } catch (error) {
     return { state: 'empty', message: (error as Error).message };
   }
@@ -89,23 +101,32 @@ function StaticChart({ scores, height, color }: { scores: number[]; height: numb
 }
 
 /** The C-Score trend chart: embedded data for first paint, lightweight-charts loaded when the chart is shown. */
-function TrendChart({ ticker, currentScore, size = 'card', embedded }: TrendChartProps) {
+function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = true }: TrendChartProps) {
   const height = TREND_CHART_HEIGHTS[size];
   const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
-  // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it.
+  const [range, setRange] = useState<TrendRange>(DEFAULT_TREND_RANGE);
+  // The range buttons work once the island runs; in the static page they are there, disabled, so nothing shifts.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
+  // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it, or a range longer than
+  // the embedded one is chosen.
   const [fetching, setFetching] = useState(embedded === undefined);
-  const store = fetching ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
+  const wantsFull = fetching || (!complete && monthsOf(range) > DEFAULT_MONTHS);
+  const store = wantsFull ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
   const remote = useStore(store, { ssr: 'initial' });
   const remoteView = useMemo(() => (remote.data ? toView(ticker, remote.data) : null), [ticker, remote.data]);
-  const view: View = fetching
+  const loadingLonger = wantsFull && !fetching && !remoteView && !remote.error;
+  const view: View = wantsFull
     ? remoteView
       ? remoteView
       : remote.error
         ? { state: 'error', message: `Error loading trend data for ${ticker}` }
-        : { state: 'loading' }
+        : loadingLonger && initial
+          ? initial // the embedded range stays on screen while the longer one loads
+          : { state: 'loading' }
     : (initial ?? { state: 'loading' });
   const retry = () => {
-    if (fetching) store.revalidate();
+    if (wantsFull) store.revalidate();
     else setFetching(true);
   };
 
@@ -113,7 +134,9 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded }: TrendChar
   const box = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState(false);
   const [tip, setTip] = useState<{ x: number; y: number; heading: string; label: string; value: string } | null>(null);
-  const valid = view.state === 'chart' ? view.valid : null;
+  const reportDate = view.state === 'chart' ? view.reportDate : '';
+  const all = view.state === 'chart' ? view.valid : null;
+  const valid = useMemo(() => (all ? pointsInRange(all, reportDate, range) : null), [all, reportDate, range]);
 
   useEffect(() => {
     const el = box.current;
@@ -209,45 +232,64 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded }: TrendChar
   const summary = valid ? trendSummary(ticker, valid) : '';
 
   return (
-    <div data-testid="trend-chart" data-state={view.state} data-drawn={drawn ? 'true' : 'false'} data-color={trendColor(currentScore)}>
-      {view.state === 'chart' ? (
-        <div className="relative" style={{ height }} role="img" aria-label={summary}>
-          <div ref={box} className="absolute inset-0" style={{ opacity: drawn ? 1 : 0, transition: `opacity ${TREND_ANIMATION_MS}ms` }} />
-          {!drawn && <StaticChart scores={drawingScores(view.valid)} height={height} color={color} />}
-          {tip && (
-            <div className="pointer-events-none absolute z-10 rounded bg-gray-900 px-2 py-1 text-xs text-white shadow dark:bg-gray-700" style={{ left: Math.min(tip.x + 8, 200), top: Math.max(0, tip.y - 48) }} data-testid="trend-tooltip">
-              <div className="font-semibold">{tip.heading}</div>
-              <div>
-                {tip.label}: {tip.value}
+    <div>
+      <div className="mb-2 flex justify-end gap-1" role="group" aria-label={`Trend range for ${ticker}`} data-testid="trend-ranges">
+        {TREND_RANGES.map((r) => (
+          <button
+            key={r.id}
+            type="button"
+            className="btn btn-sm"
+            aria-pressed={range === r.id}
+            aria-label={`${r.id}: ${r.label}`}
+            title={r.label}
+            disabled={!live}
+            aria-busy={range === r.id && loadingLonger ? true : undefined}
+            onClick={() => setRange(r.id)}
+          >
+            {r.id}
+          </button>
+        ))}
+      </div>
+      <div data-testid="trend-chart" data-state={view.state} data-range={range} data-drawn={drawn ? 'true' : 'false'} data-color={trendColor(currentScore)}>
+        {view.state === 'chart' && valid ? (
+          <div className="relative" style={{ height }} role="img" aria-label={summary}>
+            <div ref={box} className="absolute inset-0" style={{ opacity: drawn ? 1 : 0, transition: `opacity ${TREND_ANIMATION_MS}ms` }} />
+            {!drawn && <StaticChart scores={drawingScores(valid)} height={height} color={color} />}
+            {tip && (
+              <div className="pointer-events-none absolute z-10 rounded bg-gray-900 px-2 py-1 text-xs text-white shadow dark:bg-gray-700" style={{ left: Math.min(tip.x + 8, 200), top: Math.max(0, tip.y - 48) }} data-testid="trend-tooltip">
+                <div className="font-semibold">{tip.heading}</div>
+                <div>
+                  {tip.label}: {tip.value}
+                </div>
               </div>
-            </div>
-          )}
-        </div>
-      ) : (
-        <div className="flex flex-col items-center justify-center gap-2 text-center text-sm" style={{ height }}>
-          {view.state === 'loading' && (
-            <>
-              <div className="skeleton h-3/4 w-full" />
-              <p className="muted">Loading trend data for {ticker}...</p>
-            </>
-          )}
-          {view.state === 'error' && (
-            <>
-              <p className="font-medium">{view.message}</p>
-              <p>Unable to load trend data</p>
-              <p className="muted">Please try again later</p>
-              <button type="button" className="btn" onClick={retry}>Try Again</button>
-            </>
-          )}
-          {view.state === 'empty' && (
-            <>
-              <p className="font-medium">No C-Score trend data available for {ticker}</p>
-              <p className="muted">{view.message}</p>
-              <button type="button" className="btn" onClick={retry}>Refresh</button>
-            </>
-          )}
-        </div>
-      )}
+            )}
+          </div>
+        ) : (
+          <div className="flex flex-col items-center justify-center gap-2 text-center text-sm" style={{ height }}>
+            {view.state === 'loading' && (
+              <>
+                <div className="skeleton h-3/4 w-full" />
+                <p className="muted">Loading trend data for {ticker}...</p>
+              </>
+            )}
+            {view.state === 'error' && (
+              <>
+                <p className="font-medium">{view.message}</p>
+                <p>Unable to load trend data</p>
+                <p className="muted">Please try again later</p>
+                <button type="button" className="btn" onClick={retry}>Try Again</button>
+              </>
+            )}
+            {view.state === 'empty' && (
+              <>
+                <p className="font-medium">No C-Score trend data available for {ticker}</p>
+                <p className="muted">{view.message}</p>
+                <button type="button" className="btn" onClick={retry}>Refresh</button>
+              </>
+            )}
+          </div>
+        )}
+      </div>
     </div>
   );
 }

@@ -240,6 +240,31 @@ test.describe('the stock detail page', () => {
   });
 });
 
+test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded data, All without a request when the page holds it all', async ({ page }) => {
+  const trendRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/c-score-trend/')) trendRequests.push(r.url());
+  });
+  await page.goto('/signal/PNW');
+  const chart = page.getByTestId('trend-chart');
+  const ranges = page.getByRole('group', { name: 'Trend range for PNW' });
+  await chart.scrollIntoViewIfNeeded();
+  await expect(chart).toHaveAttribute('data-drawn', 'true');
+  await expect(ranges.getByRole('button', { name: 'Last 3 months' })).toHaveAttribute('aria-pressed', 'true');
+  // The sample's 60 weekday reports (2026-08-28 to 2026-11-20) all lie within 3 months of the report date.
+  await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 60 reports/);
+  await ranges.getByRole('button', { name: 'Last month' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(ranges.getByRole('button', { name: 'Last month' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(ranges.getByRole('button', { name: 'Last 3 months' })).toHaveAttribute('aria-pressed', 'false');
+  // Weekdays from 2026-10-20 to 2026-11-20.
+  await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 24 reports/);
+  await expect(chart).toHaveAttribute('data-drawn', 'true');
+  await ranges.getByRole('button', { name: 'All history' }).click();
+  await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 60 reports/);
+  expect(trendRequests).toEqual([]);
+});
+
 /** The modal's script island listens for row clicks once hydrated (client:idle); Astro then drops its ssr attribute. */
 async function waitForModalIsland(page: Page) {
   await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });

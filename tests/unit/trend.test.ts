@@ -6,7 +6,10 @@ import {
   TREND_Y_DOMAIN,
   TREND_Y_TICKS,
   buildTrend,
+  embeddedTrend,
+  pointsInRange,
   toChartPoints,
+  trendRangeStart,
   trendColor,
   trendTooltip,
   validateTrend,
@@ -271,4 +274,53 @@ describe('chart constants (spec section 2)', () => {
     ['heights', TREND_CHART_HEIGHTS, { card: 180, small: 200, modal: 225 }],
     ['animation ms', TREND_ANIMATION_MS, 750],
   ])('%s', (_, actual, expected) => expect(actual).toEqual(expected));
+});
+
+/** Weekday report dates ending on `last`, `count` of them. */
+function weekdays(last: string, count: number): string[] {
+  const dates: string[] = [];
+  for (let day = new Date(`${last}T00:00:00Z`); dates.length < count; day = new Date(day.getTime() - 86_400_000)) {
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) dates.unshift(day.toISOString().slice(0, 10));
+  }
+  return dates;
+}
+
+describe('the trend ranges (1M, 3M, 1Y, All) and the embedded window', () => {
+  it('start a whole number of calendar months back, on the last day of a shorter month', () => {
+    expect(trendRangeStart('2026-11-20', '1M')).toBe('2026-10-20');
+    expect(trendRangeStart('2026-11-30', '3M')).toBe('2026-08-30');
+    expect(trendRangeStart('2026-05-31', '3M')).toBe('2026-02-28');
+    expect(trendRangeStart('2028-05-31', '3M')).toBe('2028-02-29');
+    expect(trendRangeStart('2026-01-15', '1Y')).toBe('2025-01-15');
+    expect(trendRangeStart('2026-11-20', 'All')).toBeNull();
+  });
+
+  // Five years of weekday reports: 1,260 report dates ending 2026-11-20.
+  const dates = weekdays('2026-11-20', 1260);
+  const last = record('AAPL', 70, 66, 60, '2026-11-20');
+  const history: SignalHistory = { dates, latest: [last], scores: { AAPL: dates.map((_, i) => (i % 2 ? 70 : 20)) } };
+  const trend = buildTrend(history, 'AAPL')!;
+
+  it('keep the two averages in every range and the report dates from the range\'s first day', () => {
+    const month = pointsInRange(trend.trend, trend.reportDate, '1M');
+    // Weekdays from 2026-10-20 to 2026-11-20: 24.
+    const reports = month.filter((p) => !p.is7DayAvg && !p.is14DayAvg);
+    expect(reports[0]!.date).toBe('2026-10-20');
+    expect(reports).toHaveLength(24);
+    expect(month.filter((p) => p.is7DayAvg || p.is14DayAvg)).toHaveLength(2);
+    expect(pointsInRange(trend.trend, trend.reportDate, 'All')).toHaveLength(1262);
+    expect(pointsInRange(trend.trend, trend.reportDate, '1Y').filter((p) => !p.is7DayAvg && !p.is14DayAvg)).toHaveLength(262);
+  });
+
+  it('embed the default range (3M) only, however long the history, and say whether that is all of it', () => {
+    const embedded = embeddedTrend(trend);
+    expect(embedded.complete).toBe(false);
+    // Weekdays from 2026-08-20 to 2026-11-20: 67, and the two averages.
+    expect(embedded.trend.trend).toHaveLength(67 + 2);
+    expect(embedded.trend.trend.at(-1)).toMatchObject({ date: '2026-11-20', isCurrentDay: true });
+    const short: SignalHistory = { dates: dates.slice(-60), latest: [last], scores: { AAPL: dates.slice(-60).map(() => 70) } };
+    const whole = embeddedTrend(buildTrend(short, 'AAPL')!);
+    expect(whole.complete).toBe(true);
+    expect(whole.trend.trend).toHaveLength(62);
+  });
 });

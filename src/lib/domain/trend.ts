@@ -125,6 +125,46 @@ export function buildTrend(history: SignalHistory, ticker: string): TrendRespons
   return { ticker: record.ticker, reportDate: record.reportDate, trend };
 }
 
+/** The trend chart's ranges: a span of calendar months back from the report date, or the whole history. */
+export const TREND_RANGES = [
+  { id: '1M', label: 'Last month', months: 1 },
+  { id: '3M', label: 'Last 3 months', months: 3 },
+  { id: '1Y', label: 'Last year', months: 12 },
+  { id: 'All', label: 'All history', months: null },
+] as const satisfies readonly { id: string; label: string; months: number | null }[];
+
+/** A range of the trend chart. */
+export type TrendRange = (typeof TREND_RANGES)[number]['id'];
+
+/**
+ * The range the chart opens on. A stock page embeds exactly its points (some 65 reports of a weekday
+ * archive), so the page stays the same size at any history length; a longer range loads the full trend.
+ */
+export const DEFAULT_TREND_RANGE: TrendRange = '3M';
+
+/** The first day of `range` ending on `reportDate` (yyyy-mm-dd), or null for the whole history. */
+export function trendRangeStart(reportDate: string, range: TrendRange): string | null {
+  const months = TREND_RANGES.find((r) => r.id === range)!.months;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(reportDate);
+  if (months === null || !match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]) - 1 - months, Number(match[3])];
+  // Nov 30 minus 3 months is Aug 30, and May 31 minus 3 months is the last day of February, not a day of March.
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(day, lastDay))).toISOString().slice(0, 10);
+}
+
+/** The points `range` shows: the report dates from its first day on, and always the two average points. */
+export function pointsInRange<P extends TrendPoint>(points: readonly P[], reportDate: string, range: TrendRange): P[] {
+  const start = trendRangeStart(reportDate, range);
+  return points.filter((p) => start === null || p.is7DayAvg === true || p.is14DayAvg === true || p.date >= start);
+}
+
+/** The part of a trend a stock page embeds (the default range), and whether it is the whole trend. */
+export function embeddedTrend(trend: TrendResponse): { trend: TrendResponse; complete: boolean } {
+  const shown = pointsInRange(trend.trend, trend.reportDate, DEFAULT_TREND_RANGE);
+  return { trend: { ...trend, trend: shown }, complete: shown.length === trend.trend.length };
+}
+
 /** The number in a trend point's cScore, or null when it is not numeric (a number or a numeric string). */
 function numericScore(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
