@@ -54,6 +54,8 @@ try {
     verbose: values.verbose ?? false,
     accept: accept.gates,
     log: (line: string) => console.log(line),
+    // On a terminal a redrawn line with bars and the time left; in a log one line per stage.
+    progress: { tty: process.stdout.isTTY === true, columns: process.stdout.columns, write: (text: string) => process.stdout.write(text) },
     runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
   };
   const summary = await runDaily(options);

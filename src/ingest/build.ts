@@ -16,6 +16,10 @@ import { withShareImages } from './share-images';
 import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
+import { createProgress, type Progress } from './progress';
+
+// Pages besides one per ticker (lists, archives, learn, account...), for the progress bar's first estimate.
+const OTHER_PAGES_ESTIMATE = 30;
 
 /** What the build is made of. */
 export interface BuildInputs {
@@ -41,6 +45,8 @@ export interface BuildSettings {
   verbose: boolean;
   /** Told when the smoke check starts (the upload page's progress). */
   onStage?: (stage: 'smoke') => void;
+  /** The job's stage clock and progress display (the build's stages: site data to compress). */
+  progress?: Progress;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -59,18 +65,27 @@ export function clientDir(staging: string): string {
 /** Builds the site into `staging`; throws a DailyJobError when the static build or the smoke check fails. */
 export async function buildIntoStaging(staging: string, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
   const client = clientDir(staging);
+  const progress = settings.progress ?? createProgress(null);
+  progress.stage('site data');
   const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const { paywall, siteName } = settings.shape;
   const slice = freeSlice(siteData.history.latest);
-  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, settings.shape), {
+  progress.stage('pages and images');
+  const expectedPages = siteData.history.latest.length + OTHER_PAGES_ESTIMATE;
+  const onPage = (done: number) => progress.count('pages', done, expectedPages);
+  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage), {
     cacheDir: settings.shareImageCache,
     siteName,
     lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
+    onImage: (done, total) => progress.count('images', done, total),
   });
+  progress.stage('static api');
   await writeStaticApi(client, siteData, siteName, paywall);
+  progress.stage('smoke check');
   settings.onStage?.('smoke');
   const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
+  progress.stage('compress');
   await precompressStatic(client);
   return { siteData, pages, scriptHashes };
 }
@@ -88,16 +103,31 @@ async function writeSiteData(staging: string, { history, files, universe }: Buil
   return { siteData, siteDataFile };
 }
 
-function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape): Promise<void> {
+// Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)".
+const PAGE_LINE = /[├└]─ \//;
+
+/** Runs `astro build` in its own process; `onPage` is told the count of pages written so far. */
+function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape, onPage: (done: number) => void): Promise<void> {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir, '--silent'], {
+    // Without --silent Astro names each page it writes, which is the progress bar's count.
+    const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
     });
     let output = '';
-    child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+    let pages = 0;
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      // Whole lines only: a page's line may arrive in two chunks.
+      const lines = (partial + text).split('\n');
+      partial = lines.pop()!;
+      const written = lines.filter((line) => PAGE_LINE.test(line)).length;
+      if (written > 0) onPage((pages += written));
+      output = (output + text).slice(-20_000);
+    });
     child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
     child.on('error', reject);
     child.on('exit', (code) => {

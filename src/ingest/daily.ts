@@ -20,6 +20,7 @@ import { withdrawal } from './withdraw';
 import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
+import { createProgress, type ProgressOutput } from './progress';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
@@ -51,6 +52,8 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   runLog?: { log: RunLog; trigger: RunTrigger; files?: string[] };
   /** Told as the job enters each stage (the upload page's progress). */
   onStage?: (stage: PublishStage) => void;
+  /** Where the stages and the page and image counts are shown as they run (scripts/daily.ts: the terminal or the log). */
+  progress?: ProgressOutput | null;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -91,9 +94,11 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
   const limits = config.exportLimits ?? DEFAULT_EXPORT_LIMITS;
   const now = config.now ?? Date.now;
   const unchanged = { overrides: [], corrections: [] };
+  const progress = createProgress(config.progress ?? null);
 
   return withLock(archiveDir, async () => {
     stage('pull');
+    progress.stage('pull');
     const leftovers = await removeLeftovers(distDir);
     if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
     const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined });
@@ -101,6 +106,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     const files = [...archived, ...intake.added.map((a) => a.file)];
     let fundamentals: FundamentalsSummary | undefined;
     if (config.fundamentals && fundamentalsFile !== null) {
+      progress.stage('fundamentals');
       const tickers = (await readUniverse(universeFile)).map((company) => company.ticker);
       const today = config.today ?? new Date().toISOString().slice(0, 10);
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
@@ -112,10 +118,11 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, ...unchanged, fundamentals, addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds() };
+      return { ...counts, ...unchanged, fundamentals, addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds(), stages: progress.finish() };
     }
 
     stage('parse');
+    progress.stage('parse');
     const { history, universe, rows, warnings, files: records } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits);
     // A withdrawal is the operator's own correction: the gates judge new files only.
     const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
@@ -131,10 +138,12 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         shape,
         verbose: config.verbose ?? false,
         onStage: stage,
+        progress,
       };
       stage('build');
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
       stage('swap');
+      progress.stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
       return {
         ...counts,
@@ -148,6 +157,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         warnings: [...intake.warnings, ...warnings],
         pages,
         seconds: seconds(),
+        stages: progress.finish(),
         ...gates,
         withdrawn: withdraw?.file.fileName ?? null,
       };

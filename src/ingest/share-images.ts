@@ -265,11 +265,14 @@ export async function withShareImages(
     cacheDir: cache,
     siteName,
     lockedTickers = new Set(),
+    onImage = () => undefined,
   }: {
     /** Where images are kept between runs, by the hash of what they show. */ cacheDir: string;
     siteName: string;
     /** Tickers whose scores are Pro only (PAYWALL=on): their images show no score. */
     lockedTickers?: ReadonlySet<string>;
+    /** Told after each image drawn: how many of how many. */
+    onImage?: (done: number, total: number) => void;
   },
 ): Promise<ShareImageSummary> {
   const started = performance.now();
@@ -289,10 +292,12 @@ export async function withShareImages(
   const missing = images.filter((image) => !existsSync(image.path));
   const renderer = new ShareImageRenderer(font?.family ?? 'sans-serif', font?.files ?? []);
   const drawing = (async () => {
+    onImage(0, missing.length);
     for (const [i, image] of missing.entries()) {
       const temp = `${image.path}.${process.pid}.tmp`;
       await writeFile(temp, renderer.render(image.input, siteName));
       await rename(temp, image.path);
+      onImage(i + 1, missing.length);
       // The build runs in a child process; yielding now and then keeps its output pipes drained.
       if (i % 20 === 19) await new Promise((r) => setImmediate(r));
     }

@@ -4,6 +4,7 @@ import { PROJECT_ROOT } from '../config';
 import type { ReportSource } from '../lib/domain/report-source';
 import type { FundamentalsSummary } from './fundamentals';
 import type { Correction, GateOverride } from '../lib/domain/gates';
+import { formatStageTimes, type StageTime } from './progress';
 
 /** The figures the job prints when it ends. */
 export interface DailySummary {
@@ -20,6 +21,8 @@ export interface DailySummary {
   warnings: string[];
   pages: number;
   seconds: number;
+  /** The time of each stage, in order. */
+  stages?: StageTime[];
   /** What the fundamentals step fetched (absent without a key). */
   fundamentals?: FundamentalsSummary;
   /** Where the published report comes from (absent when nothing was published). */
@@ -71,5 +74,6 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);
   lines.push(`  seconds:      ${summary.seconds.toFixed(1)}`);
+  if (summary.stages?.length) lines.push(`  stages:       ${formatStageTimes(summary.stages)}`);
   return lines.join('\n');
 }

@@ -82,6 +82,8 @@ beforeAll(async () => {
     DIST_DIR: join(work, 'dist'),
     DATABASE_FILE: join(work, 'app.db'),
     SITE_URL: 'https://signals.example',
+    // Its own share-image cache: the checkout's is shared with every other build on the machine.
+    SHARE_IMAGE_CACHE: join(work, 'share-images'),
   };
 });
 
@@ -89,7 +91,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe('npm run daily', () => {
+// Each test runs the whole job (an astro build): on a loaded 2-core machine one takes up to about 30 s.
+describe('npm run daily', { timeout: 90_000 }, () => {
   it('publishes CSV (both label styles) and a two-sheet XLSX, and prints the summary', async () => {
     const result = await runDaily(env);
     expect(result.stderr).toBe('');
@@ -100,6 +103,10 @@ describe('npm run daily', () => {
     expect(result.stdout).toMatch(/report dates: 3 \(2026-11-18 to 2026-11-20\)/);
     expect(result.stdout).toMatch(/warnings:\s+0/);
     expect(result.stdout).toMatch(/seconds:\s+\d+\.\d/);
+    // Not a terminal: one line per stage as it ends, and the summary's time per stage.
+    expect(result.stdout).toMatch(/^stage parse: \d+\.\d s$/m);
+    expect(result.stdout).toMatch(/^stage pages and images: [\d.]+ s \(\d+ pages, 3 images\)$/m);
+    expect(result.stdout).toMatch(/^ {2}stages: {7}pull [\d.]+ s, parse [\d.]+ s, site data [\d.]+ s, pages and images [\d.]+ s, static api [\d.]+ s, smoke check [\d.]+ s, compress [\d.]+ s, swap [\d.]+ s$/m);
 
     const site = JSON.parse(await readFile(join(work, 'dist/data/site.json'), 'utf8'));
     expect(site.reportDate).toBe('2026-11-20');
