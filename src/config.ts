@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   COMPANY_INFO_FILE: path('data/company-info/companies.json'),
   FUNDAMENTALS_FILE: path('data/company-info/fundamentals.json'),
   SHARE_IMAGE_CACHE: path('data/build/share-images'),
+  HISTORY_STORE: path('data/build/history'),
   SITE_DATA_FILE: optional(z.string().trim().optional()),
   SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default(DEFAULT_SITE_URL)),
   SITE_NAME: text(DEFAULT_SITE_NAME),
@@ -107,6 +108,8 @@ export interface Config {
   /** The daily job's store of ratios and earnings dates (FUNDAMENTALS_FILE), with their as-of dates. */
   fundamentalsFile: string;
   shareImageCache: string;
+  /** Where the daily job keeps what parsing each archived file produced (HISTORY_STORE), so a run parses only new files. */
+  historyStore: string;
   /** The site data the static build reads: the daily job's staging file, else the published one. */
   siteDataFile: string;
   /** The canonical origin for links and meta tags. */
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     companyInfoFile: e.COMPANY_INFO_FILE,
     fundamentalsFile: e.FUNDAMENTALS_FILE,
     shareImageCache: e.SHARE_IMAGE_CACHE,
+    historyStore: e.HISTORY_STORE,
     siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
     siteUrl: e.SITE_URL,
     siteName: e.SITE_NAME,

@@ -8,6 +8,7 @@ import type { FundamentalsSource } from '../lib/domain/fundamentals';
 import { buildIntoStaging } from './build';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
+import { openHistoryStore } from './history-store';
 import { acceptNewFiles } from './intake';
 import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
 import { reportSource } from './report-source';
@@ -24,7 +25,7 @@ import { createProgress, type ProgressOutput } from './progress';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
-  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links'>> & {
+  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links' | 'historyStore'>> & {
   /** Data gates the operator accepts for this run (`--accept GATE`); each use is recorded in the summary. */
   accept?: Iterable<GateName>;
   /** Withdraw this archived file (its id or file name) and rebuild from the rest, without pulling the source. */
@@ -123,7 +124,8 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
 
     stage('parse');
     progress.stage('parse');
-    const { history, universe, rows, warnings, files: records } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits);
+    const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
+    const { history, universe, rows, warnings, files: records, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
     // A withdrawal is the operator's own correction: the gates judge new files only.
     const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
     const gates = withdraw === null ? checkGates(records.slice(0, archived.length), intake.added, gateSettings) : unchanged;
@@ -158,6 +160,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         pages,
         seconds: seconds(),
         stages: progress.finish(),
+        ...(stored ? { store: stored } : {}),
         ...gates,
         withdrawn: withdraw?.file.fileName ?? null,
       };

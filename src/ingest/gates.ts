@@ -7,6 +7,7 @@ import { nextTradingDay, newYorkDate, type Correction, type GateName, type GateO
 import type { ArchivedFile } from '../lib/domain/schemas';
 import { DailyJobError } from './error';
 import type { FileRecords } from './history';
+import { fileScores, type FileScores } from './history-store';
 
 /** What the gates let through: the overrides used, and the dates corrected. */
 export interface GateResult {
@@ -23,13 +24,9 @@ export interface GateSettings {
 }
 
 /** Each report date's ticker count, the file archived later winning a date (as buildHistory assembles them). */
-function reportSizes(files: readonly FileRecords[]): Map<string, { tickers: number; file: string }> {
+function reportSizes(files: readonly FileScores[]): Map<string, { tickers: number; file: string }> {
   const sizes = new Map<string, { tickers: number; file: string }>();
-  for (const file of files) {
-    const counts = new Map<string, number>();
-    for (const record of file.records) counts.set(record.reportDate, (counts.get(record.reportDate) ?? 0) + 1);
-    for (const [date, tickers] of counts) sizes.set(date, { tickers, file: file.fileName });
-  }
+  for (const file of files) for (const day of file.dates) sizes.set(day.date, { tickers: day.tickers.length, file: file.fileName });
   return sizes;
 }
 
@@ -43,7 +40,7 @@ function latestOf(dates: Iterable<string>): string | undefined {
  * Runs the gates on a run's new files against what the archive held. Throws a DailyJobError naming every file and gate
  * that stops the run (exit code 1); returns the overrides used and the corrected dates.
  */
-export function checkGates(previous: readonly FileRecords[], added: readonly { file: ArchivedFile; records: FileRecords }[], settings: GateSettings): GateResult {
+export function checkGates(previous: readonly FileScores[], added: readonly { file: ArchivedFile; records: FileRecords }[], settings: GateSettings): GateResult {
   const stops: string[] = [];
   const overrides: GateOverride[] = [];
   const corrections: Correction[] = [];
@@ -74,7 +71,7 @@ export function checkGates(previous: readonly FileRecords[], added: readonly { f
       if (accepted) for (const change of changes) corrections.push(change);
     }
 
-    const after = reportSizes([...previous, ...added.map((a) => a.records)]);
+    const after = reportSizes([...previous, ...added.map((a) => fileScores(a.records.fileName, a.records.records))]);
     const latest = latestOf(after.keys())!;
     const was = before.get(previousLatest)!.tickers;
     const now = after.get(latest)!;

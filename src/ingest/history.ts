@@ -5,6 +5,7 @@ import { readArchivedBytes } from '../storage/archive';
 import { readUniverse } from '../storage/universe';
 import { DailyJobError } from './error';
 import { parseExport } from './parse';
+import { fileScores, type DateScores, type FileScores, type HistoryStore } from './history-store';
 
 /** The records one accepted file contributed, in the order the files were archived. */
 export interface FileRecords {
@@ -20,36 +21,32 @@ export interface HistoryResult {
 
 /**
  * Assembles every report date x every ticker from the accepted files. When two files carry the same report
- * date, the one archived later wins for that date (a corrected re-export replaces the first).
- * The latest report's records get company name, sector and sub-industry from the universe where the export lacks them.
+ * date, the one archived later wins for that date (a corrected re-export replaces the first). `latestRecords` gives
+ * the full records of the file that holds the latest report; they get company name, sector and sub-industry from the
+ * universe where the export lacks them.
  */
-export function buildHistory(files: FileRecords[], universe: UniverseCompany[]): HistoryResult {
+export function buildHistory(files: readonly FileScores[], latestRecords: (fileName: string, date: string) => SignalRecord[], universe: UniverseCompany[]): HistoryResult {
   const warnings: string[] = [];
-  const byDate = new Map<string, { fileName: string; records: SignalRecord[] }>();
+  const byDate = new Map<string, { fileName: string; scores: DateScores }>();
   for (const file of files) {
-    const dates = new Map<string, SignalRecord[]>();
-    for (const record of file.records) {
-      const list = dates.get(record.reportDate);
-      if (list) list.push(record);
-      else dates.set(record.reportDate, [record]);
-    }
-    for (const [date, records] of dates) {
-      const earlier = byDate.get(date);
-      if (earlier) warnings.push(`${date} is in ${earlier.fileName} and ${file.fileName}: using ${file.fileName}, archived later.`);
-      byDate.set(date, { fileName: file.fileName, records });
+    for (const scores of file.dates) {
+      const earlier = byDate.get(scores.date);
+      if (earlier) warnings.push(`${scores.date} is in ${earlier.fileName} and ${file.fileName}: using ${file.fileName}, archived later.`);
+      byDate.set(scores.date, { fileName: file.fileName, scores });
     }
   }
   const dates = [...byDate.keys()].sort();
   const scores: Record<string, (number | null)[]> = {};
   dates.forEach((date, i) => {
-    for (const record of byDate.get(date)!.records) {
-      const row = (scores[record.ticker] ??= new Array<number | null>(dates.length).fill(null));
-      row[i] = record.cScore;
-    }
+    const day = byDate.get(date)!.scores;
+    day.tickers.forEach((ticker, j) => {
+      const row = (scores[ticker] ??= new Array<number | null>(dates.length).fill(null));
+      row[i] = day.scores[j]!;
+    });
   });
   const companies = new Map(universe.map((company) => [company.ticker, company]));
   const lastDate = dates.at(-1);
-  const latest = (lastDate ? byDate.get(lastDate)!.records : []).map((record) => {
+  const latest = (lastDate ? latestRecords(byDate.get(lastDate)!.fileName, lastDate) : []).map((record) => {
     const company = companies.get(record.ticker);
     if (!company) return record;
     return {
@@ -67,29 +64,58 @@ export function buildHistory(files: FileRecords[], universe: UniverseCompany[]):
 export interface LoadedHistory extends HistoryResult {
   universe: UniverseCompany[];
   rows: number;
-  /** Every file's records, the archived ones first, in archive order (what the data gates compare). */
-  files: FileRecords[];
+  /** Every file's report dates, tickers and scores, the archived ones first, in archive order (what the data gates compare). */
+  files: FileScores[];
+  /** How the store of parsed files served this run (absent without a store). */
+  store?: HistoryStore['counts'];
 }
 
-/** The daily job's "load history" step: the archived files read again, the new ones' records, assembled; an archived file that no longer parses stops the job. */
+async function parseArchived(archiveDir: string, file: ArchivedFile, limits: ExportLimits): Promise<SignalRecord[]> {
+  try {
+    return (await parseExport(file.fileName, await readArchivedBytes(archiveDir, file), limits)).records;
+  } catch (error) {
+    throw new DailyJobError(`The archived file ${file.fileName} (${file.id}) can no longer be read: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The daily job's "load history" step: each archived file's scores from the store (parsed again only when the store
+ * lacks it or holds a stale entry), the new files' records, assembled; only the file that holds the latest report is
+ * read whole. An archived file that no longer parses stops the job.
+ */
 export async function loadHistory(
   archiveDir: string,
   archived: readonly ArchivedFile[],
-  added: readonly { records: FileRecords }[],
+  added: readonly { file?: ArchivedFile; records: FileRecords }[],
   universeFile: string,
   limits: ExportLimits = DEFAULT_EXPORT_LIMITS,
+  store: HistoryStore | null = null,
 ): Promise<LoadedHistory> {
   const universe = await readUniverse(universeFile);
-  const files: FileRecords[] = [];
+  const files: FileScores[] = [];
   for (const file of archived) {
-    try {
-      const parsed = await parseExport(file.fileName, await readArchivedBytes(archiveDir, file), limits);
-      files.push({ fileName: file.fileName, records: parsed.records });
-    } catch (error) {
-      throw new DailyJobError(`The archived file ${file.fileName} (${file.id}) can no longer be read: ${(error as Error).message}`);
+    let entry = store ? await store.read(file) : null;
+    if (!entry) {
+      entry = fileScores(file.fileName, await parseArchived(archiveDir, file, limits));
+      await store?.write(file, entry);
     }
+    files.push(entry);
   }
-  for (const a of added) files.push(a.records);
-  const { history, warnings } = buildHistory(files, universe);
-  return { history, warnings, universe, files, rows: files.reduce((sum, f) => sum + f.records.length, 0) };
+  for (const a of added) {
+    const entry = fileScores(a.records.fileName, a.records.records);
+    // A new file's entry is kept now, so the next run reads it back instead of parsing the file again.
+    if (a.file) await store?.write(a.file, entry);
+    files.push(entry);
+  }
+  // The latest report's records: from memory for a new file, else its archived file read once more. The file that
+  // wins the latest date is the last one holding it, as buildHistory assembles them.
+  let latest: SignalRecord[] = [];
+  const lastDate = files.flatMap((f) => f.dates.map((d) => d.date)).sort().at(-1);
+  if (lastDate !== undefined) {
+    const index = files.findLastIndex((f) => f.dates.some((d) => d.date === lastDate));
+    const records = index >= archived.length ? added[index - archived.length]!.records.records : await parseArchived(archiveDir, archived[index]!, limits);
+    latest = records.filter((r) => r.reportDate === lastDate);
+  }
+  const { history, warnings } = buildHistory(files, () => latest, universe);
+  return { history, warnings, universe, files, rows: files.reduce((sum, f) => sum + f.rows, 0), ...(store ? { store: store.counts } : {}) };
 }

@@ -25,6 +25,8 @@ import { readBuildInfo } from '../storage/site-index';
 import { runDaily, type DailyConfig } from './daily';
 import { DailyJobError } from './error';
 import { loadHistory } from './history';
+import { openHistoryStore } from './history-store';
+import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
 import { parseExport, RefusedFileError, type ParsedExport } from './parse';
 import { formatSummary } from './summary';
 
@@ -78,6 +80,8 @@ export function operatorTools(daily: DailyConfig, runLog: RunLog | null) {
         archived,
         added.map(({ file, export: e }) => ({ records: { fileName: file.name, records: e.records } })),
         at(daily.universeFile),
+        daily.exportLimits,
+        daily.historyStore === undefined ? null : await openHistoryStore(at(daily.historyStore), daily.exportLimits ?? DEFAULT_EXPORT_LIMITS),
       ).catch((error: Error) => {
         throw new DailyJobError(error.message);
       });

@@ -23,6 +23,8 @@ export interface DailySummary {
   seconds: number;
   /** The time of each stage, in order. */
   stages?: StageTime[];
+  /** How the history store served the run: archived files read back from it, parsed and kept, found stale. */
+  store?: { reused: number; made: number; rebuilt: number };
   /** What the fundamentals step fetched (absent without a key). */
   fundamentals?: FundamentalsSummary;
   /** Where the published report comes from (absent when nothing was published). */
@@ -70,6 +72,7 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   for (const line of gates.withdrawn ?? []) lines.push(`  withdrawn:    ${line}`);
   for (const line of gates.corrections ?? []) lines.push(`  correction:   ${line}`);
   for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
+  if (summary.store) lines.push(`  history:      ${summary.store.reused} archived file(s) from the store, ${summary.store.made} parsed${summary.store.rebuilt ? ` (${summary.store.rebuilt} stale or unreadable, made again)` : ''}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

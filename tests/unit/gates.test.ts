@@ -1,18 +1,21 @@
 /** The data gates as pure rules: the 20% ticker-drop boundary, the trading-day rule, and what an override records. */
 import { describe, expect, it } from 'vitest';
 import { checkGates } from '../../src/ingest/gates';
+import { fileScores } from '../../src/ingest/history-store';
 import { nextTradingDay, newYorkDate, parseGateNames } from '../../src/lib/domain/gates';
 import type { ArchivedFile } from '../../src/lib/domain/schemas';
 import { signalRecord } from '../fixtures/records';
 
 const report = (fileName: string, date: string, count: number) => ({ fileName, records: Array.from({ length: count }, (_, i) => signalRecord(`T${i}`, { reportDate: date })) });
 const added = (fileName: string, date: string, count: number) => ({ file: { fileName, reportDates: [date] } as ArchivedFile, records: report(fileName, date, count) });
+// An archived file as the history store keeps it.
+const stored = (fileName: string, date: string, count: number) => fileScores(fileName, report(fileName, date, count).records);
 // Tuesday 2026-11-24, 10:00 in New York.
 const settings = { accept: new Set<never>(), tickerDropPercent: 20, now: Date.parse('2026-11-24T15:00:00Z') };
 
 describe('data gates', () => {
   it('lets the ticker count fall by 20% and holds it at one ticker more', () => {
-    const previous = [report('a.csv', '2026-11-23', 100)];
+    const previous = [stored('a.csv', '2026-11-23', 100)];
     expect(checkGates(previous, [added('b.csv', '2026-11-24', 80)], settings)).toEqual({ overrides: [], corrections: [] });
     expect(() => checkGates(previous, [added('b.csv', '2026-11-24', 79)], settings)).toThrow(/b\.csv: held by the gate ticker-drop: the latest report \(2026-11-24\) would have 79 ticker\(s\) against 100 on 2026-11-23, 21\.0% fewer/);
   });
@@ -26,7 +29,7 @@ describe('data gates', () => {
   });
 
   it('records an accepted gate with the message it would have stopped with', () => {
-    const result = checkGates([report('a.csv', '2026-11-23', 10)], [added('b.csv', '2026-11-24', 1)], { ...settings, accept: new Set(['ticker-drop'] as const) });
+    const result = checkGates([stored('a.csv', '2026-11-23', 10)], [added('b.csv', '2026-11-24', 1)], { ...settings, accept: new Set(['ticker-drop'] as const) });
     expect(result.overrides).toEqual([{ gate: 'ticker-drop', file: 'b.csv', message: expect.stringContaining('would have 1 ticker(s) against 10') }]);
   });
 

@@ -1,0 +1,85 @@
+/**
+ * Issue 15: the daily job keeps what parsing each archived file produced, by the file's hash, and parses only new
+ * files; a stale or truncated entry is made again from the archive, and the site comes out the same.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDaily, type DailyConfig } from '../../src/ingest/daily';
+
+const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
+const day = (date: string, scores: [string, number][]) =>
+  [HEADER, ...scores.map(([ticker, score]) => `${ticker},${ticker} Inc.,${date},${score},0,1,2,3,4,5,6,0,0,FALSE`)].join('\n');
+
+let work: string;
+let daily: DailyConfig;
+
+/** The site data's history and latest records: what every page and file of the build is made from. */
+async function builtHistory(): Promise<unknown> {
+  const site = JSON.parse(await readFile(join(work, 'dist/data/site.json'), 'utf8'));
+  return { history: site.history, files: site.files.map((f: { fileName: string }) => f.fileName) };
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'history-store-'));
+  await mkdir(join(work, 'source'));
+  await writeFile(join(work, 'source/signals-2026-11-18.csv'), day('2026-11-18', [['AAPL', 70], ['MSFT', -40], ['KO', 10]]));
+  await writeFile(join(work, 'source/signals-2026-11-19.csv'), day('2026-11-19', [['AAPL', 72.5], ['MSFT', -66], ['KO', 12]]));
+  await writeFile(join(work, 'source/signals-2026-11-20.csv'), day('2026-11-20', [['AAPL', 80], ['MSFT', -90], ['KO', 0.5]]));
+  daily = {
+    source: join(work, 'source'),
+    archiveDir: join(work, 'archive'),
+    distDir: join(work, 'dist'),
+    universeFile: 'data/universe/sp500-constituents.csv',
+    companyInfoFile: join(work, 'companies.json'),
+    shareImageCache: join(work, 'share-images'),
+    historyStore: join(work, 'history'),
+    siteName: 'C-Score Signals',
+    now: () => Date.parse('2026-11-20T15:00:00Z'),
+  };
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('the history store', { timeout: 120_000 }, () => {
+  let fresh: unknown;
+
+  it('keeps each new file\'s scores as it is archived, and the next run reads them back instead of parsing', async () => {
+    const first = await runDaily(daily);
+    expect(first.status).toBe('published');
+    expect(first.store).toEqual({ reused: 0, made: 3, rebuilt: 0 });
+    expect((await readdir(join(work, 'history'))).filter((name) => name.endsWith('.json'))).toHaveLength(3);
+    fresh = await builtHistory();
+    expect(fresh).toMatchObject({ history: { dates: ['2026-11-18', '2026-11-19', '2026-11-20'], scores: { AAPL: [70, 72.5, 80], MSFT: [-40, -66, -90] } } });
+
+    const again = await runDaily({ ...daily, force: true });
+    expect(again.store).toEqual({ reused: 3, made: 0, rebuilt: 0 });
+    expect(again.rows).toBe(9);
+    expect(await builtHistory()).toEqual(fresh);
+  });
+
+  it('makes an entry of another parser version, or a truncated one, again from the archive: the site comes out the same', async () => {
+    const entries = (await readdir(join(work, 'history'))).filter((name) => name.endsWith('.json')).sort();
+    const stale = join(work, 'history', entries[0]!);
+    const entry = JSON.parse(await readFile(stale, 'utf8'));
+    // Another version of the parser: the scores it kept might read differently now.
+    await writeFile(stale, JSON.stringify({ ...entry, version: 'another-parser', scores: { ...entry.scores, dates: [] } }));
+    const truncated = join(work, 'history', entries[1]!);
+    const text = await readFile(truncated, 'utf8');
+    await writeFile(truncated, text.slice(0, text.length / 2));
+
+    const repaired = await runDaily({ ...daily, force: true });
+    expect(repaired.store).toEqual({ reused: 1, made: 2, rebuilt: 2 });
+    expect(await builtHistory()).toEqual(fresh);
+    expect(JSON.parse(await readFile(truncated, 'utf8')).scores.rows).toBe(3);
+
+    // A store that is gone altogether is made again the same way.
+    await rm(join(work, 'history'), { recursive: true });
+    const rebuilt = await runDaily({ ...daily, force: true });
+    expect(rebuilt.store).toEqual({ reused: 0, made: 3, rebuilt: 0 });
+    expect(await builtHistory()).toEqual(fresh);
+  });
+});
