@@ -2,7 +2,8 @@
  * Issue 15: the daily job keeps what parsing each archived file produced, by the file's hash, and parses only new
  * files; a stale or truncated entry is made again from the archive, and the site comes out the same.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +82,42 @@ describe('the history store', { timeout: 120_000 }, () => {
     const rebuilt = await runDaily({ ...daily, force: true });
     expect(rebuilt.store).toEqual({ reused: 0, made: 3, rebuilt: 0 });
     expect(await builtHistory()).toEqual(fresh);
+  });
+});
+
+/** Every file under `dir` with the digest of its bytes, by path. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: Record<string, string> = {};
+  for (const e of entries.filter((e) => e.isFile())) {
+    const path = join(e.parentPath, e.name);
+    files[path.slice(dir.length)] = createHash('sha256').update(await readFile(path)).digest('hex');
+  }
+  return files;
+}
+
+describe('the same archive, built in one run or day by day', { timeout: 180_000 }, () => {
+  it('gives a byte-identical site (dist/client)', async () => {
+    const stepwise = join(work, 'stepwise');
+    const settings: DailyConfig = {
+      ...daily,
+      source: join(stepwise, 'source'),
+      archiveDir: join(stepwise, 'archive'),
+      distDir: join(stepwise, 'dist'),
+      historyStore: join(stepwise, 'history'),
+      shareImageCache: join(stepwise, 'share-images'),
+    };
+    await mkdir(settings.source, { recursive: true });
+    for (const name of ['signals-2026-11-18.csv', 'signals-2026-11-19.csv', 'signals-2026-11-20.csv']) {
+      await copyFile(join(work, 'source', name), join(settings.source, name));
+      expect((await runDaily(settings)).status).toBe('published');
+    }
+    // The same archive (its files and their upload times), built at once: no store, no earlier build, nothing new.
+    const once = join(work, 'once');
+    await cp(settings.archiveDir, join(once, 'archive'), { recursive: true });
+    await mkdir(join(once, 'source'));
+    const single = await runDaily({ ...daily, source: join(once, 'source'), archiveDir: join(once, 'archive'), distDir: join(once, 'dist'), historyStore: undefined, shareImageCache: join(once, 'share-images'), force: true });
+    expect(single).toMatchObject({ status: 'published', reportDates: ['2026-11-18', '2026-11-19', '2026-11-20'] });
+    expect(await tree(join(once, 'dist/client'))).toEqual(await tree(join(stepwise, 'dist/client')));
   });
 });
