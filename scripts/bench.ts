@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only build,weight,lighthouse,api,client,limits] [-- --quick]`: measures build scaling, page weight,
+ * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history] [-- --quick]`: measures build scaling, page weight,
  * Lighthouse, API throughput, client work and the export limits against the budgets of the issues. A full run writes bench/results.json
  * and bench/RESULTS.md; a partial one (--only or --quick) writes them to bench/tmp/ so the committed figures stay
  * whole. Misses are listed at the end; the exit code is 0 even with misses and 1 only when a section could not run.
@@ -15,6 +15,7 @@ import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
 import { CLIENT_NOTE, clientSection } from './bench/client';
 import { type BenchContext, type Figure, SECTIONS, type SectionName } from './bench/figures';
 import { LIGHTHOUSE_NOTE, lighthouseSection } from './bench/lighthouse';
+import { HISTORY_NOTE, historySection } from './bench/history';
 import { LIMITS_NOTE, limitsSection } from './bench/limits';
 import { benchPages } from './bench/pages';
 import { type BenchResults, describeMachine, missLines, toMarkdown } from './bench/report';
@@ -126,6 +127,7 @@ try {
   const clientTickers = quick ? 503 : 6000;
   await run('client', () => withServer(clientTickers, async (server) => clientSection(ctx, server.origin, clientTickers, await chromium())));
   await run('limits', () => limitsSection(ctx));
+  await run('history', () => historySection(ctx));
 } finally {
   await browser?.close();
 }
@@ -137,7 +139,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;
