@@ -6,7 +6,7 @@ const [source, archive] = process.argv.slice(2);
 const started = performance.now();
 try {
   const intake = await acceptNewFiles(archive!, source!, () => undefined);
-  const rows = intake.added.reduce((sum, file) => sum + file.records.records.length, 0);
+  const rows = intake.added.reduce((sum, file) => sum + file.scores.rows, 0);
   console.log(JSON.stringify({ outcome: 'accepted', rows, seconds: (performance.now() - started) / 1000 }));
 } catch (error) {
   if (!(error instanceof DailyJobError)) throw error;

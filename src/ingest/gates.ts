@@ -6,8 +6,7 @@
 import { nextTradingDay, newYorkDate, type Correction, type GateName, type GateOverride } from '../lib/domain/gates';
 import type { ArchivedFile } from '../lib/domain/schemas';
 import { DailyJobError } from './error';
-import type { FileRecords } from './history';
-import { fileScores, type FileScores } from './history-store';
+import type { FileScores } from './history-store';
 
 /** What the gates let through: the overrides used, and the dates corrected. */
 export interface GateResult {
@@ -40,7 +39,7 @@ function latestOf(dates: Iterable<string>): string | undefined {
  * Runs the gates on a run's new files against what the archive held. Throws a DailyJobError naming every file and gate
  * that stops the run (exit code 1); returns the overrides used and the corrected dates.
  */
-export function checkGates(previous: readonly FileScores[], added: readonly { file: ArchivedFile; records: FileRecords }[], settings: GateSettings): GateResult {
+export function checkGates(previous: readonly FileScores[], added: readonly { file: ArchivedFile; scores: FileScores }[], settings: GateSettings): GateResult {
   const stops: string[] = [];
   const overrides: GateOverride[] = [];
   const corrections: Correction[] = [];
@@ -71,7 +70,7 @@ export function checkGates(previous: readonly FileScores[], added: readonly { fi
       if (accepted) for (const change of changes) corrections.push(change);
     }
 
-    const after = reportSizes([...previous, ...added.map((a) => fileScores(a.records.fileName, a.records.records))]);
+    const after = reportSizes([...previous, ...added.map((a) => a.scores)]);
     const latest = latestOf(after.keys())!;
     const was = before.get(previousLatest)!.tickers;
     const now = after.get(latest)!;

@@ -86,7 +86,7 @@ async function parseArchived(archiveDir: string, file: ArchivedFile, limits: Exp
 export async function loadHistory(
   archiveDir: string,
   archived: readonly ArchivedFile[],
-  added: readonly { file?: ArchivedFile; records: FileRecords }[],
+  added: readonly { file?: ArchivedFile; scores?: FileScores; records: FileRecords | null }[],
   universeFile: string,
   limits: ExportLimits = DEFAULT_EXPORT_LIMITS,
   store: HistoryStore | null = null,
@@ -102,7 +102,7 @@ export async function loadHistory(
     files.push(entry);
   }
   for (const a of added) {
-    const entry = fileScores(a.records.fileName, a.records.records);
+    const entry = a.scores ?? fileScores(a.records!.fileName, a.records!.records);
     // A new file's entry is kept now, so the next run reads it back instead of parsing the file again.
     if (a.file) await store?.write(a.file, entry);
     files.push(entry);
@@ -113,7 +113,7 @@ export async function loadHistory(
   const lastDate = files.flatMap((f) => f.dates.map((d) => d.date)).sort().at(-1);
   if (lastDate !== undefined) {
     const index = files.findLastIndex((f) => f.dates.some((d) => d.date === lastDate));
-    const records = index >= archived.length ? added[index - archived.length]!.records.records : await parseArchived(archiveDir, archived[index]!, limits);
+    const records = index >= archived.length ? (added[index - archived.length]!.records?.records ?? []) : await parseArchived(archiveDir, archived[index]!, limits);
     latest = records.filter((r) => r.reportDate === lastDate);
   }
   const { history, warnings } = buildHistory(files, () => latest, universe);

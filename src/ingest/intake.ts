@@ -9,14 +9,20 @@ import type { ArchivedFile } from '../lib/domain/schemas';
 import { readArchiveIndex, sha256 } from '../storage/archive';
 import { DailyJobError } from './error';
 import type { FileRecords } from './history';
+import { fileScores, type FileScores } from './history-store';
 import { checkFileSize, parseExport, RefusedFileError } from './parse';
 import { pullSource } from './pull';
 
-/** A new export file that passed every check: its bytes, its archive entry and its signal rows. */
+/**
+ * A new export file that passed every check: its bytes, its archive entry, each report date's tickers and scores,
+ * and its signal rows when it holds the latest report so far (the only rows the build needs whole: a fresh run over
+ * years of exports keeps one file's rows in memory, not all of them).
+ */
 export interface AcceptedFile {
   file: ArchivedFile;
   bytes: Uint8Array;
-  records: FileRecords;
+  scores: FileScores;
+  records: FileRecords | null;
 }
 
 /** What the archive held, what the pull added to it, and the counts the summary shows. */
@@ -51,6 +57,7 @@ export async function acceptNewFiles(
   const warnings: string[] = [];
   let alreadyArchived = 0;
   const archivedAt = new Date().toISOString();
+  let latest: { date: string; file: AcceptedFile } | null = null;
   for (const { name, bytes, tooLarge } of pulled.files) {
     if (tooLarge !== undefined) {
       try {
@@ -74,8 +81,9 @@ export async function acceptNewFiles(
     try {
       const parsed = await parseExport(name, bytes, limits);
       for (const w of parsed.warnings) warnings.push(`${name}:${w.row ?? ''}:${w.column ?? ''}: ${w.message}`);
-      added.push({
+      const accepted: AcceptedFile = {
         bytes,
+        scores: fileScores(name, parsed.records),
         records: { fileName: name, records: parsed.records },
         file: {
           id: hash.slice(0, 16),
@@ -88,7 +96,16 @@ export async function acceptNewFiles(
           rowCount: parsed.records.length,
           sheets: parsed.sheets,
         },
-      });
+      };
+      added.push(accepted);
+      // Rows are kept for the file that holds the latest report date so far (a later file wins a tie, as in the history).
+      const last = accepted.file.reportDates.at(-1) ?? '';
+      if (latest === null || last >= latest.date) {
+        if (latest !== null) latest.file.records = null;
+        latest = { date: last, file: accepted };
+      } else {
+        accepted.records = null;
+      }
     } catch (error) {
       if (error instanceof RefusedFileError) refused.push(error);
       else throw error;

@@ -7,9 +7,9 @@ import type { ArchivedFile } from '../../src/lib/domain/schemas';
 import { signalRecord } from '../fixtures/records';
 
 const report = (fileName: string, date: string, count: number) => ({ fileName, records: Array.from({ length: count }, (_, i) => signalRecord(`T${i}`, { reportDate: date })) });
-const added = (fileName: string, date: string, count: number) => ({ file: { fileName, reportDates: [date] } as ArchivedFile, records: report(fileName, date, count) });
-// An archived file as the history store keeps it.
+// A file's report dates, tickers and scores, as the intake and the history store keep them.
 const stored = (fileName: string, date: string, count: number) => fileScores(fileName, report(fileName, date, count).records);
+const added = (fileName: string, date: string, count: number) => ({ file: { fileName, reportDates: [date] } as ArchivedFile, scores: stored(fileName, date, count) });
 // Tuesday 2026-11-24, 10:00 in New York.
 const settings = { accept: new Set<never>(), tickerDropPercent: 20, now: Date.parse('2026-11-24T15:00:00Z') };
 
