@@ -68,7 +68,7 @@ async function ensureSample(ctx: BenchContext, size: HistorySize, dirs: Dirs): P
     if (result.code !== 0) throw new Error(`The sample generator failed (exit ${result.code}):\n${result.stderr.trim() || result.stdout.trim()}`);
     await writeFile(stampFile, stamp);
   }
-  const files = (await readdir(dirs.all)).filter((name) => /^signals-.*\.csv$/.test(name)).sort();
+  const files = (await readdir(dirs.all)).filter((name) => /^signals-.*\.(csv|xlsx)$/.test(name)).sort();
   await rm(dirs.days, { recursive: true, force: true });
   await rm(dirs.next, { recursive: true, force: true });
   await mkdir(dirs.days, { recursive: true });
