@@ -1,0 +1,203 @@
+/**
+ * The track record (issue 17): every signal that qualified, the close on its report date, and what the price did
+ * 5, 30 and 90 trading days later, losers included. Pure functions of the report history and the daily closes.
+ */
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection } from './signal';
+
+/** The horizons, in trading days after the report date. */
+export const TRACK_HORIZONS = [5, 30, 90] as const;
+
+/** A horizon of the track record. */
+export type Horizon = (typeof TRACK_HORIZONS)[number];
+
+/** The direction of a qualified signal. */
+export type SignalSide = 'bullish' | 'bearish';
+
+/** The market's trading days and one ticker's closes on them. */
+export interface PriceSeries {
+  /** Every trading day the bars cover, ascending (a day with grouped bars for the market). */
+  days: readonly string[];
+  /** This ticker's close by trading day; a day it did not trade is absent. */
+  closes: ReadonlyMap<string, number>;
+}
+
+/**
+ * How a horizon turned out: `closed` (the horizon's trading day has passed and the ticker traded on or before it),
+ * `open` (the horizon lies in the future: the return so far), `stopped` (the ticker stopped trading before the
+ * horizon: the return to its last close, marked, never dropped), `no-price` (no close on the report date).
+ */
+export type OutcomeStatus = 'closed' | 'open' | 'stopped' | 'no-price';
+
+/** One horizon of one signal. */
+export interface HorizonOutcome {
+  horizon: Horizon;
+  status: OutcomeStatus;
+  /** The day of the close the return is measured to (null with no price). */
+  date: string | null;
+  close: number | null;
+  /** The price change from the report date's close, as a fraction (0.05 is +5%). */
+  priceReturn: number | null;
+  /** The change in the signal's direction: the price change for bullish, its negative for bearish. */
+  signalReturn: number | null;
+  /** Whether the price moved the signal's way (bullish: rose, bearish: fell); null while open or without a price. */
+  hit: boolean | null;
+}
+
+/** One time a ticker qualified. */
+export interface LedgerRow {
+  ticker: string;
+  /** The report date it qualified on. */
+  date: string;
+  direction: SignalSide;
+  cScore: number;
+  /** The close on the report date (the last close on or before it), or null without one. */
+  entryClose: number | null;
+  outcomes: HorizonOutcome[];
+  /** The first report date it no longer qualified in this direction (exited, reversed or left the report), or null. */
+  exitDate: string | null;
+  /** The change from entry to the close of the exit date, in the signal's direction. */
+  exitReturn: number | null;
+}
+
+/** The last close on or before `day` (a report may fall on a day without trading), with its day. */
+function closeOnOrBefore(prices: PriceSeries, day: string): { date: string; close: number } | null {
+  for (let i = upperIndex(prices.days, day); i >= 0; i--) {
+    const date = prices.days[i]!;
+    const close = prices.closes.get(date);
+    if (close !== undefined) return { date, close };
+  }
+  return null;
+}
+
+/** The index of the last trading day on or before `day`, or -1. */
+function upperIndex(days: readonly string[], day: string): number {
+  let lo = 0;
+  let hi = days.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid]! <= day) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+function lastCloseOf(prices: PriceSeries): { date: string; close: number } | null {
+  return prices.days.length === 0 ? null : closeOnOrBefore(prices, prices.days.at(-1)!);
+}
+
+/** The outcome of a signal at `horizon` trading days after `date`, from `entry` (the close on the report date). */
+export function horizonOutcome(prices: PriceSeries, date: string, direction: SignalSide, entry: number | null, horizon: Horizon): HorizonOutcome {
+  const none: HorizonOutcome = { horizon, status: 'no-price', date: null, close: null, priceReturn: null, signalReturn: null, hit: null };
+  if (entry === null || entry <= 0) return none;
+  const start = upperIndex(prices.days, date);
+  const target = start + horizon;
+  const measured = (status: OutcomeStatus, at: { date: string; close: number }): HorizonOutcome => {
+    const priceReturn = at.close / entry - 1;
+    const signalReturn = direction === 'bullish' ? priceReturn : -priceReturn;
+    const hit = status === 'open' ? null : direction === 'bullish' ? at.close > entry : at.close < entry;
+    return { horizon, status, date: at.date, close: at.close, priceReturn, signalReturn, hit };
+  };
+  const last = lastCloseOf(prices);
+  if (last === null) return none;
+  if (target >= prices.days.length) {
+    // The horizon's day has not come: the return so far, unless the ticker stopped trading before the last day.
+    return measured(last.date < prices.days.at(-1)! ? 'stopped' : 'open', last);
+  }
+  const targetDay = prices.days[target]!;
+  const at = closeOnOrBefore(prices, targetDay)!;
+  // No close on or after the horizon's day while the market traded on: the ticker stopped trading first.
+  if (at.date < targetDay && last.date <= targetDay) return measured('stopped', at);
+  return measured('closed', at);
+}
+
+/** Each time a ticker qualified in a report series: where it entered and where it stopped qualifying that way. */
+export function signalEntries(scores: readonly (number | null)[]): { index: number; direction: SignalSide; exitIndex: number | null }[] {
+  const entries: { index: number; direction: SignalSide; exitIndex: number | null }[] = [];
+  let open: { index: number; direction: SignalSide; exitIndex: number | null } | null = null;
+  scores.forEach((score, i) => {
+    const side = signalDirection(score);
+    const direction: SignalSide | null = side === 'neutral' ? null : side;
+    if (open && open.direction !== direction) {
+      open.exitIndex = i;
+      open = null;
+    }
+    // A signal open on the archive's first report counts from there: the archive holds nothing earlier.
+    if (direction !== null && open === null) {
+      open = { index: i, direction, exitIndex: null };
+      entries.push(open);
+    }
+  });
+  return entries;
+}
+
+/** A ticker's ledger: one row per time it qualified, with its outcomes at every horizon and its exit. */
+export function ledgerRows(ticker: string, reportDates: readonly string[], scores: readonly (number | null)[], prices: PriceSeries): LedgerRow[] {
+  return signalEntries(scores).map(({ index, direction, exitIndex }) => {
+    const date = reportDates[index]!;
+    const entryClose = closeOnOrBefore(prices, date)?.close ?? null;
+    const exitDate = exitIndex === null ? null : reportDates[exitIndex]!;
+    const exitClose = exitDate === null ? null : (closeOnOrBefore(prices, exitDate)?.close ?? null);
+    const exitChange = entryClose === null || exitClose === null ? null : exitClose / entryClose - 1;
+    return {
+      ticker,
+      date,
+      direction,
+      cScore: scores[index]!,
+      entryClose,
+      outcomes: TRACK_HORIZONS.map((h) => horizonOutcome(prices, date, direction, entryClose, h)),
+      exitDate,
+      exitReturn: exitChange === null ? null : direction === 'bullish' ? exitChange : -exitChange,
+    };
+  });
+}
+
+/** Score bands of the calibration chart: by |C-Score|, the bearish ones mirrored. */
+export const SCORE_BANDS = [
+  { label: '65-75', min: 65, max: 75 },
+  { label: '75-85', min: 75, max: 85 },
+  { label: '85-100', min: 85, max: 100 },
+] as const;
+
+/** The band of a qualified score (|score| from 65 up to 75, 75 up to 85, 85 to 100). */
+export function scoreBand(score: number): (typeof SCORE_BANDS)[number]['label'] | null {
+  const size = Math.abs(score);
+  if (size < Math.min(BULLISH_THRESHOLD, -BEARISH_THRESHOLD)) return null;
+  return SCORE_BANDS.find((b) => size >= b.min && (size < b.max || b.max === 100))?.label ?? null;
+}
+
+/** An aggregate of signals at one horizon: how many, how many resolved, the hit rate and the average return. */
+export interface HorizonSummary {
+  horizon: Horizon;
+  /** Signals this figure rests on: resolved ones (closed or stopped). */
+  resolved: number;
+  /** Signals still open at this horizon. */
+  open: number;
+  hits: number;
+  /** hits / resolved, or null with none resolved. */
+  hitRate: number | null;
+  /** Mean signal return of the resolved ones, or null. */
+  averageReturn: number | null;
+}
+
+/** Hit rate and average return of `rows` at every horizon; a stopped ticker counts with its last close. */
+export function summarize(rows: readonly LedgerRow[]): HorizonSummary[] {
+  return TRACK_HORIZONS.map((horizon) => {
+    let resolved = 0;
+    let open = 0;
+    let hits = 0;
+    let sum = 0;
+    for (const row of rows) {
+      const o = row.outcomes.find((x) => x.horizon === horizon)!;
+      if (o.status === 'open') open++;
+      if ((o.status === 'closed' || o.status === 'stopped') && o.signalReturn !== null) {
+        resolved++;
+        sum += o.signalReturn;
+        if (o.hit) hits++;
+      }
+    }
+    return { horizon, resolved, open, hits, hitRate: resolved ? hits / resolved : null, averageReturn: resolved ? sum / resolved : null };
+  });
+}
