@@ -9,7 +9,8 @@ import { buildIntoStaging } from './build';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { acceptNewFiles } from './intake';
-import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
+import { inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
+import { clientDir } from './build';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
 import type { PublishStage, RunTrigger } from '../lib/domain/operator';
@@ -51,6 +52,17 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   runLog?: { log: RunLog; trigger: RunTrigger; files?: string[] };
   /** Told as the job enters each stage (the upload page's progress). */
   onStage?: (stage: PublishStage) => void;
+  /**
+   * Writes the deploy rules (the CDN's `_headers`, `_redirects`, Pages Function and nginx's snippets) into the staged
+   * build (scripts/daily.ts and scripts/start.ts pass the server's writer, which reads the server's own route tables).
+   */
+  deployRules?: (staging: string, build: { scriptHashes: readonly string[] }) => Promise<void>;
+  /** REDIS_URL: the lock is taken in Redis too, so two hosts' jobs never publish at once. */
+  redisUrl?: string | null;
+  /** API_ORIGIN: part of what the deploy rules say, so changing it rebuilds. */
+  apiOrigin?: string | null;
+  /** PUBLISH_COMMAND: run after a successful swap with the published folder (README "Deploy"). */
+  publishCommand?: string | null;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -93,7 +105,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
     // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
+    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '') + (config.apiOrigin ? `+api-origin:${config.apiOrigin}` : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
@@ -121,9 +133,12 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       };
       stage('build');
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      await config.deployRules?.(staging, { scriptHashes });
       stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
+      const published = config.publishCommand ? await runPublishCommand(config.publishCommand, clientDir(distDir), log) : undefined;
       return {
+        ...(published === undefined ? {} : { published }),
         ...counts,
         fundamentals,
         source,
@@ -139,5 +154,5 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         withdrawn: withdraw?.file.fileName ?? null,
       };
     });
-  }, { staleMs: config.lockStaleMs, log });
+  }, { staleMs: config.lockStaleMs, log, redisUrl: config.redisUrl ?? null });
 }

@@ -10,7 +10,7 @@ import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, megabytes, type FileProblem, t
 import { refusal } from './errors';
 
 /** The whole request's limit: every file at its limit, and room for the form's own lines. */
-const MAX_REQUEST_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_FILE_BYTES + 1024 * 1024;
+export const MAX_REQUEST_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_FILE_BYTES + 1024 * 1024;
 
 /** 413 for a request body over the limit of 10 files of 25 MB, before it is read into memory. */
 export const uploadBodyLimit: MiddlewareHandler = bodyLimit({
