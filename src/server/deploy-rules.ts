@@ -150,12 +150,16 @@ export default {
 `;
 }
 
-/** nginx's http-level include: the Content-Security-Policy by the answer's type (pages get the build's script hashes). */
+/**
+ * nginx's http-level include: the Content-Security-Policy by the answer's type, pages getting the build's script
+ * hashes; a 304 has no type, so there the file's name decides (a page's 304 keeps the page policy, as in static.ts).
+ */
 export function nginxHttpFile(options: DeployRulesOptions): string {
   const { general, page } = policies(options);
   return `# ${GENERATED}
-map $sent_http_content_type $c_score_csp {
+map "$sent_http_content_type|$uri" $c_score_csp {
     ~^text/html ${quote(page)};
+    "~^\\|.*\\.html$" ${quote(page)};
     default ${quote(general['content-security-policy']!)};
 }
 `;
