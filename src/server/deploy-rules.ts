@@ -70,15 +70,16 @@ export function notFoundAddresses(): Record<string, string> {
   };
 }
 
-/** `_headers`: every answer's security headers with the page policy, short edge caching; a year for hashed assets; JSON keeps the general policy. */
+/** `_headers`: every answer's security headers with the page policy, short edge caching; a year for hashed assets; assets and JSON keep the general policy. */
 export function headersFile(options: DeployRulesOptions): string {
   const { general, page } = policies(options);
   const lines = [`# ${GENERATED}`, '/*'];
   for (const [name, value] of Object.entries(general)) lines.push(`  ${name}: ${name === 'content-security-policy' ? page : value}`);
   lines.push(`  cache-control: ${EDGE_REVALIDATE}`);
   // Two matching rules would join their values with a comma: `!` detaches the earlier one first.
-  lines.push(`${HASHED_ASSETS}*`, '  ! cache-control', `  cache-control: ${IMMUTABLE}`);
-  lines.push('/api/*', '  ! content-security-policy', `  content-security-policy: ${general['content-security-policy']}`);
+  const generalPolicy = ['  ! content-security-policy', `  content-security-policy: ${general['content-security-policy']}`];
+  lines.push(`${HASHED_ASSETS}*`, '  ! cache-control', `  cache-control: ${IMMUTABLE}`, ...generalPolicy);
+  lines.push('/api/*', ...generalPolicy);
   return `${lines.join('\n')}\n`;
 }
 
@@ -93,7 +94,8 @@ export function redirectsFile(): string {
 
 /** `_routes.json`: the requests the Pages Function runs for; every other one is a static file under `_headers`/`_redirects`. */
 export function routesFile(): string {
-  const include = [...forwardedPaths(), ...Object.keys(notFoundAddresses()).filter((path) => !(DEPLOY_RULE_FILES as readonly string[]).includes(path.slice(1)))];
+  // The rule files too: Pages never serves them, a Workers static-assets host would, and the Function answers them 404.
+  const include = [...forwardedPaths(), ...Object.keys(notFoundAddresses())];
   return `${JSON.stringify({ version: 1, description: GENERATED, include, exclude: [] }, null, 2)}\n`;
 }
 

@@ -7,6 +7,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakePolygon, type FakePolygon } from '../fixtures/fake-polygon';
 import { freePort, startNginx, startProcess, startRedis, startScript, waitFor, type Started } from '../fixtures/deploy';
@@ -124,6 +125,51 @@ describe('the route contract', () => {
     const line = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(line).toMatchObject({ reqId: id, method: 'GET', path: '/api/auth/user', status: 200, msg: 'answered' });
     expect(typeof line.pid).toBe('number');
+  });
+});
+
+/**
+ * Cloudflare's own asset handling (workerd through Miniflare, offline) serving the build's client/ folder with its
+ * `_headers` and `_redirects`, `_routes.json` as the Function's routes, and `_worker.js` as the Function.
+ */
+async function cdn(apiOrigin: string | null): Promise<Miniflare> {
+  const routes = JSON.parse(await readFile(join(build.clientDir, '_routes.json'), 'utf8')) as { include: string[] };
+  return new Miniflare({
+    modules: true,
+    script: await readFile(join(build.clientDir, '_worker.js'), 'utf8'),
+    compatibilityDate: '2025-01-01',
+    bindings: apiOrigin === null ? {} : { API_ORIGIN: apiOrigin },
+    assets: {
+      directory: build.clientDir,
+      binding: 'ASSETS',
+      routerConfig: { has_user_worker: true, static_routing: { user_worker: routes.include } },
+      assetConfig: { html_handling: 'auto-trailing-slash', not_found_handling: '404-page' },
+    },
+  });
+}
+
+describe('the CDN rules written with the build', () => {
+  it('pass the route contract on Cloudflare\'s asset handling, the live routes forwarded to API_ORIGIN by the Pages Function', async () => {
+    const worker = await cdn(apps[0]!.origin);
+    try {
+      const origin = (await worker.ready).origin;
+      for (const item of routeContract(build, 'cdn')) await checkCase(origin, item, build, scriptHashes);
+    } finally {
+      await worker.dispose();
+    }
+  });
+
+  it('say what to set when the live API has no origin', async () => {
+    const worker = await cdn(null);
+    try {
+      const answer = await worker.dispatchFetch('http://signals.example/api/health');
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({
+        error: 'The live API is not configured: set API_ORIGIN in the Pages project (or before the daily job) to the address of the Node API.',
+      });
+    } finally {
+      await worker.dispose();
+    }
   });
 });
 

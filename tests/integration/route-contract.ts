@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { pagePolicy, SECURITY_HEADERS } from '../../src/server/security';
-import { IMMUTABLE, REVALIDATE } from '../../src/server/static';
+import { EDGE_REVALIDATE, IMMUTABLE, REVALIDATE } from '../../src/server/static';
 
 /** One request and what it must answer. */
 export interface ContractCase {
@@ -39,38 +39,57 @@ export interface ContractBuild {
   asset: string;
 }
 
-/** The table. */
-export function routeContract({ ticker, asset }: ContractBuild): ContractCase[] {
+/**
+ * The table, for an origin (nginx, `npm start`) or for the CDN (Cloudflare's asset handling with the build's
+ * `_headers`, `_redirects`, `_routes.json` and `_worker.js`). The CDN differs where a static host cannot do what the
+ * server does, and only there: pages and JSON are kept a minute at the edge; it compresses by itself; and an address
+ * of the static API without a file (a lower-case, unknown or malformed ticker) is its not-found page, not the
+ * server's 301, 404 or 400 in JSON.
+ */
+export function routeContract({ ticker, asset }: ContractBuild, target: 'origin' | 'cdn' = 'origin'): ContractCase[] {
+  const cdn = target === 'cdn';
   const html = 'text/html; charset=utf-8';
-  const json = 'application/json; charset=utf-8';
   const live = /^application\/json(; charset=utf-8)?$/;
+  const json = cdn ? live : 'application/json; charset=utf-8';
+  const revalidate = cdn ? EDGE_REVALIDATE : REVALIDATE;
   const lower = ticker.toLowerCase();
-  const page = { type: html, cache: REVALIDATE, policy: 'page' } as const;
+  const page = { type: html, cache: revalidate, policy: 'page' } as const;
+  const notFoundPage = { status: 404, type: html, cache: revalidate, policy: 'page', bodyFile: '404.html' } as const;
   return [
     { name: 'the home page', path: '/', status: 200, ...page, bodyMatch: /<html/, revalidate: true },
-    { name: 'the home page, gzip from its .gz file', path: '/', headers: { 'accept-encoding': 'gzip' }, status: 200, ...page, encoding: 'gzip' },
+    { name: 'the home page, gzip from its .gz file', path: '/', headers: { 'accept-encoding': 'gzip' }, status: 200, ...page, encoding: cdn ? undefined : 'gzip' },
     { name: 'the home page by HEAD', method: 'HEAD', path: '/', status: 200, ...page },
     { name: 'a list page', path: '/all-signals/', status: 200, ...page },
-    { name: 'a list page with a filter query, rendered by the server', path: '/all-signals?direction=bearish', status: 200, ...page },
+    { name: 'a list page with a filter query, rendered by the server', path: '/all-signals/?direction=bearish', status: 200, ...page },
     { name: 'a signal page', path: `/signal/${ticker}/`, status: 200, ...page, bodyMatch: new RegExp(ticker.replace('.', '\\.')) },
     { name: 'a hashed asset', path: `/_astro/${asset}`, status: 200, cache: IMMUTABLE, policy: 'general', revalidate: true },
-    { name: 'a report route of the static API', path: '/api/all-signals', status: 200, type: json, cache: REVALIDATE, policy: 'general' },
-    { name: 'a ticker route of the static API', path: `/api/stock/${ticker}`, status: 200, type: json, cache: REVALIDATE, policy: 'general', revalidate: true },
-    { name: 'a lower-case ticker of the static API', path: `/api/stock/${lower}`, status: 301, location: `/api/stock/${ticker}` },
-    { name: 'an unknown ticker of the static API', path: '/api/stock/ZZZZ', status: 404, type: live, bodyMatch: /No signal for ZZZZ/ },
-    { name: 'a malformed ticker of the static API', path: '/api/stock/A$B', status: 400, type: live, bodyMatch: /"error"/ },
-    { name: 'an unknown API address', path: '/api/no-such-route', status: 404, type: live, bodyMatch: /"error"/ },
-    { name: 'an unknown page', path: '/no-such-page', status: 404, type: html, cache: REVALIDATE, policy: 'page', bodyFile: '404.html' },
+    { name: 'a report route of the static API', path: '/api/all-signals', status: 200, type: json, cache: revalidate, policy: 'general' },
+    { name: 'a ticker route of the static API', path: `/api/stock/${ticker}`, status: 200, type: json, cache: revalidate, policy: 'general', revalidate: true },
+    cdn
+      ? { name: 'a lower-case ticker of the static API', path: `/api/stock/${lower}`, ...notFoundPage, policy: 'general' }
+      : { name: 'a lower-case ticker of the static API', path: `/api/stock/${lower}`, status: 301, location: `/api/stock/${ticker}` },
+    cdn
+      ? { name: 'an unknown ticker of the static API', path: '/api/stock/ZZZZ', ...notFoundPage, policy: 'general' }
+      : { name: 'an unknown ticker of the static API', path: '/api/stock/ZZZZ', status: 404, type: live, bodyMatch: /No signal for ZZZZ/ },
+    cdn
+      ? { name: 'a malformed ticker of the static API', path: '/api/stock/A!B', ...notFoundPage, policy: 'general' }
+      : { name: 'a malformed ticker of the static API', path: '/api/stock/A!B', status: 400, type: live, bodyMatch: /"error"/ },
+    cdn
+      ? { name: 'an unknown API address', path: '/api/no-such-route', ...notFoundPage, policy: 'general' }
+      : { name: 'an unknown API address', path: '/api/no-such-route', status: 404, type: live, bodyMatch: /"error"/ },
+    { name: 'an unknown page', path: '/no-such-page', status: 404, type: html, cache: revalidate, policy: 'page', bodyFile: '404.html' },
     { name: 'the 404 page by its own address', path: '/404.html', status: 404, type: html, policy: 'page', bodyFile: '404.html' },
-    { name: 'an unknown signal page', path: '/signal/ZZZZ/', status: 404, type: html, cache: REVALIDATE, policy: 'page', bodyFile: 'signal/index.html' },
+    { name: 'an unknown signal page', path: '/signal/ZZZZ/', status: 404, type: html, cache: revalidate, policy: 'page', bodyFile: 'signal/index.html' },
     { name: 'the Stock Not Found screen by its folder', path: '/signal/', status: 404, type: html, policy: 'page', bodyFile: 'signal/index.html' },
     { name: 'the Stock Not Found screen without the slash', path: '/signal', status: 404, type: html, policy: 'page', bodyFile: 'signal/index.html' },
     { name: 'the CDN copy of the Stock Not Found screen', path: '/signal/404.html', status: 404, type: html, policy: 'page', bodyFile: 'signal/index.html' },
     { name: 'the CDN header rules are not served', path: '/_headers', status: 404, type: html, bodyFile: '404.html' },
     { name: 'the Pages Function is not served', path: '/_worker.js', status: 404, type: html, bodyFile: '404.html' },
-    { name: 'a lower-case signal page', path: `/signal/${lower}/`, status: 301, location: `/signal/${ticker}/` },
+    cdn
+      ? { name: 'a lower-case signal page', path: `/signal/${lower}/`, status: 404, type: html, policy: 'page', bodyFile: 'signal/index.html' }
+      : { name: 'a lower-case signal page', path: `/signal/${lower}/`, status: 301, location: `/signal/${ticker}/` },
     { name: 'the archives first page', path: '/archives/1', status: 301, location: '/archives' },
-    { name: 'a POST to a page', method: 'POST', path: '/', body: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 405, allow: 'GET, HEAD' },
+    { name: 'a POST to a page', method: 'POST', path: '/', body: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 405, allow: cdn ? undefined : 'GET, HEAD' },
     { name: 'the health check', path: '/api/health', status: 200, type: live, cache: 'no-store', bodyMatch: /"status":"ok"/ },
     { name: 'the live quote', path: `/api/stock-price/${ticker}`, status: 200, type: live, bodyMatch: new RegExp(`"symbol":"${ticker.replace('.', '\\.')}"`) },
     { name: 'the signed-out user', path: '/api/auth/user', status: 200, type: live, bodyMatch: /"isAuthenticated":false/ },
