@@ -10,9 +10,20 @@ import { Redis } from 'ioredis';
 /** Every key this product writes starts with this, so one Redis can serve other things too. */
 export const REDIS_PREFIX = 'c-score-signals:';
 
-/** A connection for the shared state: commands fail fast (one retry) instead of queueing while Redis is away. */
-export function openRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, connectionName: 'c-score-signals' });
+/**
+ * A connection for the shared state: commands fail fast (one retry) instead of queueing while Redis is away, and a
+ * lost connection is told to `log` once per different error (ioredis keeps reconnecting meanwhile).
+ */
+export function openRedis(url: string, log: (line: string) => void = (line) => console.warn(line)): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, connectionName: 'c-score-signals' });
+  let last = '';
+  redis.on('error', (error: Error) => {
+    if (error.message === last) return;
+    last = error.message;
+    log(`Redis at ${new URL(url).host} cannot be reached (${error.message}); the shared budget, cache and lock wait for it.`);
+  });
+  redis.on('ready', () => (last = ''));
+  return redis;
 }
 
 // A sliding minute by Redis's own clock (two hosts' clocks never agree exactly): drop the calls older than the
