@@ -154,7 +154,7 @@ describe('loadConfig', () => {
     });
     expect(problemsOf({ REDIS_URL: 'localhost:6379', API_ORIGIN: 'api.example', LOG_LEVEL: 'loud', LOG_FORMAT: 'xml' })).toEqual([
       'REDIS_URL="localhost:6379": expected a redis:// or rediss:// address, e.g. redis://127.0.0.1:6379',
-      'API_ORIGIN="api.example": expected an http(s) address of the live API behind the CDN, such as https://api.signals.example',
+      'API_ORIGIN="api.example": expected an http(s) address of the live API behind the CDN, such as https://api.signals.example.com',
       'LOG_LEVEL="loud": expected fatal, error, warn, info, debug, trace or silent',
       'LOG_FORMAT="xml": expected json or pretty',
     ]);
