@@ -20,6 +20,7 @@ import { benchPages } from './bench/pages';
 import { type BenchResults, describeMachine, missLines, toMarkdown } from './bench/report';
 import { type BenchServer, startServer } from './bench/server';
 import { WEIGHT_NOTE, weightSection } from './bench/weight';
+import { DEPLOY_NOTE, deploySection } from './bench/deploy';
 
 const USAGE = `usage: npm run bench [-- --only ${SECTIONS.join(',')}] [-- --quick]
   --only   run only these sections (comma-separated)
@@ -126,6 +127,7 @@ try {
   const clientTickers = quick ? 503 : 6000;
   await run('client', () => withServer(clientTickers, async (server) => clientSection(ctx, server.origin, clientTickers, await chromium())));
   await run('limits', () => limitsSection(ctx));
+  await run('deploy', async () => deploySection(ctx, (await ensureSite(ctx, 503)).dist));
 } finally {
   await browser?.close();
 }
@@ -137,7 +139,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, deploy: DEPLOY_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

@@ -76,6 +76,7 @@ const TITLES: Record<SectionName, string> = {
   api: '4. API throughput (loopback)',
   client: '5. Client work (list table in Chromium)',
   limits: '6. Export limits (the intake at and past the default limits)',
+  deploy: '7. Deploy (nginx in front of Node, two processes sharing Redis)',
 };
 
 /** One line per miss: figure, value and budget. */
