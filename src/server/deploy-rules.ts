@@ -12,6 +12,7 @@ import { mkdir, copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getMimeType } from 'hono/utils/mime';
 import { FILTERABLE_LIST_PATHS } from '../lib/domain/list-filter';
+import { MAX_UPLOAD_REQUEST_BYTES } from '../lib/domain/operator';
 import {
   DEPLOY_RULE_FILES,
   LIVE_PREFIXES,
@@ -23,7 +24,6 @@ import {
   STOCK_NOT_FOUND_PAGE,
 } from '../lib/domain/routes';
 import { BODY_LIMITS } from './body-limits';
-import { MAX_REQUEST_BYTES } from './uploads';
 import { pagePolicy, SECURITY_HEADERS } from './security';
 import { EDGE_REVALIDATE, HASHED_ASSETS, IMMUTABLE, REVALIDATE } from './static';
 
@@ -255,7 +255,7 @@ ${pageHeaders}
 
     # Uploads hold each file to their own limit (src/server/uploads.ts).
     location ~ ^(${alternation(uploads)}) {
-        client_max_body_size ${MAX_REQUEST_BYTES};
+        client_max_body_size ${MAX_UPLOAD_REQUEST_BYTES};
         try_files /nonexistent @api;
     }
 
