@@ -12,7 +12,7 @@ import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { operatorTools } from '../src/ingest/operator-tools';
 import { formatSummary } from '../src/ingest/summary';
-import { createApp, isPreparedPath } from '../src/server/app';
+import { createApp } from '../src/server/app';
 import { writeDeployRules } from '../src/server/deploy-rules';
 import { createLogger, drainOnSignal, requestOperations } from '../src/server/operations';
 import type { Readiness } from '../src/server/routes/context';
@@ -65,7 +65,7 @@ const app = createApp({
   api: createApi({ ...options, operatorTools: tools, site, readiness: () => readiness }),
   operatorPages: operatorPages(options.accounts.session, distDir),
   security,
-  operations: requestOperations(logger, { readiness: () => readiness }, isPreparedPath),
+  operations: requestOperations(logger, { readiness: () => readiness }),
 });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

@@ -35,16 +35,15 @@ export interface ProcessState {
 }
 
 /**
- * Middleware for every request but `skip`'s (the prepared quote, whose budget has no room for it): a request id
- * (X-Request-Id, kept from nginx or made here) on the answer and in every log line of the request, one debug line per
- * answer and an error line per 5xx; while the first build runs, 503 with Retry-After for all but /api/health; while
- * draining, `Connection: close`, so keep-alive clients (nginx) move to another process.
+ * Middleware (createApp's `operations`): a request id (X-Request-Id, kept from nginx or made here) on the answer and in
+ * every log line of the request, one debug line per answer and an error line per 5xx; while the first build runs, 503
+ * with Retry-After for all but /api/health; while draining, `Connection: close`, so keep-alive clients (nginx) move to
+ * another process.
  */
-export function requestOperations(logger: Logger, state: ProcessState, skip: (path: string) => boolean = () => false): MiddlewareHandler {
+export function requestOperations(logger: Logger, state: ProcessState): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path;
     const readiness = state.readiness();
-    if (skip(path) && readiness === 'ready') return next();
     const given = c.req.header('x-request-id');
     const requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
     const log = logger.child({ reqId: requestId });
