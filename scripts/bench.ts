@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history] [-- --quick]`: measures build scaling, page weight,
+ * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy] [-- --quick]`: measures build scaling, page weight,
  * Lighthouse, API throughput, client work and the export limits against the budgets of the issues. A full run writes bench/results.json
  * and bench/RESULTS.md; a partial one (--only or --quick) writes them to bench/tmp/ so the committed figures stay
  * whole. Misses are listed at the end; the exit code is 0 even with misses and 1 only when a section could not run.
@@ -21,6 +21,7 @@ import { benchPages } from './bench/pages';
 import { type BenchResults, describeMachine, missLines, toMarkdown } from './bench/report';
 import { type BenchServer, startServer } from './bench/server';
 import { WEIGHT_NOTE, weightSection } from './bench/weight';
+import { DEPLOY_NOTE, deploySection } from './bench/deploy';
 
 const USAGE = `usage: npm run bench [-- --only ${SECTIONS.join(',')}] [-- --quick]
   --only   run only these sections (comma-separated)
@@ -128,6 +129,7 @@ try {
   await run('client', () => withServer(clientTickers, async (server) => clientSection(ctx, server.origin, clientTickers, await chromium())));
   await run('limits', () => limitsSection(ctx));
   await run('history', () => historySection(ctx));
+  await run('deploy', async () => deploySection(ctx, (await ensureSite(ctx, 503)).dist));
 } finally {
   await browser?.close();
 }
@@ -139,7 +141,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { config, ConfigError, ISLAND_FAULTS_IN_PRODUCTION, siteUrlProblem } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { fundamentalsSourceFor } from '../src/server/providers';
+import { writeDeployRules } from '../src/server/deploy-rules';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
 import { parseGateNames } from '../src/lib/domain/gates';
@@ -49,6 +50,7 @@ try {
   runLog = await openRunLog(settings);
   const options = {
     ...dailyConfig(settings),
+    deployRules: (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: settings.apiOrigin }),
     fundamentals: fundamentalsSourceFor(settings.polygon),
     force: values.force ?? false,
     verbose: values.verbose ?? false,

@@ -1,9 +1,11 @@
 /**
- * `npm start`: one Node process that serves the static build and the live API on PORT and HOST,
- * running the daily job first when no build exists yet.
+ * `npm start`: one Node process that serves the static build and the live API on PORT and HOST, running the daily job
+ * first when no build exists yet (answering 503, and `building` on /api/health, meanwhile). Logs are pino's; SIGTERM
+ * drains it (src/server/operations.ts).
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { config as loadProcessConfig, ConfigError, requireProductionSettings, type Config } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
@@ -11,6 +13,9 @@ import { DailyJobError } from '../src/ingest/error';
 import { operatorTools } from '../src/ingest/operator-tools';
 import { formatSummary } from '../src/ingest/summary';
 import { createApp } from '../src/server/app';
+import { writeDeployRules } from '../src/server/deploy-rules';
+import { createLogger, drainOnSignal, requestOperations } from '../src/server/operations';
+import type { Readiness } from '../src/server/routes/context';
 import { securityPolicy } from '../src/server/security';
 import { apiOptions, createApi } from '../src/server/api';
 import { fundamentalsSourceFor } from '../src/server/providers';
@@ -27,6 +32,8 @@ try {
   process.exit(1);
 }
 const distDir = config.distDir;
+const logger = await createLogger(config.logging);
+let readiness: Readiness = 'ready';
 
 async function hasBuild(): Promise<boolean> {
   try {
@@ -39,47 +46,57 @@ async function hasBuild(): Promise<boolean> {
 // The accounts database first: the first build's run is written to the run log like every other.
 const options = await apiOptions(config);
 const runLog = new RunLog(options.accounts.database.db);
-
-if (!(await hasBuild())) {
-  console.log(`No build in ${distDir}: running the daily job on ${config.source} first.`);
-  const daily = {
-    ...dailyConfig(config),
-    fundamentals: fundamentalsSourceFor(config.polygon),
-    log: (line: string) => console.log(line),
-    runLog: { log: runLog, trigger: 'start' as const },
-  };
-  try {
-    console.log(formatSummary(await runDaily(daily), daily));
-  } catch (error) {
-    console.error(error instanceof DailyJobError ? error.message : `The daily job failed: ${(error as Error).stack}`);
-    console.error('Nothing to serve: fix the exports (or SIGNALS_SOURCE) and run "npm start" again.');
-    process.exit(1);
-  }
-}
+// The CDN's and nginx's rules, written into every build from this server's own tables.
+const deployRules = (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: config.apiOrigin });
+const firstBuild = !(await hasBuild());
+if (firstBuild) readiness = 'building';
 
 const provider = options.provider;
 // A Stripe API elsewhere than Stripe's (the tests' fake) serves Checkout too: the upgrade form may redirect there.
 const stripeApi = config.stripe?.apiUrl;
 const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
 // Uploads and the token route run the same daily job, in this process, one at a time (src/server/publish-queue.ts).
-const tools = operatorTools({ ...dailyConfig(config), fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => console.log(line) }, runLog);
+const tools = operatorTools({ ...dailyConfig(config), deployRules, fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => logger.info(line) }, runLog);
 // One index of the published build for the API and the server-rendered list filters.
 const site = new SiteIndexLoader(distDir);
 const app = createApp({
   distDir,
   site,
-  api: createApi({ ...options, operatorTools: tools, site }),
+  api: createApi({ ...options, operatorTools: tools, site, readiness: () => readiness }),
   operatorPages: operatorPages(options.accounts.session, distDir),
   security,
+  operations: requestOperations(logger, { readiness: () => readiness }),
 });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  console.log(`${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);
+  logger.info({ port: info.port, distDir, provider: provider.name, redis: options.redis !== null }, `${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);
+}) as Server;
+drainOnSignal(server, {
+  logger,
+  timeoutMs: config.shutdownTimeoutMs,
+  onDraining: () => (readiness = 'draining'),
+  close: async () => {
+    await options.accounts.close();
+    options.redis?.disconnect();
+  },
 });
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 2000).unref();
-  });
+if (firstBuild) {
+  logger.info(`No build in ${distDir}: running the daily job on ${config.source} first; /api/health answers "building" meanwhile.`);
+  const daily = {
+    ...dailyConfig(config),
+    deployRules,
+    fundamentals: fundamentalsSourceFor(config.polygon),
+    log: (line: string) => logger.info(line),
+    runLog: { log: runLog, trigger: 'start' as const },
+  };
+  try {
+    console.log(formatSummary(await runDaily(daily), daily));
+    readiness = 'ready';
+  } catch (error) {
+    logger.error(error instanceof DailyJobError ? error.message : `The daily job failed: ${(error as Error).stack}`);
+    logger.error('Nothing to serve: fix the exports (or SIGNALS_SOURCE) and run "npm start" again.');
+    logger.flush();
+    process.exit(1);
+  }
 }

@@ -95,6 +95,19 @@ const EnvSchema = z.object({
   EXPORT_MAX_TICKERS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxTickers, 1, 1_000_000),
   EXPORT_MAX_CELL_CHARS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxCellChars, 200, 1_000_000),
   GATE_TICKER_DROP_PERCENT: wholeNumber(DEFAULT_TICKER_DROP_PERCENT, 0, 100),
+  REDIS_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((value) => /^rediss?:\/\//i.test(value), 'expected a redis:// or rediss:// address, e.g. redis://127.0.0.1:6379')
+      .optional(),
+  ),
+  API_ORIGIN: optional(httpUrl('the live API behind the CDN, such as https://api.signals.example.com').optional()),
+  PUBLISH_COMMAND: optional(z.string().trim().optional()),
+  TRUSTED_PROXIES: text(''),
+  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info')),
+  LOG_FORMAT: optional(z.enum(['json', 'pretty'], { error: 'expected json or pretty' }).optional()),
+  SHUTDOWN_TIMEOUT_MS: wholeNumber(10_000, 0, 600_000),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -142,6 +155,18 @@ export interface Config {
   tickerDropPercent: number;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
+  /** REDIS_URL: N API processes share the market-data cache, budget and client limits, and the daily job's lock, there. */
+  redisUrl: string | null;
+  /** API_ORIGIN: where the CDN's Pages Function forwards the live routes (README "Deploy"); null: the CDN rules forward nothing. */
+  apiOrigin: string | null;
+  /** PUBLISH_COMMAND: run by the daily job after a successful swap, with the published folder, to push it to a host. */
+  publishCommand: string | null;
+  /** TRUSTED_PROXIES: socket addresses (nginx's) whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
+  /** The server's structured log: pino's level, and JSON lines or pretty text (default: pretty on a terminal). */
+  logging: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'json' | 'pretty' | null };
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests before closing anyway. */
+  shutdownTimeoutMs: number;
 }
 
 /**
@@ -238,6 +263,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: e.STRIPE_API_URL ?? null,
           }
         : null,
+    redisUrl: e.REDIS_URL ?? null,
+    apiOrigin: e.API_ORIGIN === undefined ? null : new URL(e.API_ORIGIN).origin,
+    publishCommand: e.PUBLISH_COMMAND || null,
+    trustedProxies: e.TRUSTED_PROXIES.split(',')
+      .map((address) => address.trim())
+      .filter((address) => address !== ''),
+    logging: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? null },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }
 

@@ -15,7 +15,7 @@ interface ApiRoute {
   headers?: Record<string, string>;
 }
 
-const CONNECTIONS = 50;
+export const CONNECTIONS = 50;
 
 /** The routes of the budgets: a cached live route and a pre-rendered static JSON route. */
 export function apiRoutes(ticker: string): ApiRoute[] {
@@ -82,7 +82,7 @@ const WARM_UP_SECONDS = 2;
 const HEADERS = { 'accept-encoding': 'gzip' };
 
 /** What one load run measured, whichever tool ran it. */
-interface LoadResult {
+export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -92,7 +92,7 @@ interface LoadResult {
 }
 
 /** A load generator: wrk when the machine has it (it costs the shared cores less), else autocannon. */
-interface LoadTool {
+export interface LoadTool {
   name: string;
   run: (url: string, seconds: number, headers?: Record<string, string>) => Promise<LoadResult>;
 }
@@ -140,6 +140,17 @@ const cannon: LoadTool = {
   },
 };
 
+/** The load generator this machine has: wrk, else autocannon. */
+export function loadTool(): LoadTool {
+  return existsSync(WRK) ? wrk : cannon;
+}
+
+/** Requests/s and latency of one address: a thrown-away warm-up, then `seconds` of load. */
+export async function measure(tool: LoadTool, url: string, seconds: number): Promise<LoadResult> {
+  await tool.run(url, WARM_UP_SECONDS);
+  return tool.run(url, seconds);
+}
+
 /** How the section measures, once for the table's header. */
 export const API_NOTE =
   `wrk 4 (one thread) when /usr/bin/wrk exists (\`apt-get install -y wrk\`), else autocannon 9 through its programmatic API in the bench's own process; the method column names the tool. ` +
@@ -177,7 +188,7 @@ export async function apiSection(ctx: BenchContext, origin: string, routes: ApiR
   const figures: Figure[] = [];
   const add = (input: FigureInput) => figures.push(figure('api', input));
   const seconds = ctx.quick ? 3 : 10;
-  const tool = existsSync(WRK) ? wrk : cannon;
+  const tool = loadTool();
   const method = `${tool.name}, ${CONNECTIONS} connections, ${seconds} s`;
   let referenceBody: string | null = null;
   for (const route of routes) {

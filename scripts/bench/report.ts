@@ -77,6 +77,7 @@ const TITLES: Record<SectionName, string> = {
   client: '5. Client work (list table in Chromium)',
   limits: '6. Export limits (the intake at and past the default limits)',
   history: '7. History at scale (long archives: fresh, then one new day)',
+  deploy: '8. Deploy (nginx in front of Node, two processes sharing Redis)',
 };
 
 /** One line per miss: figure, value and budget. */

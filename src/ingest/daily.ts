@@ -10,7 +10,8 @@ import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
 import { acceptNewFiles } from './intake';
-import { inputsHash, publish, removeLeftovers, upToDateBuild, withLock, withStaging } from './publish';
+import { inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
+import { clientDir } from './build';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
 import type { PublishStage, RunTrigger } from '../lib/domain/operator';
@@ -55,6 +56,17 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   onStage?: (stage: PublishStage) => void;
   /** Where the stages and the page and image counts are shown as they run (scripts/daily.ts: the terminal or the log). */
   progress?: ProgressOutput | null;
+  /**
+   * Writes the deploy rules (the CDN's `_headers`, `_redirects`, Pages Function and nginx's snippets) into the staged
+   * build (scripts/daily.ts and scripts/start.ts pass the server's writer, which reads the server's own route tables).
+   */
+  deployRules?: (staging: string, build: { scriptHashes: readonly string[] }) => Promise<void>;
+  /** REDIS_URL: the lock is taken in Redis too, so two hosts' jobs never publish at once. */
+  redisUrl?: string | null;
+  /** API_ORIGIN: part of what the deploy rules say, so changing it rebuilds. */
+  apiOrigin?: string | null;
+  /** PUBLISH_COMMAND: run after a successful swap with the published folder (README "Deploy"). */
+  publishCommand?: string | null;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -112,9 +124,10 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       const today = config.today ?? new Date().toISOString().slice(0, 10);
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
-    // The same data with another SITE_URL, SITE_NAME, link or PAYWALL is another site: the shape is in the hash.
+    // The same data with another SITE_URL, SITE_NAME, link, PAYWALL or API_ORIGIN (the deploy rules name it) is
+    // another site: the settings are in the hash.
     const shape = buildShape(config);
-    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], shape);
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null });
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
@@ -144,10 +157,13 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       };
       stage('build');
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      await config.deployRules?.(staging, { scriptHashes });
       stage('swap');
       progress.stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
+      const published = config.publishCommand ? await runPublishCommand(config.publishCommand, clientDir(distDir), log) : undefined;
       return {
+        ...(published === undefined ? {} : { published }),
         ...counts,
         fundamentals,
         source,
@@ -165,5 +181,5 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         withdrawn: withdraw?.file.fileName ?? null,
       };
     });
-  }, { staleMs: config.lockStaleMs, log });
+  }, { staleMs: config.lockStaleMs, log, redisUrl: config.redisUrl ?? null });
 }

@@ -3,6 +3,7 @@
  * inputs hash that says whether the published build is still current, the staging folder, and the swap into
  * dist/ (two renames, the replaced build's hashed assets carried over), with the archive committed last.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -13,6 +14,7 @@ import { commitToArchive } from '../storage/archive';
 import { readBuildInfo, type BuildInfo } from '../storage/site-index';
 import { clientDir } from './build';
 import { DailyJobError } from './error';
+import { LockHeldError, openRedis, withRedisLock } from '../storage/redis';
 
 /** The site's code: a change to any of these makes a new build even when the data is the same. */
 const CODE_INPUTS = ['src', 'astro.config.mjs', 'package-lock.json', 'public'];
@@ -35,7 +37,12 @@ export const LOCK_STALE_MS = 60_000;
  * the next run takes it over once it is `staleMs` old. No process id is trusted (a container's PID means nothing on
  * the host).
  */
-export async function withLock<T>(archiveDir: string, work: () => Promise<T>, { staleMs = LOCK_STALE_MS, log = (_line: string) => {} } = {}): Promise<T> {
+export async function withLock<T>(
+  archiveDir: string,
+  work: () => Promise<T>,
+  { staleMs = LOCK_STALE_MS, log = (_line: string) => {}, redisUrl = null as string | null } = {},
+): Promise<T> {
+  if (redisUrl !== null) return withSharedLock(redisUrl, staleMs, log, () => withLock(archiveDir, work, { staleMs, log }));
   // The lock sits beside the archive, so a refused run leaves the archive folder exactly as it was.
   await mkdir(dirname(archiveDir), { recursive: true });
   const lockPath = `${archiveDir}.lock`;
@@ -62,6 +69,57 @@ export async function withLock<T>(archiveDir: string, work: () => Promise<T>, { 
   } finally {
     await release().catch(() => undefined);
   }
+}
+
+/** The daily job's lock in Redis (REDIS_URL): the same rules as the folder lock, across hosts. */
+async function withSharedLock<T>(redisUrl: string, staleMs: number, log: (line: string) => void, work: () => Promise<T>): Promise<T> {
+  const redis = openRedis(redisUrl);
+  try {
+    return await withRedisLock(redis, 'daily-job', staleMs, work, log);
+  } catch (error) {
+    if (!(error instanceof LockHeldError)) throw error;
+    throw new DailyJobError(
+      `Another daily job is running (its lock ${error.key} in Redis expires in ${Math.ceil(error.msLeft / 1000)} s unless renewed); wait for it to finish. A lock not renewed for ${Math.round(staleMs / 1000)} s, left by a killed run, is taken over by the next run.`,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Runs PUBLISH_COMMAND after a successful swap: through /bin/sh, with the published folder in $PUBLISH_DIR and, unless
+ * the command names $PUBLISH_DIR itself, as its last argument. Every line it prints goes to `log` and is returned (the
+ * run log keeps it); a failure throws a DailyJobError saying the site is built but not published.
+ */
+export async function runPublishCommand(command: string, publishDir: string, log: (line: string) => void): Promise<string[]> {
+  const script = command.includes('$PUBLISH_DIR') ? command : `${command} "$PUBLISH_DIR"`;
+  log(`Publishing ${publishDir}: ${script}`);
+  const lines: string[] = [];
+  const child = spawn('/bin/sh', ['-c', script], { env: { ...process.env, PUBLISH_DIR: publishDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const collect = (stream: NodeJS.ReadableStream) => {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop()!;
+      for (const line of parts) if (line.trim() !== '') (lines.push(line), log(`  ${line}`));
+    });
+    stream.on('end', () => {
+      if (rest.trim() !== '') (lines.push(rest), log(`  ${rest}`));
+    });
+  };
+  collect(child.stdout!);
+  collect(child.stderr!);
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  if (outcome.code === 0) return lines;
+  const how = outcome.error ? `could not start (${outcome.error.message})` : outcome.signal ? `was stopped by ${outcome.signal}` : `exited with ${outcome.code}`;
+  const tail = lines.slice(-10).map((line) => `  ${line}`);
+  throw new DailyJobError(
+    [`The site is built and live in ${publishDir} but not published: PUBLISH_COMMAND ${how}. Fix the command, then run it by hand or run "npm run daily -- --force".`, ...tail].join('\n'),
+  );
 }
 
 /** Removes what killed runs left beside distDir (staging folders, replaced builds); call under the lock. Returns their names. */
@@ -92,8 +150,8 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
   }
 }
 
-/** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`), the settings that shape it and the code. */
-export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape): Promise<string> {
+/** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`), the settings that shape it (BuildShape, and API_ORIGIN for the deploy rules) and the code. */
+export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null }): Promise<string> {
   const hash = createHash('sha256');
   hash.update(`${JSON.stringify(shape)}\n`);
   for (const file of files) hash.update(`${file.sha256}\n`);

@@ -35,6 +35,8 @@ export interface DailySummary {
   corrections: Correction[];
   /** The archived file this run withdrew (`npm run archive -- withdraw FILE`), by name, or null. */
   withdrawn: string | null;
+  /** PUBLISH_COMMAND's output after the swap (absent when none is set or nothing was published); the run log keeps it. */
+  published?: string[];
 }
 
 const SHOWN_WARNINGS = 20;
@@ -73,6 +75,7 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   for (const line of gates.corrections ?? []) lines.push(`  correction:   ${line}`);
   for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
   if (summary.store) lines.push(`  history:      ${summary.store.reused} archived file(s) from the store, ${summary.store.made} parsed${summary.store.rebuilt ? ` (${summary.store.rebuilt} stale or unreadable, made again)` : ''}`);
+  if (summary.published !== undefined) lines.push(`  published:    PUBLISH_COMMAND succeeded (${summary.published.length} line(s) of output, kept in the run log)`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Redis } from 'ioredis';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
 import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES } from '../lib/domain/routes';
 import { CompanyStore } from '../storage/company-info';
@@ -9,12 +10,13 @@ import { answerError, refusal } from './errors';
 import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
 import { RunLog } from '../storage/run-log';
+import { openRedis } from '../storage/redis';
 import { type OperatorTools, PublishQueue } from './publish-queue';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
-import type { ApiContext } from './routes/context';
+import type { ApiContext, Readiness } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
@@ -44,6 +46,12 @@ export interface ApiOptions {
   /** The published build's index; pass the app's (createApp) so the process holds one copy. Default: a new loader. */
   site?: SiteIndexLoader;
   now?: () => number;
+  /** TRUSTED_PROXIES: peers (nginx) whose X-Forwarded-For names the client for the per-client limits. */
+  trustedProxies?: readonly string[];
+  /** REDIS_URL's connection, shared by the provider (scripts/start.ts closes it on shutdown); null without REDIS_URL. */
+  redis?: Redis | null;
+  /** Whether the process serves, builds its first site or drains (default: always ready). */
+  readiness?: () => Readiness;
 }
 
 /**
@@ -61,6 +69,8 @@ export function createApi(options: ApiOptions): Hono {
     siteOrigins: siteOrigins(options.siteUrl),
     accounts: options.accounts,
     now: options.now ?? Date.now,
+    trustedProxies: options.trustedProxies ?? [],
+    readiness: options.readiness ?? (() => 'ready'),
   };
   const sessionUser = readSession(options.accounts.session);
   const app = new Hono();
@@ -110,11 +120,14 @@ function siteOrigins(siteUrl: string | undefined): string[] {
 
 /** The API's settings from the process's Config. */
 export async function apiOptions(config: Config): Promise<ApiOptions> {
+  const redis = config.redisUrl === null ? null : openRedis(config.redisUrl);
   return {
     distDir: config.distDir,
     archiveDir: config.archiveDir,
     companyInfoFile: config.companyInfoFile,
-    provider: providerFor(config.polygon, await readUniverse(config.universeFile)),
+    provider: providerFor(config.polygon, await readUniverse(config.universeFile), redis),
+    trustedProxies: config.trustedProxies,
+    redis,
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     accounts: await openAccounts(accountSettings(config)),

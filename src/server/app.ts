@@ -28,17 +28,32 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
   operatorPages?: MiddlewareHandler;
   /** The published build's index, shared with the API (createApi's `site`) so the process holds one copy. */
   site?: SiteIndexLoader;
+  /**
+   * Runs first on every request but the prepared quote's, which has no room for it in its budget: request ids, logs,
+   * readiness (operations.ts requestOperations, from scripts/start.ts).
+   */
+  operations?: MiddlewareHandler;
 }
 
 /** The Hono app for one Node process: security headers, the live API under /api, then `${distDir}/client`. */
 export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> {
   const app = new Hono<E>();
   const { middleware: secure, headers } = options.security ?? DEFAULT_SECURITY_POLICY;
-  app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
+  const operations = options.operations;
+  // One middleware for both, so the prepared quote pays for one path check and nothing else.
+  if (operations === undefined) app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
+  else {
+    app.use((c, next) => {
+      if (c.req.path.startsWith(PREPARED_PREFIX)) return next();
+      return operations(c, async () => {
+        await secure(c, next);
+      });
+    });
+  }
   app.use(requestBodyLimits());
   app.use('/signal/*', signalPageRedirect());
   app.use('/archives/*', archiveFirstPageRedirect());
-  const lists = filteredListPages(options.distDir, options.site ?? new SiteIndexLoader(options.distDir));
+  const lists = filteredListPages(options.distDir, options.site ?? new SiteIndexLoader(options.distDir), headers['content-security-policy']);
   for (const path of FILTERABLE_LIST_PATHS) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
   if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);
   if (options.api !== undefined) app.route('/api', options.api);

@@ -23,7 +23,10 @@ export function answerError(error: Error, c: Context): Response {
     const headers = { ...SECURITY_HEADERS, ...Object.fromEntries(error.res?.headers ?? []), 'Cache-Control': 'no-store' };
     return json ? c.json({ error: error.message }, error.status, headers) : c.text(error.message, error.status, headers);
   }
-  console.error(`Request ${c.req.method} ${c.req.path} failed:`, error);
+  // The request's own logger (operations.ts) when the process has one, so the line carries the request id.
+  const log = (c.var as { requestLog?: { error(fields: object, message: string): void } }).requestLog;
+  if (log === undefined) console.error(`Request ${c.req.method} ${c.req.path} failed:`, error);
+  else log.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
   const message = 'Internal server error; the server log has the details.';
   return json ? c.json({ error: message }, 500, SECURITY_HEADERS) : c.text(message, 500, SECURITY_HEADERS);
 }

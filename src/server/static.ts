@@ -10,7 +10,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { accepts } from 'hono/accepts';
 import { etag, RETAINED_304_HEADERS } from 'hono/etag';
-import { NOT_FOUND_PAGE, notFoundPageFor } from '../lib/domain/routes';
+import { hiddenFromVisitors, NOT_FOUND_PAGE, notFoundPageFor } from '../lib/domain/routes';
 import { isApiPath, refusal } from './errors';
 import { readBuildInfo } from '../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from './security';
@@ -32,9 +32,17 @@ export interface StaticSiteOptions {
 
 type StaticEnv = { Variables: { staticFile: string } };
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'public, max-age=0, must-revalidate';
-const HASHED_ASSETS = '/_astro/';
+/** Cache-Control of a hashed asset (its name changes with its content): a year, never revalidated. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Cache-Control of every other file and page: the browser asks again each time (a 304 while unchanged). */
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
+/**
+ * What a CDN sends for the same files (`_headers`): browsers still revalidate, the edge keeps a page a minute and
+ * serves it while it fetches the new one, so a new day shows within minutes of the swap.
+ */
+export const EDGE_REVALIDATE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
+/** Where the hashed assets live. */
+export const HASHED_ASSETS = '/_astro/';
 const MAX_PATH_LENGTH = 1024;
 const INDEX = 'index.html';
 
@@ -63,7 +71,7 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
   const policy = new PagePolicy(options.distDir, options.recheckMs ?? 1000, headers['content-security-policy']!);
   const answerFile: MiddlewareHandler<StaticEnv> = async (c, next) => {
     const path = safePath(c.req.url);
-    if (namesPage(path, notFoundPageOf(path))) return notFound(c, path);
+    if (namesPage(path, notFoundPageOf(path)) || hiddenFromVisitors(path)) return notFound(c, path);
     preferEncoding(c);
     const key = c.req.header('Range') === undefined ? `${path}\n${c.req.header('Accept-Encoding') ?? ''}` : undefined;
     const kept = key === undefined ? undefined : memory.get(key);

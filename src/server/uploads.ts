@@ -6,17 +6,14 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, megabytes, type FileProblem, type UploadedFile } from '../lib/domain/operator';
+import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, megabytes, type FileProblem, type UploadedFile } from '../lib/domain/operator';
 import { refusal } from './errors';
-
-/** The whole request's limit: every file at its limit, and room for the form's own lines. */
-const MAX_REQUEST_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_FILE_BYTES + 1024 * 1024;
 
 /** 413 for a request body over the limit of 10 files of 25 MB, before it is read into memory. */
 export const uploadBodyLimit: MiddlewareHandler = bodyLimit({
-  maxSize: MAX_REQUEST_BYTES,
+  maxSize: MAX_UPLOAD_REQUEST_BYTES,
   onError: (c) =>
-    c.json({ error: `The request is larger than ${megabytes(MAX_REQUEST_BYTES)}: send at most ${MAX_UPLOAD_FILES} files of ${megabytes(MAX_UPLOAD_FILE_BYTES)} each.` }, 413, {
+    c.json({ error: `The request is larger than ${megabytes(MAX_UPLOAD_REQUEST_BYTES)}: send at most ${MAX_UPLOAD_FILES} files of ${megabytes(MAX_UPLOAD_FILE_BYTES)} each.` }, 413, {
       'Cache-Control': 'no-store',
     }),
 });

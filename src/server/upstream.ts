@@ -1,12 +1,15 @@
 /**
  * Who is spending the market-data budget (README "Limits and gates"): the routes that may call upstream run their
- * handler inside `spendsUpstream`, so the provider knows the client and the call's priority. A call made outside any
- * route (the daily job, an operator's sync) has no caller and may use the whole budget.
+ * handler inside `spendsUpstream`, so the provider knows the client and the call's priority; the quote, the hot
+ * route, hands the provider a `CallerOf` instead, which it reads only when it really calls upstream. A call made
+ * outside any route (the daily job, an operator's sync) has no caller and may use the whole budget.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { REDIS_PREFIX } from '../storage/redis';
 
 /** A quote may use the reserved share of the budget; a page's other calls may not. */
 export type UpstreamPriority = 'quote' | 'page';
@@ -17,6 +20,9 @@ export interface UpstreamCaller {
   priority: UpstreamPriority;
 }
 
+/** Who a provider call is for, asked only when the provider is about to call upstream. */
+export type CallerOf = () => UpstreamCaller | undefined;
+
 const callers = new AsyncLocalStorage<UpstreamCaller>();
 
 /** The caller of the provider call being made now, or undefined outside a route (the daily job, an operator's sync). */
@@ -24,18 +30,37 @@ export function currentCaller(): UpstreamCaller | undefined {
   return callers.getStore();
 }
 
-/** The peer's address (the Node server's socket, never a header a client can write); `unknown` outside Node. */
-export function clientAddress(c: Context): string {
+/** An IPv4 address as Node may give it on a dual-stack socket (`::ffff:127.0.0.1`) written the short way. */
+function plainAddress(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice('::ffff:'.length) : address;
+}
+
+/**
+ * The client's address: the socket's peer, or, when that peer is one of `trustedProxies` (TRUSTED_PROXIES: nginx's
+ * address), the nearest address in X-Forwarded-For that is not a trusted proxy. A header from any other peer is
+ * ignored, so a client cannot name itself someone else. `unknown` outside Node.
+ */
+export function clientAddress(c: Context, trustedProxies: readonly string[] = []): string {
+  let peer: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    peer = getConnInfo(c).remote.address;
   } catch {
     return 'unknown';
   }
+  if (peer === undefined) return 'unknown';
+  const trusted = (address: string) => trustedProxies.includes(plainAddress(address));
+  if (trustedProxies.length === 0 || !trusted(peer)) return plainAddress(peer);
+  const hops = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== '');
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted(hops[i]!)) return plainAddress(hops[i]!);
+  return plainAddress(hops[0] ?? peer);
 }
 
-/** Middleware: the route's provider calls are made for this client, at this priority. */
-export function spendsUpstream(priority: UpstreamPriority): MiddlewareHandler {
-  return (c, next) => callers.run({ client: clientAddress(c), priority }, next);
+/** Middleware: the route's provider calls are made for this client (see clientAddress), at this priority. */
+export function spendsUpstream(priority: UpstreamPriority, trustedProxies: readonly string[] = []): MiddlewareHandler {
+  return (c, next) => callers.run({ client: clientAddress(c, trustedProxies), priority }, next);
 }
 
 /** A client asked for more upstream calls than its share of the budget: answered 429 with Retry-After. */
@@ -49,12 +74,22 @@ export class ClientLimitError extends Error {
   }
 }
 
-/** Per-client allowance of upstream calls a minute (rate-limiter-flexible's memory limiter). */
+/**
+ * Per-client allowance of upstream calls a minute (rate-limiter-flexible): in memory, or in Redis when given, so N
+ * processes count one client together (with a memory limiter as insurance while Redis cannot be reached).
+ */
 export class ClientAllowance {
-  private readonly limiter: RateLimiterMemory;
+  private readonly limiter: RateLimiterAbstract;
 
-  constructor(readonly perMinute: number) {
-    this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  constructor(
+    readonly perMinute: number,
+    redis: Redis | null = null,
+  ) {
+    const memory = new RateLimiterMemory({ points: perMinute, duration: 60 });
+    this.limiter =
+      redis === null
+        ? memory
+        : new RateLimiterRedis({ storeClient: redis, keyPrefix: `${REDIS_PREFIX}client`, points: perMinute, duration: 60, insuranceLimiter: memory });
   }
 
   /** Spends one of the client's calls, or throws ClientLimitError when its minute's share is used. */

@@ -71,9 +71,9 @@ describe('the inputs hash', () => {
     paywall: false,
     islandFaults: false,
   };
-  const hashOf = (s: BuildShape) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
+  const hashOf = (s: BuildShape & { apiOrigin?: string | null }) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
 
-  it.each<[string, BuildShape]>([
+  it.each<[string, BuildShape & { apiOrigin?: string | null }]>([
     ['SITE_URL', { ...shape, siteUrl: 'https://moved.example' }],
     ['SITE_NAME', { ...shape, siteName: 'Acme Signals' }],
     ['LEARN_VIDEO_URL', { ...shape, links: { ...shape.links, learnVideo: 'https://video.example/embed/1' } }],
@@ -81,6 +81,7 @@ describe('the inputs hash', () => {
     ['COMMUNITY_URL', { ...shape, links: { ...shape.links, community: 'https://chat.example' } }],
     ['PAYWALL', { ...shape, paywall: true }],
     ['ISLAND_FAULTS', { ...shape, islandFaults: true }],
+    ['API_ORIGIN (the deploy rules name it)', { ...shape, apiOrigin: 'https://api.signals.example' }],
   ])('changes with %s, so the daily job rebuilds instead of saying "up to date"', async (_setting, changed) => {
     const base = await hashOf(shape);
     expect(await hashOf({ ...shape })).toBe(base);

@@ -125,6 +125,41 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the deploy variables (issue 20): Redis, the API origin, the publish command, trusted proxies, logs, shutdown', () => {
+    expect(loadConfig({})).toMatchObject({
+      redisUrl: null,
+      apiOrigin: null,
+      publishCommand: null,
+      trustedProxies: [],
+      logging: { level: 'info', format: null },
+      shutdownTimeoutMs: 10_000,
+    });
+    expect(
+      loadConfig({
+        REDIS_URL: 'redis://127.0.0.1:6379/2',
+        API_ORIGIN: 'https://api.signals.example/ignored/path',
+        PUBLISH_COMMAND: ' npx wrangler pages deploy --project-name signals ',
+        TRUSTED_PROXIES: '127.0.0.1, ::1,',
+        LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'pretty',
+        SHUTDOWN_TIMEOUT_MS: '2500',
+      }),
+    ).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      apiOrigin: 'https://api.signals.example',
+      publishCommand: 'npx wrangler pages deploy --project-name signals',
+      trustedProxies: ['127.0.0.1', '::1'],
+      logging: { level: 'debug', format: 'pretty' },
+      shutdownTimeoutMs: 2500,
+    });
+    expect(problemsOf({ REDIS_URL: 'localhost:6379', API_ORIGIN: 'api.example', LOG_LEVEL: 'loud', LOG_FORMAT: 'xml' })).toEqual([
+      'REDIS_URL="localhost:6379": expected a redis:// or rediss:// address, e.g. redis://127.0.0.1:6379',
+      'API_ORIGIN="api.example": expected an http(s) address of the live API behind the CDN, such as https://api.signals.example.com',
+      'LOG_LEVEL="loud": expected fatal, error, warn, info, debug, trace or silent',
+      'LOG_FORMAT="xml": expected json or pretty',
+    ]);
+  });
+
   it('treats a blank variable as unset', () => {
     expect(loadConfig({ PORT: '  ', POLYGON_API_KEY: '', SITE_NAME: '' })).toMatchObject({ port: 4321, polygon: { apiKey: null }, siteName: 'C-Score Signals' });
   });

@@ -12,6 +12,9 @@ export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;
 /** Most export files one upload request carries. */
 export const MAX_UPLOAD_FILES = 10;
 
+/** The whole upload request's limit: every file at its limit, and room for the form's own lines (nginx's limit too). */
+export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_FILE_BYTES + 1024 * 1024;
+
 /** How recent "signed in lately" is on /admin: 7 days. */
 export const RECENT_SIGN_IN_DAYS = 7;
 

@@ -63,3 +63,18 @@ export const OPERATOR_PAGES = ['/upload', '/admin'] as const;
 
 /** The page the server answers a signed-in non-operator with, status 403. */
 export const OPERATORS_ONLY_PAGE = '403/index.html';
+
+/**
+ * The rule files a CDN reads from the build and never serves (Cloudflare Pages, Netlify: README "Deploy"), and the
+ * Stock Not Found screen's copy under the name a CDN looks for (the closest `404.html`): the Node server and nginx
+ * answer each of them with the not-found page and status 404, as the CDN does.
+ */
+export const DEPLOY_RULE_FILES = ['_headers', '_redirects', '_routes.json', '_worker.js'] as const;
+
+/** The Stock Not Found screen again as `signal/404.html`, which a CDN answers for a missing `/signal/*` address. */
+export const STOCK_NOT_FOUND_CDN_PAGE = 'signal/404.html';
+
+/** Whether the path names a deploy rule file or the CDN's copy of a not-found screen (answered 404 everywhere). */
+export function hiddenFromVisitors(path: string): boolean {
+  return path === `/${STOCK_NOT_FOUND_CDN_PAGE}` || (DEPLOY_RULE_FILES as readonly string[]).some((file) => path === `/${file}`);
+}

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Config } from '../../config';
 import type { FundamentalsSource } from '../../lib/domain/fundamentals';
 import type { UniverseCompany } from '../../lib/domain/schemas';
@@ -5,9 +6,9 @@ import { DemoProvider } from './demo';
 import { PolygonProvider } from './polygon';
 import type { MarketDataProvider } from './provider';
 
-/** The provider the settings ask for: `polygon` when POLYGON_API_KEY is set, else the offline `demo`. */
-export function providerFor(settings: Config['polygon'], universe: readonly UniverseCompany[]): MarketDataProvider {
-  return polygonFor(settings) ?? new DemoProvider({ universe });
+/** The provider the settings ask for: `polygon` when POLYGON_API_KEY is set, else the offline `demo`; `redis` shares its budget, answers and client limits. */
+export function providerFor(settings: Config['polygon'], universe: readonly UniverseCompany[], redis: Redis | null = null): MarketDataProvider {
+  return polygonFor(settings, redis) ?? new DemoProvider({ universe });
 }
 
 /**
@@ -18,7 +19,7 @@ export function fundamentalsSourceFor(settings: Config['polygon']): Fundamentals
   return polygonFor(settings);
 }
 
-function polygonFor(settings: Config['polygon']): PolygonProvider | null {
+function polygonFor(settings: Config['polygon'], redis: Redis | null = null): PolygonProvider | null {
   if (settings.apiKey === null) return null;
   return new PolygonProvider({
     apiKey: settings.apiKey,
@@ -27,5 +28,6 @@ function polygonFor(settings: Config['polygon']): PolygonProvider | null {
     timeoutMs: settings.timeoutMs,
     reservedPerMinute: Math.floor((settings.ratePerMinute * settings.reservedPercent) / 100),
     clientPerMinute: Math.max(1, Math.floor((settings.ratePerMinute * settings.clientPercent) / 100)),
+    redis,
   });
 }

@@ -10,8 +10,10 @@ import { explainIssues } from '../../lib/domain/explain';
 import { safeHttpUrl } from '../../lib/domain/url';
 import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/fundamentals';
 import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
+import type { Redis } from 'ioredis';
 import { RateBudget, TtlCache } from '../cache';
-import { ClientAllowance, currentCaller } from '../upstream';
+import { SharedBudget, SharedCache } from '../../storage/redis';
+import { type CallerOf, ClientAllowance, currentCaller } from '../upstream';
 import {
   NO_EARNINGS,
   ProviderError,
@@ -39,6 +41,8 @@ export interface PolygonOptions {
   /** How the daily job's bulk fetch waits for the budget (tests move their clock instead). */
   sleep?: (ms: number) => Promise<void>;
   log?: (line: string) => void;
+  /** REDIS_URL's connection: the budget, the answers and the client allowance are shared with every process using it. */
+  redis?: Redis | null;
 }
 
 /** Rows a page of the bulk calls asks for: the API's maximum is 50,000; this keeps one answer small. */
@@ -122,12 +126,13 @@ export function errorBodyText(text: string): string {
 export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   readonly name = 'polygon' as const;
   private readonly baseUrl: string;
-  private readonly budget: RateBudget;
+  private readonly budget: RateBudget | SharedBudget;
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly log: (line: string) => void;
   private readonly cache: TtlCache<unknown>;
+  private readonly shared: SharedCache | null;
   private readonly logos: TtlCache<LogoImage | null>;
   private lastCallOk: boolean | null = null;
   private lastError: string | null = null;
@@ -140,11 +145,13 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.budget = new RateBudget(options.ratePerMinute ?? 5, this.now);
+    this.log = options.log ?? ((line) => console.warn(line));
+    const redis = options.redis ?? null;
+    this.budget = redis === null ? new RateBudget(options.ratePerMinute ?? 5, this.now) : new SharedBudget(redis, options.ratePerMinute ?? 5, 'polygon', this.log);
+    this.shared = redis === null ? null : new SharedCache(redis, 'polygon');
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.reserved = options.reservedPerMinute ?? 0;
-    this.clients = options.clientPerMinute === undefined ? null : new ClientAllowance(options.clientPerMinute);
-    this.log = options.log ?? ((line) => console.warn(line));
+    this.clients = options.clientPerMinute === undefined ? null : new ClientAllowance(options.clientPerMinute, redis);
     this.cache = new TtlCache({ now: this.now });
     this.logos = new TtlCache({ now: this.now });
   }
@@ -159,12 +166,12 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     };
   }
 
-  async quote(ticker: string): Promise<Quote | null> {
+  async quote(ticker: string, caller: CallerOf = currentCaller): Promise<Quote | null> {
     const path = `/v2/snapshot/locale/us/markets/stocks/tickers/${encodeURIComponent(ticker)}`;
     if (this.snapshotAllowed) {
       try {
-        const body = await this.cachedJson(path, CACHE_WINDOWS.quote.upstreamMs, SnapshotResponseSchema);
-        if (body?.ticker) return compact(await this.withMarketCap(ticker, this.snapshotQuote(ticker, body.ticker)));
+        const body = await this.cachedJson(path, CACHE_WINDOWS.quote.upstreamMs, SnapshotResponseSchema, caller);
+        if (body?.ticker) return compact(await this.withMarketCap(ticker, this.snapshotQuote(ticker, body.ticker), caller));
         if (body !== null) return null;
       } catch (error) {
         if (!(error instanceof ProviderError && error.kind === 'auth' && error.status === 403)) throw error;
@@ -172,7 +179,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
         this.log('Polygon refused the snapshot (403: not in this plan); quotes now come from the previous close.');
       }
     }
-    const bar = await this.previousClose(ticker);
+    const bar = await this.previousClose(ticker, caller);
     if (bar === null) return null;
     return compact(
       await this.withMarketCap(ticker, {
@@ -183,7 +190,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
         regularMarketDayLow: figure(bar.l),
         regularMarketVolume: figure(bar.v),
         fetchedAt: new Date(this.now()).toISOString(),
-      }),
+      }, caller),
     );
   }
 
@@ -204,23 +211,23 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   }
 
   /** Adds the market cap from ticker details when they can be had; a spent budget leaves it absent. */
-  private async withMarketCap(ticker: string, quote: Quote): Promise<Quote> {
+  private async withMarketCap(ticker: string, quote: Quote, caller: CallerOf): Promise<Quote> {
     try {
-      const details = await this.tickerDetails(ticker);
+      const details = await this.tickerDetails(ticker, caller);
       return { ...quote, marketCap: figure(details?.market_cap) };
     } catch {
       return quote;
     }
   }
 
-  async tickerDetails(ticker: string): Promise<TickerDetails | null> {
-    const body = await this.cachedJson(`/v3/reference/tickers/${encodeURIComponent(ticker)}`, CACHE_WINDOWS.details.upstreamMs, DetailsResponseSchema);
+  async tickerDetails(ticker: string, caller: CallerOf = currentCaller): Promise<TickerDetails | null> {
+    const body = await this.cachedJson(`/v3/reference/tickers/${encodeURIComponent(ticker)}`, CACHE_WINDOWS.details.upstreamMs, DetailsResponseSchema, caller);
     return body?.results ?? null;
   }
 
   async news(ticker: string, limit: number): Promise<NewsArticle[]> {
     const query = new URLSearchParams({ ticker, limit: String(limit), order: 'desc', sort: 'published_utc' });
-    const body = await this.cachedJson(`/v2/reference/news?${query}`, CACHE_WINDOWS.news.upstreamMs, NewsResponseSchema);
+    const body = await this.cachedJson(`/v2/reference/news?${query}`, CACHE_WINDOWS.news.upstreamMs, NewsResponseSchema, currentCaller);
     return (body?.results ?? []).flatMap((article) => {
       const articleUrl = safeHttpUrl(article.article_url);
       if (articleUrl === null) return [];
@@ -240,12 +247,12 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
 
   async dailyBars(ticker: string, from: string, to: string): Promise<Bar[]> {
     const path = `/v2/aggs/ticker/${encodeURIComponent(ticker)}/range/1/day/${from}/${to}?adjusted=true&sort=asc&limit=5000`;
-    const body = await this.cachedJson(path, CACHE_WINDOWS.bars.upstreamMs, AggsResponseSchema);
+    const body = await this.cachedJson(path, CACHE_WINDOWS.bars.upstreamMs, AggsResponseSchema, currentCaller);
     return body?.results ?? [];
   }
 
-  async previousClose(ticker: string): Promise<Bar | null> {
-    const body = await this.cachedJson(`/v2/aggs/ticker/${encodeURIComponent(ticker)}/prev?adjusted=true`, CACHE_WINDOWS.quote.upstreamMs, AggsResponseSchema);
+  async previousClose(ticker: string, caller: CallerOf = currentCaller): Promise<Bar | null> {
+    const body = await this.cachedJson(`/v2/aggs/ticker/${encodeURIComponent(ticker)}/prev?adjusted=true`, CACHE_WINDOWS.quote.upstreamMs, AggsResponseSchema, caller);
     return body?.results?.[0] ?? null;
   }
 
@@ -272,11 +279,11 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
     const label = path.split('?')[0]!;
     let url: string | null = `${this.baseUrl}${path}`;
     while (url !== null) {
-      for (let wait = this.budget.msUntilFree(); wait > 0; wait = this.budget.msUntilFree()) {
+      for (let wait = await this.budget.msUntilFree(); wait > 0; wait = await this.budget.msUntilFree()) {
         this.log(`The Polygon budget of ${this.budget.perMinute} calls a minute is spent: waiting ${Math.ceil(wait / 1000)} s before the next ${label} page.`);
         await this.sleep(wait);
       }
-      const response = await this.call(url, label);
+      const response = await this.call(url, label, () => undefined);
       if (response.status === 404) return;
       const body = this.parseBody(await response.text(), label, schema);
       yield body.results ?? [];
@@ -288,7 +295,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   }
 
   async logo(ticker: string, knownLogoUrl?: string): Promise<LogoImage | null> {
-    if (this.logos.wouldLoad(ticker)) await this.admit();
+    if (this.logos.wouldLoad(ticker)) await this.admit(currentCaller);
     const result = await this.logos.get(ticker, CACHE_WINDOWS.logo.upstreamMs, async () => {
       const address = knownLogoUrl ?? (await this.tickerDetails(ticker))?.branding?.logo_url;
       if (!address || !this.mayCarryKey(address)) return null;
@@ -309,7 +316,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   }
 
   private async fetchLogo(address: string): Promise<LogoImage | null> {
-    const response = await this.call(address, 'logo');
+    const response = await this.call(address, 'logo', currentCaller);
     if (response.status === 404) return null;
     const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -321,13 +328,20 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   }
 
   /** A JSON call through the cache: null for a 404 (nothing known), the parsed body, or a ProviderError. */
-  private async cachedJson<S extends z.ZodType>(path: string, ttlMs: number, schema: S): Promise<z.infer<S> | null> {
-    if (this.cache.wouldLoad(path)) await this.admit();
+  private async cachedJson<S extends z.ZodType>(path: string, ttlMs: number, schema: S, caller: CallerOf): Promise<z.infer<S> | null> {
+    if (this.cache.wouldLoad(path)) {
+      // Another process's answer (REDIS_URL) is as good as our own, and costs the client nothing.
+      const shared = await this.shared?.get(path);
+      if (shared !== undefined) this.cache.set(path, shared.value, shared.ttlMs);
+      else await this.admit(caller);
+    }
     const result = await this.cache.get(path, ttlMs, async () => {
       const label = path.split('?')[0]!;
-      const response = await this.call(`${this.baseUrl}${path}`, label);
+      const response = await this.call(`${this.baseUrl}${path}`, label, caller);
       if (response.status === 404) return null;
-      return this.parseBody(await response.text(), label, schema);
+      const body = this.parseBody(await response.text(), label, schema);
+      void this.shared?.set(path, body, ttlMs);
+      return body;
     });
     return result.value as z.infer<S> | null;
   }
@@ -351,15 +365,16 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
    * Spends one of the client's calls before a load that will reach upstream (a cached answer costs nothing). Checked
    * outside the cache, so one client's refusal is never remembered as the answer for everyone.
    */
-  private async admit(): Promise<void> {
-    const caller = currentCaller();
-    if (caller !== undefined && this.clients !== null) await this.clients.spend(caller.client);
+  private async admit(callerOf: CallerOf): Promise<void> {
+    if (this.clients === null) return;
+    const caller = callerOf();
+    if (caller !== undefined) await this.clients.spend(caller.client);
   }
 
   /** One HTTP call under the budget and the timeout; any answer but 2xx or 404 is a ProviderError. */
-  private async call(url: string, label: string): Promise<Response> {
+  private async call(url: string, label: string, caller: CallerOf): Promise<Response> {
     // A page's calls leave the reserved share to quotes and to the daily job.
-    if (!this.budget.tryTake(currentCaller()?.priority === 'page' ? this.reserved : 0)) {
+    if (!(await this.budget.tryTake(caller()?.priority === 'page' ? this.reserved : 0))) {
       const kept = this.reserved > 0 ? ` (${this.reserved} of them kept for quotes and the daily job)` : '';
       throw new ProviderError('budget', `The Polygon budget of ${this.budget.perMinute} calls a minute${kept} is spent; raise POLYGON_RATE_PER_MIN if your plan allows more.`);
     }

@@ -1,4 +1,5 @@
 import type { Bar, Earnings, NewsArticle, Quote, TickerDetails } from '../../lib/domain/market';
+import type { CallerOf } from '../upstream';
 
 export type { Bar, TickerDetails };
 
@@ -36,8 +37,8 @@ export class ProviderError extends Error {
  */
 export interface MarketDataProvider {
   readonly name: 'polygon' | 'demo';
-  /** Quote shape B; absent figures stay absent. */
-  quote(ticker: string): Promise<Quote | null>;
+  /** Quote shape B; absent figures stay absent. `caller` is asked who the call is for only when it reaches upstream. */
+  quote(ticker: string, caller?: CallerOf): Promise<Quote | null>;
   tickerDetails(ticker: string): Promise<TickerDetails | null>;
   news(ticker: string, limit: number): Promise<NewsArticle[]>;
   /** Daily bars from `from` to `to` (yyyy-mm-dd, both included), oldest first. */

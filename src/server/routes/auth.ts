@@ -2,7 +2,7 @@
  * /api/auth: the spec's own routes first (user, login, logout), then Better Auth's handler for everything else
  * under /api/auth/* (sign-up, sign-in, magic link, password reset, sessions, the Stripe plugin's endpoints).
  */
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { clientAddress } from '../upstream';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { loginReturnPath, logoutReturnPath } from '../../lib/domain/return-path';
@@ -55,17 +55,8 @@ export function authRoutes(context: ApiContext): Hono {
       })
       .on(['GET', 'POST'], '/*', (c) => {
         // Rate limits count per client: the socket's address, written over whatever the request claimed.
-        c.req.raw.headers.set(CLIENT_IP_HEADER, clientAddress(c));
+        c.req.raw.headers.set(CLIENT_IP_HEADER, clientAddress(c, context.trustedProxies));
         return auth.handler(c.req.raw);
       })
   ) as unknown as Hono;
-}
-
-/** The peer's address (the Node server's socket); `unknown` outside Node (e.g. app.request in a test). */
-function clientAddress(c: Parameters<typeof getConnInfo>[0]): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

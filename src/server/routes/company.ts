@@ -59,7 +59,7 @@ export function companyRoutes(context: ApiContext): Hono {
       const marketCap = site.fundamentals.get(ticker)?.marketCap ?? info.marketCap;
       return c.json({ ...info, marketCap }, 200, COMPANY_INFO);
     })
-    .get('/polygon/company-info/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
+    .get('/polygon/company-info/:ticker', validate('param', TickerParams), spendsUpstream('page', context.trustedProxies), async (c) => {
       const { ticker } = c.req.valid('param');
       const { record, site } = await knownRecord(context, ticker);
       let stored = await context.companies.get(ticker);

@@ -19,7 +19,14 @@ export interface ApiContext {
   /** The account layer: database, Better Auth, mailer, session reader. */
   accounts: Accounts;
   now: () => number;
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-For names the client (upstream.ts clientAddress). */
+  trustedProxies: readonly string[];
+  /** Whether the process is serving, building its first site, or draining after SIGTERM (the health answer says so). */
+  readiness: () => Readiness;
 }
+
+/** What /api/health tells a load balancer beside the build: `draining` and `building` answer 503. */
+export type Readiness = 'ready' | 'building' | 'draining';
 
 /** The latest report's record of a ticker; refused with 404 (unknown ticker) or 503 (no build yet). */
 export async function knownRecord(context: ApiContext, ticker: string): Promise<{ record: SignalRecord; site: SiteIndex }> {

@@ -10,7 +10,7 @@ import { SECURITY_HEADERS } from '../security';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';
 import { optionalQuery, TickerParams, validate } from '../validate';
 import { knownRecord, orEmpty, type ApiContext } from './context';
-import { spendsUpstream } from '../upstream';
+import { clientAddress, spendsUpstream } from '../upstream';
 
 /** Default window of /api/polygon/aggs when no `from` is given (spec section 7). */
 export const DEFAULT_AGGS_DAYS = 14;
@@ -63,15 +63,17 @@ export function aggsQuery(now: () => number) {
 
 /** The market-data routes. */
 export function marketRoutes(context: ApiContext): Hono {
-  const { provider } = context;
+  const { provider, trustedProxies } = context;
   const isDemo = provider.name === 'demo';
+  const spends = (priority: 'page') => spendsUpstream(priority, trustedProxies);
   return new Hono()
-    .get('/stock-price/:ticker', validate('param', TickerParams), spendsUpstream('quote'), async (c) => {
+    // No spendsUpstream here: a cached quote needs no caller, and the provider asks for one only when it calls upstream.
+    .get('/stock-price/:ticker', validate('param', TickerParams), async (c) => {
       const { ticker } = c.req.valid('param');
       const { site } = await knownRecord(context, ticker);
       let quote;
       try {
-        quote = await provider.quote(ticker);
+        quote = await provider.quote(ticker, () => ({ client: clientAddress(c, trustedProxies), priority: 'quote' }));
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         throw refusal(503, `No quote for ${ticker} right now: the market-data provider is unavailable or its request budget is spent; try again in a minute.`, {
@@ -87,25 +89,25 @@ export function marketRoutes(context: ApiContext): Hono {
       const stored = earningsFromStore(site.fundamentals.get(ticker));
       return c.json(stored ?? (await orEmpty(() => provider.earnings(ticker), NO_EARNINGS)), 200, EARNINGS);
     })
-    .get('/polygon/news/:ticker', validate('param', TickerParams), validate('query', NewsQuery, '?limit=5'), spendsUpstream('page'), async (c) => {
+    .get('/polygon/news/:ticker', validate('param', TickerParams), validate('query', NewsQuery, '?limit=5'), spends('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { limit = 5 } = c.req.valid('query');
       await knownRecord(context, ticker);
       return c.json({ results: await orEmpty(() => provider.news(ticker, limit), []) }, 200, NEWS);
     })
-    .get('/polygon/aggs/:ticker', validate('param', TickerParams), validate('query', aggsQuery(context.now), '?from=2026-11-06&to=2026-11-20'), spendsUpstream('page'), async (c) => {
+    .get('/polygon/aggs/:ticker', validate('param', TickerParams), validate('query', aggsQuery(context.now), '?from=2026-11-06&to=2026-11-20'), spends('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       const { from, to } = c.req.valid('query');
       await knownRecord(context, ticker);
       return c.json({ ticker, from, to, results: await orEmpty(() => provider.dailyBars(ticker, from, to), []) }, 200, BARS);
     })
-    .get('/polygon/price/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
+    .get('/polygon/price/:ticker', validate('param', TickerParams), spends('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       await knownRecord(context, ticker);
       const bar = await orEmpty(() => provider.previousClose(ticker), null);
       return c.json({ ticker, results: bar === null ? [] : [bar], isDemo }, 200, QUOTE);
     })
-    .get('/polygon/ticker-details/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
+    .get('/polygon/ticker-details/:ticker', validate('param', TickerParams), spends('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       await knownRecord(context, ticker);
       const details = await orEmpty(() => provider.tickerDetails(ticker), null);
@@ -113,7 +115,7 @@ export function marketRoutes(context: ApiContext): Hono {
       const results = details === null ? null : { ...details, branding: details.branding ? { logo_url: logoRoute(ticker) } : undefined };
       return c.json({ results }, 200, DETAILS);
     })
-    .get('/polygon/logo/:ticker', validate('param', TickerParams), spendsUpstream('page'), async (c) => {
+    .get('/polygon/logo/:ticker', validate('param', TickerParams), spends('page'), async (c) => {
       const { ticker } = c.req.valid('param');
       await knownRecord(context, ticker);
       const stored = await context.companies.get(ticker);

@@ -5,7 +5,8 @@ import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../li
 import { signalDirection } from '../../lib/domain/signal';
 import { parseTableState } from '../../lib/domain/table';
 import { isTicker } from '../../lib/domain/ticker';
-import type { SiteIndexLoader } from '../../storage/site-index';
+import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
+import { pagePolicy, SECURITY_HEADERS } from '../security';
 import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
 import type { SessionReader } from '../auth/session';
 import { asciiUpper } from '../../lib/domain/text';
@@ -44,7 +45,7 @@ export function archiveFirstPageRedirect(): MiddlewareHandler {
  * A list address with a filter query (`/all-signals?direction=bearish`) answered with the filtered table already in
  * the HTML, so the filter form works without JavaScript (lib/domain/list-filter.ts); other requests pass.
  */
-export function filteredListPages(distDir: string, site: SiteIndexLoader): MiddlewareHandler {
+export function filteredListPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path.replace(/(.)\/+$/, '$1');
     if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !FILTERABLE_LIST_PATHS.has(path)) return next();
@@ -58,7 +59,13 @@ export function filteredListPages(distDir: string, site: SiteIndexLoader): Middl
       const record = index.records.get(ticker);
       return record && { ticker, company: record.companyName, direction: signalDirection(record.cScore), sector: record.sector ?? '' };
     });
-    return c.html(filtered, 200, { 'Cache-Control': 'public, max-age=0, must-revalidate' });
+    // The page's inline scripts are allowed by the build's hashes, as on the static page (static.ts PagePolicy).
+    const scriptHashes = (await readBuildInfo(distDir))?.scriptHashes ?? [];
+    return c.html(filtered, 200, {
+      'Cache-Control': 'public, max-age=0, must-revalidate',
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': pagePolicy(policy, scriptHashes),
+    });
   };
 }
 
