@@ -16,6 +16,9 @@ import { apiOptions, createApi } from '../src/server/api';
 import { fundamentalsSourceFor } from '../src/server/providers';
 import { operatorPages } from '../src/server/routes/pages';
 import { RunLog } from '../src/storage/run-log';
+import { AlertStore } from '../src/storage/alerts';
+import { createDigestSender } from '../src/server/mail';
+import { digestNotes, sendDigests } from '../src/ingest/alerts';
 import { SiteIndexLoader } from '../src/storage/site-index';
 
 let config: Config;
@@ -39,6 +42,8 @@ async function hasBuild(): Promise<boolean> {
 // The accounts database first: the first build's run is written to the run log like every other.
 const options = await apiOptions(config);
 const runLog = new RunLog(options.accounts.database.db);
+// Alerts (issue 14): every publish of this process stores the report's events and sends the digests.
+const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl };
 
 if (!(await hasBuild())) {
   console.log(`No build in ${distDir}: running the daily job on ${config.source} first.`);
@@ -47,6 +52,7 @@ if (!(await hasBuild())) {
     fundamentals: fundamentalsSourceFor(config.polygon),
     log: (line: string) => console.log(line),
     runLog: { log: runLog, trigger: 'start' as const },
+    alerts,
   };
   try {
     console.log(formatSummary(await runDaily(daily), daily));
@@ -62,7 +68,7 @@ const provider = options.provider;
 const stripeApi = config.stripe?.apiUrl;
 const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
 // Uploads and the token route run the same daily job, in this process, one at a time (src/server/publish-queue.ts).
-const tools = operatorTools({ ...dailyConfig(config), fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => console.log(line) }, runLog);
+const tools = operatorTools({ ...dailyConfig(config), fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => console.log(line), alerts }, runLog);
 // One index of the published build for the API and the server-rendered list filters.
 const site = new SiteIndexLoader(distDir);
 const app = createApp({
@@ -76,6 +82,13 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(`${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);
 });
+
+// Digests a stopped run left in the queue are sent now (each at most once).
+void sendDigests(alerts, (line) => console.log(line))
+  .then((run) => {
+    if (run.sent + run.failed.length + run.unconfirmed.length > 0) console.log(`Alert digests left by an earlier run: ${digestNotes(run).join('; ')}`);
+  })
+  .catch((error: Error) => console.error(`The alert digests could not be sent: ${error.message}`));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

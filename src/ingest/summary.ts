@@ -30,6 +30,8 @@ export interface DailySummary {
   corrections: Correction[];
   /** The archived file this run withdrew (`npm run archive -- withdraw FILE`), by name, or null. */
   withdrawn: string | null;
+  /** What the alerts step did: events stored, digests queued and sent, any given up (absent without alerts). */
+  alerts?: string[];
 }
 
 const SHOWN_WARNINGS = 20;
@@ -67,6 +69,7 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   for (const line of gates.withdrawn ?? []) lines.push(`  withdrawn:    ${line}`);
   for (const line of gates.corrections ?? []) lines.push(`  correction:   ${line}`);
   for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
+  for (const line of summary.alerts ?? []) lines.push(`  alerts:       ${line}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

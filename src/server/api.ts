@@ -11,6 +11,7 @@ import type { MarketDataProvider } from './providers/provider';
 import { RunLog } from '../storage/run-log';
 import { type OperatorTools, PublishQueue } from './publish-queue';
 import { accountRoutes } from './routes/account';
+import { alertRoutes } from './routes/alerts';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
@@ -75,6 +76,7 @@ export function createApi(options: ApiOptions): Hono {
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
+    .route('/alerts', alertRoutes(context))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
