@@ -3,7 +3,7 @@
  * token alone; and the digest's unsubscribe link, which works without signing in (GET shows a button, POST is the
  * one-click unsubscribe mail clients send for `List-Unsubscribe-Post`, so no origin check applies to it).
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { ALERT_KINDS, cleanKinds } from '../../lib/domain/alerts';
 import { signalFeed } from '../../lib/domain/feeds';
@@ -19,11 +19,12 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 /** How many of a user's latest events the private feed lists. */
 export const PRIVATE_FEED_ITEMS = 50;
 
+const Address = z.email('expected an email address, such as you@example.com').max(254, 'at most 254 characters');
 const Settings = z
   .object({
     enabled: z.boolean().optional(),
     kinds: z.array(z.string().max(20, 'at most 20 characters')).max(ALERT_KINDS.length * 2, `at most ${ALERT_KINDS.length} kinds`).optional(),
-    address: z.union([z.literal(''), z.null(), z.email('expected an email address, such as you@example.com').max(254, 'at most 254 characters')]).optional(),
+    address: z.union([z.literal(''), z.null(), Address]).optional(),
   })
   .strict();
 const EXAMPLE = `{"enabled": true, "kinds": ["entered", "exited", "reversed"], "address": "you@example.com"}`;
@@ -33,6 +34,13 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 /** A small page of its own (no script), for the unsubscribe link opened in a browser. */
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+/** A 303 back to /account's Alerts section with an outcome its static page shows by `:target`. */
+function back(c: Context, outcome: string): Response {
+  const response = c.redirect(`/account#${outcome}`, 303);
+  response.headers.set('Cache-Control', 'no-store');
+  return response;
 }
 
 /** Mounted at /api/alerts. */
@@ -56,10 +64,30 @@ export function alertRoutes(context: ApiContext): Hono {
       const saved = await store.saveSettings(c.var.user!.id, { enabled: body.enabled, kinds, address });
       return c.json({ ...saved, kindsAvailable: ALERT_KINDS, proOnly: accounts.paywall, isPremium: c.var.user!.isPremium }, 200, NO_STORE);
     })
+    // /account's plain form (no script needed): back to the page with the outcome as the fragment.
+    .post('/settings', async (c) => {
+      const form = await c.req.parseBody({ all: true }).catch(() => ({}) as Record<string, unknown>);
+      const kinds = cleanKinds([form.kinds ?? []].flat().filter((value): value is string => typeof value === 'string'));
+      if ('problem' in kinds) return back(c, 'alerts-kinds');
+      const rawAddress = typeof form.address === 'string' ? form.address.trim() : '';
+      if (rawAddress !== '' && !Address.safeParse(rawAddress).success) return back(c, 'alerts-address');
+      await store.saveSettings(c.var.user!.id, { enabled: form.enabled === 'on', kinds: kinds.kinds, address: rawAddress === '' ? null : rawAddress.toLowerCase() });
+      return back(c, 'alerts-saved');
+    })
     .post('/feed-token', async (c) => {
       const token = await store.regenerateFeedToken(c.var.user!.id);
       const base = new URL(`/api/alerts/feed/${token}`, accounts.siteUrl).href;
-      return c.json({ atom: `${base}.xml`, json: `${base}.json` }, 201, NO_STORE);
+      const urls = { atom: `${base}.xml`, json: `${base}.json` };
+      // The account page's form without a script: the addresses on a page of their own, shown this once.
+      if (/^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) {
+        return html(
+          page(
+            'Your private feed',
+            `<p>Add one of these addresses to your feed reader. They are shown this once; anyone with them can read the feed. A new address stops these.</p><ul><li>Atom: <code>${escapeHtml(urls.atom)}</code></li><li>JSON Feed: <code>${escapeHtml(urls.json)}</code></li></ul><p><a href="/account#alerts">Back to your account</a></p>`,
+          ),
+        );
+      }
+      return c.json(urls, 201, NO_STORE);
     });
 
   return new Hono()
