@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
+import { ALERTS_NOTE, alertsSection } from './bench/alerts';
 import { accountRoutes, API_NOTE, apiRoutes, apiSection, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
@@ -126,6 +127,7 @@ try {
   const clientTickers = quick ? 503 : 6000;
   await run('client', () => withServer(clientTickers, async (server) => clientSection(ctx, server.origin, clientTickers, await chromium())));
   await run('limits', () => limitsSection(ctx));
+  await run('alerts', () => alertsSection(ctx));
 } finally {
   await browser?.close();
 }
@@ -137,7 +139,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, alerts: ALERTS_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;
