@@ -5,23 +5,20 @@
  * send, a refused address that stops nothing, Pro-only with PAYWALL=on.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDigests, type AlertsStep } from '../../src/ingest/alerts';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { signalEvents } from '../../src/lib/domain/alerts';
-import { createApi } from '../../src/server/api';
-import { createApp } from '../../src/server/app';
 import { createDigestSender } from '../../src/server/mail';
-import { DemoProvider } from '../../src/server/providers/demo';
 import { AlertStore } from '../../src/storage/alerts';
 import { grantPro } from '../../src/storage/plan-grants';
 import { RunLog } from '../../src/storage/run-log';
 import { cookiesOf, DATABASES } from '../fixtures/account-server';
 import { keepingMailer, testAccounts } from '../fixtures/accounts';
+import { dailyIn, serveDaily } from '../fixtures/daily';
 import { signalRecord } from '../fixtures/records';
 import { type SmtpCatcher, startSmtp } from '../fixtures/smtp';
 import { childrenNamed, childText, parseXml, type XmlElement } from '../fixtures/xml';
@@ -70,33 +67,11 @@ describe('the daily job sends the digests of a published report', () => {
     await writeFile(join(work, 'source', 'signals-2026-11-19.csv'), dayCsv('2026-11-19', [70, -66, 65.4]));
     smtp = await startSmtp({ rejectRecipients: ['nobody@bad.example'] });
     accounts = await testAccounts({ mail: keepingMailer() });
-    const api = createApi({
-      accounts,
-      distDir: join(work, 'dist'),
-      archiveDir: join(work, 'archive'),
-      companyInfoFile: join(work, 'companies.json'),
-      provider: new DemoProvider({ universe: [] }),
-      siteUrl: SITE,
-    });
-    const app = createApp({ distDir: join(work, 'dist'), api });
-    server = await new Promise((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    daily = dailyIn(work, { runLog: { log: new RunLog(accounts.database.db), trigger: 'cli' } });
+    ({ server, origin } = await serveDaily(daily, accounts, { siteUrl: SITE }));
     // The digests' links point at this server, so the test can follow them.
     const sender = createDigestSender({ smtpUrl: smtp.url, from: 'C-Score Signals <alerts@signals.example>', siteUrl: origin });
-    daily = {
-      source: join(work, 'source'),
-      archiveDir: join(work, 'archive'),
-      distDir: join(work, 'dist'),
-      universeFile: 'data/universe/sp500-constituents.csv',
-      companyInfoFile: join(work, 'companies.json'),
-      shareImageCache: join(work, 'share-images'),
-      siteName: 'C-Score Signals',
-      now: () => Date.parse('2026-11-24T15:00:00Z'),
-      runLog: { log: new RunLog(accounts.database.db), trigger: 'cli' },
-      alerts: { store: new AlertStore(accounts.database.db, () => clock), send: sender.send, siteUrl: origin, retry: { firstDelayMs: 10 } },
-    };
+    daily.alerts = { store: new AlertStore(accounts.database.db, () => clock), send: sender.send, siteUrl: origin, retry: { firstDelayMs: 10 } };
     await user('ann@example.com', ['AAPL'], { enabled: true });
     await user('bob@example.com', ['MSFT'], null); // alerts never turned on
     await user('cat@example.com', ['XOM', 'AAPL'], { enabled: true, address: 'Cat.Alerts@example.com' });
