@@ -6,7 +6,7 @@
  */
 import { signalEvents, type DigestMail } from '../lib/domain/alerts';
 import type { SignalHistory } from '../lib/domain/schemas';
-import type { AlertStore } from '../storage/alerts';
+import type { AlertStore, QueuedDigest } from '../storage/alerts';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */
 export type SendDigest = (mail: DigestMail, id: string) => Promise<void>;
@@ -19,10 +19,12 @@ export interface RetryPolicy {
   firstDelayMs: number;
   /** A digest claimed longer ago than this by a sender that never recorded it is `unconfirmed`, not sent again. */
   leaseMs: number;
+  /** Digests handed to the mail server at once (the SMTP pool's connections). */
+  concurrency: number;
 }
 
-/** 5 tries: waits of 5, 10, 20 and 40 s between them (75 s in all), so a mail server's short outage is ridden out. */
-export const DIGEST_RETRY: RetryPolicy = { attempts: 5, firstDelayMs: 5000, leaseMs: 10 * 60 * 1000 };
+/** 5 tries: waits of 5, 10, 20 and 40 s between them (75 s in all), so a mail server's short outage is ridden out; 10 at once. */
+export const DIGEST_RETRY: RetryPolicy = { attempts: 5, firstDelayMs: 5000, leaseMs: 10 * 60 * 1000, concurrency: 10 };
 
 /** What the alerts step needs: the store, the sender, the site's address; the rest have defaults. */
 export interface AlertsStep {
@@ -45,7 +47,8 @@ export interface DigestRun {
   unconfirmed: string[];
 }
 
-const GIVE_UP_BATCH = 100;
+/** Pending digests read from the queue at a time. */
+const BATCH = 100;
 
 /** The events of the latest report stored, and its digests queued; the lines for the run log's notes. */
 export async function queueAlerts(history: SignalHistory, step: AlertsStep, settings: { siteName: string; paywall: boolean }): Promise<string[]> {
@@ -77,35 +80,41 @@ export async function sendDigests(step: AlertsStep, log: (line: string) => void 
   for (const stale of await step.store.abandonStale(policy.leaseMs)) {
     run.unconfirmed.push(`${stale.address}: "${stale.mail.subject}" was claimed by a sender that stopped; it may have been sent, so it is not sent again.`);
   }
+  const sendOne = async (digest: QueuedDigest) => {
+    if (!(await step.store.claim(digest.id))) return;
+    const attempt = digest.attempts + 1;
+    try {
+      await step.send(digest.mail, digest.id);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (isPermanent(error) || attempt >= policy.attempts) {
+        await step.store.markFailed(digest.id, message, null);
+        const why = isPermanent(error) ? 'the mail server refused it' : `${attempt} tries`;
+        run.failed.push(`${digest.address}: gave up after ${why}: ${message}`);
+        log(`Digest to ${digest.address} not sent (${why}): ${message}`);
+      } else {
+        await step.store.markFailed(digest.id, message, now() + policy.firstDelayMs * 2 ** (attempt - 1));
+        run.retried += 1;
+      }
+      return;
+    }
+    await step.store.markSent(digest.id);
+    run.sent += 1;
+  };
   for (;;) {
-    const batch = await step.store.due(GIVE_UP_BATCH);
+    const batch = await step.store.due(BATCH);
     if (batch.length === 0) {
       const next = await step.store.nextDue();
       if (next === null) break;
       await sleep(Math.max(0, next - now()));
       continue;
     }
-    for (const digest of batch) {
-      if (!(await step.store.claim(digest.id))) continue;
-      const attempt = digest.attempts + 1;
-      try {
-        await step.send(digest.mail, digest.id);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (isPermanent(error) || attempt >= policy.attempts) {
-          await step.store.markFailed(digest.id, message, null);
-          const why = isPermanent(error) ? 'the mail server refused it' : `${attempt} tries`;
-          run.failed.push(`${digest.address}: gave up after ${why}: ${message}`);
-          log(`Digest to ${digest.address} not sent (${why}): ${message}`);
-        } else {
-          await step.store.markFailed(digest.id, message, now() + policy.firstDelayMs * 2 ** (attempt - 1));
-          run.retried += 1;
-        }
-        continue;
-      }
-      await step.store.markSent(digest.id);
-      run.sent += 1;
-    }
+    // A few digests at a time, one per pooled SMTP connection: each is claimed first, so no two workers send one.
+    let next = 0;
+    const worker = async () => {
+      while (next < batch.length) await sendOne(batch[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(policy.concurrency, batch.length) }, worker));
   }
   return run;
 }

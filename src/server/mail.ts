@@ -40,6 +40,9 @@ export function createMailer(settings: { smtpUrl: string | null; from: string },
   };
 }
 
+/** SMTP connections the digest sender keeps open. */
+export const DIGEST_CONNECTIONS = 10;
+
 /** Sends the digests (issue 14) the alerts step hands over: HTML and text, with the one-click unsubscribe address. */
 export interface DigestSender {
   send(mail: DigestMail, id: string): Promise<void>;
@@ -63,6 +66,8 @@ export function createDigestSender(settings: { smtpUrl: string | null; from: str
   }
   const url = new URL(settings.smtpUrl);
   if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  // As many connections as the alerts step sends digests at once (DIGEST_RETRY.concurrency); SMTP_URL may say otherwise.
+  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(DIGEST_CONNECTIONS));
   const transport = nodemailer.createTransport(url.href);
   const host = new URL(settings.siteUrl).hostname;
   return {

@@ -293,6 +293,7 @@ describe.each(DATABASES)('the digest queue on $name', (database) => {
     const dying: AlertsStep = {
       store,
       siteUrl: 'https://signals.example',
+      retry: { concurrency: 1 },
       send: async (mail, id) => {
         await sender.send(mail, id);
         handed += 1;
