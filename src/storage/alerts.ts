@@ -236,7 +236,21 @@ export class AlertStore {
       ).map((row) => row.user_id),
     );
     const pro = options.paywall ? await this.proUsers() : null;
-    const rows: Database['digest_queue'][] = [];
+    // Written a batch at a time as they are composed, so 10,000 digests never sit in memory together.
+    let rows: Database['digest_queue'][] = [];
+    const flush = async () => {
+      if (rows.length === 0) return;
+      const batch = rows;
+      rows = [];
+      const inserted = await this.db
+        .insertInto('digest_queue')
+        .values(batch)
+        .onConflict((oc) => oc.columns(['user_id', 'report_date']).doNothing())
+        .executeTakeFirst();
+      const n = Number(inserted.numInsertedOrUpdatedRows ?? 0);
+      result.queued += n;
+      result.alreadyQueued += batch.length - n;
+    };
     for (const subscriber of subscribers) {
       const tickers = (watchedBy.get(subscriber.userId) ?? []).sort();
       if (tickers.length === 0) continue;
@@ -271,17 +285,9 @@ export class AlertStore {
         last_error: null,
         created_at: nowText(now),
       });
+      if (rows.length >= ROWS_PER_INSERT / 2) await flush();
     }
-    for (const batch of chunks(rows, ROWS_PER_INSERT / 2)) {
-      const inserted = await this.db
-        .insertInto('digest_queue')
-        .values(batch)
-        .onConflict((oc) => oc.columns(['user_id', 'report_date']).doNothing())
-        .executeTakeFirst();
-      const n = Number(inserted.numInsertedOrUpdatedRows ?? 0);
-      result.queued += n;
-      result.alreadyQueued += batch.length - n;
-    }
+    await flush();
     return result;
   }
 
