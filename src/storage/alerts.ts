@@ -195,6 +195,11 @@ export class AlertStore {
     return pro;
   }
 
+  /** True when the user has Pro (a grant or a live subscription). */
+  async isPro(userId: string): Promise<boolean> {
+    return (await this.proUsers()).has(userId);
+  }
+
   /**
    * Composes and queues the digest of `reportDate`'s stored events for every user with alerts on who watches an
    * affected ticker (of a kind they chose), at most one per user and report and one per user and day. With

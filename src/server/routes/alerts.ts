@@ -96,7 +96,10 @@ export function alertRoutes(context: ApiContext): Hono {
       const [token, kind] = [file.slice(0, file.lastIndexOf('.')), file.slice(file.lastIndexOf('.') + 1)];
       const owner = await store.feedOwner(token);
       if (owner === null) throw refusal(404, 'No feed at this address: the link is wrong or was replaced. Make a new one on /account.');
-      const events = await store.events({ tickers: await store.watched(owner), limit: PRIVATE_FEED_ITEMS });
+      const kinds = new Set((await store.settings(owner)).kinds);
+      const events = (await store.events({ tickers: await store.watched(owner), limit: PRIVATE_FEED_ITEMS * 2 })).filter((e) => kinds.has(e.kind)).slice(0, PRIVATE_FEED_ITEMS);
+      // With PAYWALL=on the scores are Pro data: a Free account's feed names the changes without them.
+      const scores = !accounts.paywall || (await store.isPro(owner));
       const base = new URL(`/api/alerts/feed/${token}`, accounts.siteUrl).href;
       const latest = events[0]?.reportDate;
       const feed = signalFeed({
@@ -106,6 +109,7 @@ export function alertRoutes(context: ApiContext): Hono {
         links: { atom: `${base}.xml`, json: `${base}.json` },
         events,
         updated: latest ? new Date(`${latest}T00:00:00Z`) : new Date(0),
+        showScores: () => scores,
       });
       const type = kind === 'xml' ? 'application/atom+xml; charset=utf-8' : 'application/feed+json; charset=utf-8';
       return c.body(kind === 'xml' ? feed.atom1() : feed.json1(), 200, { 'Content-Type': type, 'Cache-Control': 'private, max-age=300', 'Referrer-Policy': 'no-referrer' });
