@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy] [-- --quick]`: measures build scaling, page weight,
+ * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy,alerts] [-- --quick]`: measures build scaling, page weight,
  * Lighthouse, API throughput, client work and the export limits against the budgets of the issues. A full run writes bench/results.json
  * and bench/RESULTS.md; a partial one (--only or --quick) writes them to bench/tmp/ so the committed figures stay
  * whole. Misses are listed at the end; the exit code is 0 even with misses and 1 only when a section could not run.
@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
+import { ALERTS_NOTE, alertsSection } from './bench/alerts';
 import { accountRoutes, API_NOTE, apiRoutes, apiSection, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
@@ -130,6 +131,7 @@ try {
   await run('limits', () => limitsSection(ctx));
   await run('history', () => historySection(ctx));
   await run('deploy', async () => deploySection(ctx, (await ensureSite(ctx, 503)).dist));
+  await run('alerts', () => alertsSection(ctx));
 } finally {
   await browser?.close();
 }
@@ -141,7 +143,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

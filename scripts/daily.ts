@@ -8,9 +8,11 @@ import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
 import { parseGateNames } from '../src/lib/domain/gates';
 import type { RunLog } from '../src/storage/run-log';
+import type { AlertStore } from '../src/storage/alerts';
+import { createDigestSender } from '../src/server/mail';
 
 /** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
-async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: RunLog; close(): Promise<void> } | null> {
+async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: RunLog; alerts: AlertStore; close(): Promise<void> } | null> {
   // node:sqlite's "experimental" notice would land in cron's failure mail on every run: this job's stderr is for refusals.
   const emitWarning = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
@@ -19,16 +21,17 @@ async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: R
   try {
     const { migrateOwnTables, openDatabase } = await import('../src/storage/db');
     const { RunLog } = await import('../src/storage/run-log');
+    const { AlertStore } = await import('../src/storage/alerts');
     const database = openDatabase(settings.database);
     // A database `npm start` has set up needs only our own pending migrations: Better Auth is seconds of imports.
     if ((await database.db.introspection.getTables()).some((table) => table.name === 'user')) {
       await migrateOwnTables(database.db);
-      return { log: new RunLog(database.db), close: () => database.close() };
+      return { log: new RunLog(database.db), alerts: new AlertStore(database.db), close: () => database.close() };
     }
     await database.close();
     const { accountSettings, openAccounts } = await import('../src/server/accounts');
     const accounts = await openAccounts({ ...accountSettings(settings), log: () => undefined });
-    return { log: new RunLog(accounts.database.db), close: () => accounts.close() };
+    return { log: new RunLog(accounts.database.db), alerts: new AlertStore(accounts.database.db), close: () => accounts.close() };
   } catch (error) {
     console.error(`The run log is not written: the accounts database cannot be opened (${(error as Error).message}).`);
     return null;
@@ -36,6 +39,7 @@ async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: R
 }
 
 let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
+let digests: ReturnType<typeof createDigestSender> | null = null;
 try {
   const { values } = parseArgs({
     options: { force: { type: 'boolean' }, verbose: { type: 'boolean' }, accept: { type: 'string', multiple: true } },
@@ -48,6 +52,7 @@ try {
   if (settings.islandFaults && settings.production) throw new ConfigError([ISLAND_FAULTS_IN_PRODUCTION]);
   if (problem !== null) console.warn(`Warning: ${problem}`);
   runLog = await openRunLog(settings);
+  digests = createDigestSender({ ...settings.mail, siteUrl: settings.siteUrl });
   const options = {
     ...dailyConfig(settings),
     deployRules: (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: settings.apiOrigin }),
@@ -59,6 +64,7 @@ try {
     // On a terminal a redrawn line with bars and the time left; in a log one line per stage.
     progress: { tty: process.stdout.isTTY === true, columns: process.stdout.columns, write: (text: string) => process.stdout.write(text) },
     runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
+    alerts: runLog === null ? undefined : { store: runLog.alerts, send: digests.send, siteUrl: settings.siteUrl },
   };
   const summary = await runDaily(options);
   console.log(formatSummary(summary, options));
@@ -72,4 +78,5 @@ try {
   }
   process.exitCode = 1;
 }
+digests?.close();
 await runLog?.close();

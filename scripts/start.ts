@@ -21,6 +21,9 @@ import { apiOptions, createApi } from '../src/server/api';
 import { fundamentalsSourceFor } from '../src/server/providers';
 import { operatorPages } from '../src/server/routes/pages';
 import { RunLog } from '../src/storage/run-log';
+import { AlertStore } from '../src/storage/alerts';
+import { createDigestSender } from '../src/server/mail';
+import { digestNotes, sendDigests } from '../src/ingest/alerts';
 import { SiteIndexLoader } from '../src/storage/site-index';
 
 let config: Config;
@@ -48,6 +51,8 @@ const options = await apiOptions(config);
 const runLog = new RunLog(options.accounts.database.db);
 // The CDN's and nginx's rules, written into every build from this server's own tables.
 const deployRules = (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: config.apiOrigin });
+// Alerts (issue 14): every publish of this process stores the report's events and sends the digests.
+const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl };
 const firstBuild = !(await hasBuild());
 if (firstBuild) readiness = 'building';
 
@@ -56,7 +61,7 @@ const provider = options.provider;
 const stripeApi = config.stripe?.apiUrl;
 const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
 // Uploads and the token route run the same daily job, in this process, one at a time (src/server/publish-queue.ts).
-const tools = operatorTools({ ...dailyConfig(config), deployRules, fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => logger.info(line) }, runLog);
+const tools = operatorTools({ ...dailyConfig(config), deployRules, fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => logger.info(line), alerts }, runLog);
 // One index of the published build for the API and the server-rendered list filters.
 const site = new SiteIndexLoader(distDir);
 const app = createApp({
@@ -81,6 +86,13 @@ drainOnSignal(server, {
   },
 });
 
+// Digests a stopped run left in the queue are sent now (each at most once).
+void sendDigests(alerts, (line) => logger.info(line))
+  .then((run) => {
+    if (run.sent + run.failed.length + run.unconfirmed.length > 0) logger.info(`Alert digests left by an earlier run: ${digestNotes(run).join('; ')}`);
+  })
+  .catch((error: Error) => logger.error(`The alert digests could not be sent: ${error.message}`));
+
 if (firstBuild) {
   logger.info(`No build in ${distDir}: running the daily job on ${config.source} first; /api/health answers "building" meanwhile.`);
   const daily = {
@@ -89,6 +101,7 @@ if (firstBuild) {
     fundamentals: fundamentalsSourceFor(config.polygon),
     log: (line: string) => logger.info(line),
     runLog: { log: runLog, trigger: 'start' as const },
+    alerts,
   };
   try {
     console.log(formatSummary(await runDaily(daily), daily));

@@ -78,6 +78,7 @@ const TITLES: Record<SectionName, string> = {
   limits: '6. Export limits (the intake at and past the default limits)',
   history: '7. History at scale (long archives: fresh, then one new day)',
   deploy: '8. Deploy (nginx in front of Node, two processes sharing Redis)',
+  alerts: '9. Alerts (the digest of one report: composed, queued and sent)',
 };
 
 /** One line per miss: figure, value and budget. */

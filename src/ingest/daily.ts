@@ -23,6 +23,7 @@ import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
 import { createProgress, type ProgressOutput } from './progress';
+import { type AlertsStep, digestNotes, queueAlerts, sendDigests } from './alerts';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
@@ -67,6 +68,8 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   apiOrigin?: string | null;
   /** PUBLISH_COMMAND: run after a successful swap with the published folder (README "Deploy"). */
   publishCommand?: string | null;
+  /** Alerts (issue 14): after a publish, the report's signal events are stored and the digests queued and sent. */
+  alerts?: AlertsStep;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -89,7 +92,27 @@ export function buildShape(config: DailyConfig): BuildShape {
 
 /** Runs the daily job under the archive's lock and returns what it did; the run log, when given, records it. */
 export async function runDaily(config: DailyConfig): Promise<DailySummary> {
-  return recordRun(config.runLog, config.log, () => runDailyJob(config));
+  return recordRun(config.runLog, config.log, async () => {
+    const summary = await runDailyJob(config);
+    if (config.alerts === undefined) return summary;
+    // Outside the archive's lock: retries may wait a minute, and the site is already published.
+    try {
+      const run = await sendDigests(config.alerts, config.log);
+      return { ...summary, alerts: [...(summary.alerts ?? []), ...digestNotes(run)] };
+    } catch (error) {
+      return { ...summary, alerts: [...(summary.alerts ?? []), `The digests could not be sent: ${(error as Error).message}; the next run resumes the queue.`] };
+    }
+  });
+}
+
+/** The alerts step after a publish: its notes, or why it could not run (a published site is never undone for it). */
+async function alertNotes(config: DailyConfig, history: Parameters<typeof queueAlerts>[0]): Promise<string[] | undefined> {
+  if (config.alerts === undefined) return undefined;
+  try {
+    return await queueAlerts(history, config.alerts, { siteName: config.siteName, paywall: config.paywall ?? false });
+  } catch (error) {
+    return [`The signal events could not be stored: ${(error as Error).message}; the next run of this report stores them.`];
+  }
 }
 
 async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
@@ -161,9 +184,13 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       stage('swap');
       progress.stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
+      if (config.publishCommand) progress.stage('publish command');
       const published = config.publishCommand ? await runPublishCommand(config.publishCommand, clientDir(distDir), log) : undefined;
+      if (config.alerts) progress.stage('alerts');
+      const alerts = await alertNotes(config, history);
       return {
         ...(published === undefined ? {} : { published }),
+        ...(alerts ? { alerts } : {}),
         ...counts,
         fundamentals,
         source,

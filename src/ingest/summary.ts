@@ -37,6 +37,8 @@ export interface DailySummary {
   withdrawn: string | null;
   /** PUBLISH_COMMAND's output after the swap (absent when none is set or nothing was published); the run log keeps it. */
   published?: string[];
+  /** What the alerts step did: events stored, digests queued and sent, any given up (absent without alerts). */
+  alerts?: string[];
 }
 
 const SHOWN_WARNINGS = 20;
@@ -76,6 +78,7 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
   if (summary.store) lines.push(`  history:      ${summary.store.reused} archived file(s) from the store, ${summary.store.made} parsed${summary.store.rebuilt ? ` (${summary.store.rebuilt} stale or unreadable, made again)` : ''}`);
   if (summary.published !== undefined) lines.push(`  published:    PUBLISH_COMMAND succeeded (${summary.published.length} line(s) of output, kept in the run log)`);
+  for (const line of summary.alerts ?? []) lines.push(`  alerts:       ${line}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

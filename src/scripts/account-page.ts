@@ -3,6 +3,7 @@
  * the address into the forms, and the session's state into the account page. The forms work without it.
  */
 import { $user } from '../stores/user';
+import { $alertSettings, loadAlertSettings } from '../stores/alerts';
 import { isSafeReturnPath } from '../lib/domain/return-path';
 
 /** /login?returnTo=/path: every form's hidden returnTo takes the path when it is safe (the server checks again). */
@@ -26,5 +27,51 @@ export function showAccount(): void {
     for (const el of document.querySelectorAll<HTMLElement>('[data-free-only]')) el.hidden = premium;
     set('[data-account-page-email]', signedIn ? user.email : '');
     set('[data-account-page-plan]', premium ? 'Pro (Premium Account)' : 'Free (Free Account)');
+  });
+}
+
+/** /account's Alerts section: the saved settings into its form, and a new private feed address shown in the page. */
+export function showAlertSettings(): void {
+  const form = document.querySelector<HTMLFormElement>('[data-alert-settings]');
+  const feedForm = document.querySelector<HTMLFormElement>('[data-feed-token]');
+  const feedState = document.querySelector<HTMLElement>('[data-feed-state]');
+  const feedUrls = document.querySelector<HTMLElement>('[data-feed-urls]');
+  if (!form || !feedForm || !feedState || !feedUrls) return;
+  $user.subscribe((user) => {
+    if (user.status === 'signed-in') void loadAlertSettings();
+  });
+  $alertSettings.subscribe((state) => {
+    if (state.status !== 'ready') return;
+    const { settings } = state;
+    form.querySelector<HTMLInputElement>('[data-alert-enabled]')!.checked = settings.enabled;
+    for (const box of form.querySelectorAll<HTMLInputElement>('[data-alert-kind]')) box.checked = settings.kinds.includes(box.value as never);
+    const address = form.querySelector<HTMLInputElement>('[data-alert-address]')!;
+    address.value = settings.address ?? '';
+    address.placeholder = settings.accountEmail;
+    feedState.textContent = settings.hasFeed ? 'You have a private feed address. Make a new one if you lost it or it leaked.' : 'No private feed address yet.';
+  });
+  feedForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void (async () => {
+      const response = await fetch('/api/alerts/feed-token', { method: 'POST', credentials: 'include' });
+      if (!response.ok) {
+        feedUrls.textContent = 'Error: the feed address could not be made. Sign in again, then try once more.';
+        return;
+      }
+      const urls = (await response.json()) as { atom: string; json: string };
+      const list = document.createElement('ul');
+      for (const [name, url] of [['Atom', urls.atom], ['JSON Feed', urls.json]] as const) {
+        const item = document.createElement('li');
+        const code = document.createElement('code');
+        code.textContent = url;
+        code.dataset.feedUrl = name;
+        item.append(`${name}: `, code);
+        list.append(item);
+      }
+      const note = document.createElement('p');
+      note.textContent = 'Your new feed addresses, shown this once (the old ones no longer work):';
+      feedUrls.replaceChildren(note, list);
+      feedState.textContent = 'You have a private feed address. Make a new one if you lost it or it leaked.';
+    })();
   });
 }

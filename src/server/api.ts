@@ -13,6 +13,7 @@ import { RunLog } from '../storage/run-log';
 import { openRedis } from '../storage/redis';
 import { type OperatorTools, PublishQueue } from './publish-queue';
 import { accountRoutes } from './routes/account';
+import { alertRoutes } from './routes/alerts';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
@@ -85,6 +86,7 @@ export function createApi(options: ApiOptions): Hono {
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
+    .route('/alerts', alertRoutes(context))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))

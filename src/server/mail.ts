@@ -4,6 +4,7 @@
  * line saying that mail is not configured.
  */
 import nodemailer from 'nodemailer';
+import type { DigestMail } from '../lib/domain/alerts';
 
 /** One message: plain text, and the link it carries (logged when mail is not configured). */
 export interface MailMessage {
@@ -36,5 +37,51 @@ export function createMailer(settings: { smtpUrl: string | null; from: string },
     async send(message) {
       await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text });
     },
+  };
+}
+
+/** SMTP connections the digest sender keeps open. */
+export const DIGEST_CONNECTIONS = 10;
+
+/** Sends the digests (issue 14) the alerts step hands over: HTML and text, with the one-click unsubscribe address. */
+export interface DigestSender {
+  send(mail: DigestMail, id: string): Promise<void>;
+  /** Closes the pooled connection (a command line's last step). */
+  close(): void;
+}
+
+/**
+ * The digest sender for SMTP_URL: one pooled connection, the `List-Unsubscribe` and `List-Unsubscribe-Post` headers
+ * (RFC 8058 one-click), and a Message-ID made from the queue's id. Without SMTP_URL each digest is logged, not sent.
+ */
+export function createDigestSender(settings: { smtpUrl: string | null; from: string; siteUrl: string }, log: (line: string) => void = console.log): DigestSender {
+  if (settings.smtpUrl === null) {
+    return {
+      send(mail) {
+        log(`Mail is not configured (set SMTP_URL): the alert digest "${mail.subject}" for ${mail.to} was not sent.`);
+        return Promise.resolve();
+      },
+      close: () => undefined,
+    };
+  }
+  const url = new URL(settings.smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  // As many connections as the alerts step sends digests at once (DIGEST_RETRY.concurrency); SMTP_URL may say otherwise.
+  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(DIGEST_CONNECTIONS));
+  const transport = nodemailer.createTransport(url.href);
+  const host = new URL(settings.siteUrl).hostname;
+  return {
+    async send(mail, id) {
+      await transport.sendMail({
+      from: settings.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId: `<digest-${id}@${host}>`,
+      headers: { 'List-Unsubscribe': `<${mail.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      });
+    },
+    close: () => transport.close(),
   };
 }

@@ -97,6 +97,55 @@ export interface ApiTokenTable {
   revoked_at: string | null;
 }
 
+/** One signal event of one report (issue 14): stored once, whatever re-runs the report. */
+export interface SignalEventTable {
+  report_date: string;
+  ticker: string;
+  kind: string;
+  direction: string;
+  score_before: number | null;
+  score_after: number;
+  /** 1 for a borderline flicker around ±65 (kind "crossed"), else 0. */
+  borderline: number;
+  created_at: string;
+}
+
+/** A user's alert settings; no row is the defaults (alerts off). */
+export interface AlertSettingsTable {
+  user_id: string;
+  /** 1 on, 0 off. */
+  enabled: number;
+  /** The event kinds, comma-separated. */
+  kinds: string;
+  /** Where the digest goes; null: the account's email. */
+  address: string | null;
+  /** The one-click unsubscribe link's secret. */
+  unsubscribe_token: string;
+  /** SHA-256 of the private feed's token, null until one is made. */
+  feed_token_hash: string | null;
+  updated_at: string;
+}
+
+/** One digest mail in the sending queue: composed once, sent at most once. */
+export interface DigestQueueTable {
+  id: string;
+  user_id: string;
+  report_date: string;
+  address: string;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  unsubscribe_url: string;
+  /** pending, sending, sent, failed or unconfirmed (a sender stopped between claiming and recording it). */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_at: string | null;
+  sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -106,6 +155,9 @@ export interface Database {
   plan_grant: PlanGrantTable;
   run_log: RunLogTable;
   api_token: ApiTokenTable;
+  signal_event: SignalEventTable;
+  alert_settings: AlertSettingsTable;
+  digest_queue: DigestQueueTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -192,6 +244,64 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('last_used_at', 'text')
         .addColumn('revoked_at', 'text')
         .execute();
+    },
+  },
+  '2026-11-26-alerts-01-signal-event': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('signal_event')
+        .ifNotExists()
+        .addColumn('report_date', 'text', (col) => col.notNull())
+        .addColumn('ticker', 'text', (col) => col.notNull())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('direction', 'text', (col) => col.notNull())
+        .addColumn('score_before', 'double precision')
+        .addColumn('score_after', 'double precision', (col) => col.notNull())
+        .addColumn('borderline', 'integer', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('signal_event_pk', ['report_date', 'ticker', 'kind'])
+        .execute();
+      await db.schema.createIndex('signal_event_ticker').ifNotExists().on('signal_event').columns(['ticker', 'report_date']).execute();
+    },
+  },
+  '2026-11-26-alerts-02-alert-settings': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('alert_settings')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (col) => col.primaryKey().references('user.id').onDelete('cascade'))
+        .addColumn('enabled', 'integer', (col) => col.notNull())
+        .addColumn('kinds', 'text', (col) => col.notNull())
+        .addColumn('address', 'text')
+        .addColumn('unsubscribe_token', 'text', (col) => col.notNull().unique())
+        .addColumn('feed_token_hash', 'text', (col) => col.unique())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+    },
+  },
+  '2026-11-26-alerts-03-digest-queue': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('digest_queue')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('report_date', 'text', (col) => col.notNull())
+        .addColumn('address', 'text', (col) => col.notNull())
+        .addColumn('subject', 'text', (col) => col.notNull())
+        .addColumn('body_text', 'text', (col) => col.notNull())
+        .addColumn('body_html', 'text', (col) => col.notNull())
+        .addColumn('unsubscribe_url', 'text', (col) => col.notNull())
+        .addColumn('state', 'text', (col) => col.notNull())
+        .addColumn('attempts', 'integer', (col) => col.notNull())
+        .addColumn('next_attempt_at', 'text', (col) => col.notNull())
+        .addColumn('claimed_at', 'text')
+        .addColumn('sent_at', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('digest_queue_user_report', ['user_id', 'report_date'])
+        .execute();
+      await db.schema.createIndex('digest_queue_due').ifNotExists().on('digest_queue').columns(['state', 'next_attempt_at']).execute();
     },
   },
 };

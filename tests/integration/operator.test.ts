@@ -6,24 +6,21 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import writeExcelFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { operatorTools } from '../../src/ingest/operator-tools';
 import { MAX_UPLOAD_FILE_BYTES } from '../../src/lib/domain/operator';
-import { createApi } from '../../src/server/api';
-import { createApp } from '../../src/server/app';
 import type { PublishJobView } from '../../src/server/publish-queue';
-import { DemoProvider } from '../../src/server/providers/demo';
 import { operatorPages } from '../../src/server/routes/pages';
 import { RunLog, type RunLogEntry } from '../../src/storage/run-log';
 import { keepingMailer, testAccounts } from '../fixtures/accounts';
 import { cookiesOf } from '../fixtures/account-server';
 import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
+import { dailyIn, serveDaily } from '../fixtures/daily';
 
 const SITE = 'https://signals.example';
 const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
@@ -99,32 +96,10 @@ beforeAll(async () => {
   await writeFile(join(work, 'source', 'signals-2026-11-19.csv'), dayCsv('2026-11-19', [72, -66, 20]));
   accounts = await testAccounts({ mail: keepingMailer(), adminEmails: ['ops@example.com'] });
   runLog = new RunLog(accounts.database.db);
-  daily = {
-    source: join(work, 'source'),
-    archiveDir: join(work, 'archive'),
-    distDir: join(work, 'dist'),
-    universeFile: 'data/universe/sp500-constituents.csv',
-    companyInfoFile: join(work, 'companies.json'),
-    shareImageCache: join(work, 'share-images'),
-    siteName: 'C-Score Signals',
-    // The future-date gate judges the uploads' dates (up to 2026-11-25) against this day, not the machine's.
-    now: () => Date.parse('2026-11-24T15:00:00Z'),
-  };
+  // The future-date gate judges the uploads' dates (up to 2026-11-25) against 2026-11-24, not the machine's day.
+  daily = dailyIn(work);
   await runDaily({ ...daily, runLog: { log: runLog, trigger: 'cli' } });
-  const api = createApi({
-    accounts,
-    distDir: daily.distDir,
-    archiveDir: daily.archiveDir,
-    companyInfoFile: daily.companyInfoFile,
-    provider: new DemoProvider({ universe: [] }),
-    siteUrl: SITE,
-    operatorTools: operatorTools(daily, runLog),
-  });
-  const app = createApp({ distDir: daily.distDir, api, operatorPages: operatorPages(accounts.session, daily.distDir) });
-  server = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, origin } = await serveDaily(daily, accounts, { siteUrl: SITE, operatorTools: operatorTools(daily, runLog) }, { operatorPages: operatorPages(accounts.session, daily.distDir) }));
   operator = await signUp('ops@example.com');
   reader = await signUp('reader@example.com');
 }, 300_000);

@@ -11,6 +11,8 @@ import { formatChange, formatDate, formatPercent, formatPrice, formatShortDate }
 import type { Earnings, Quote } from '../../lib/domain/market';
 import { showToast } from '../../stores/toast';
 import { $watchedSet, toggleWatch } from '../../stores/watchlist';
+import { $user } from '../../stores/user';
+import { $alertSettings, loadAlertSettings, setAlertsEnabled } from '../../stores/alerts';
 
 /** Spec section 9: the URL-copied toast shows for about 2 s. */
 const COPIED_TOAST_MS = 2000;
@@ -25,6 +27,8 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 const HEADER_BUTTONS =
   '<button type="button" class="btn" data-part="copy" aria-label="Copy link to this page">Copy link</button>' +
   '<button type="button" class="btn" aria-pressed="false" data-part="watch" data-testid="watch-toggle"><span aria-hidden="true">☆</span> Watch</button>' +
+  '<button type="button" class="btn" aria-expanded="false" data-part="alerts-toggle" data-testid="alerts-toggle">Alerts</button>' +
+  '<div class="alerts-panel" role="region" aria-label="Alerts" aria-live="polite" data-part="alerts" data-testid="alerts-panel" hidden></div>' +
   '</div></div>';
 
 /**
@@ -36,7 +40,7 @@ export function headerLiveHtml(earnings: string | null = null): string {
   return (
     '<div class="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">' +
     `<div class="flex min-h-7 min-w-40 basis-full items-baseline gap-2 sm:basis-auto" aria-live="polite" data-part="price">${LOADING_PRICE}</div>` +
-    '<div class="ml-auto flex items-center gap-2">' +
+    '<div class="relative ml-auto flex items-center gap-2">' +
     (earnings === null ? '' : `<span class="${EARNINGS_BADGE_CLASS}" data-testid="earnings-badge">${escapeHtml(earnings)}</span>`) +
     HEADER_BUTTONS
   );
@@ -75,6 +79,49 @@ function earningsText(earnings: FetcherValue<Earnings>, modal: boolean): string 
   return earningsBadgeText(date, formatShortDate) ?? 'No Earnings Scheduled';
 }
 
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, text: string, attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+}
+
+/**
+ * The watch button's Alerts section (issue 14): signed out, an offer to sign in; signed in, whether the email alerts
+ * of the watchlist are on, with the button that turns them on or off and the link to the settings on /account.
+ */
+function alertNodes(ticker: string, watched: boolean, onToggle: (enabled: boolean) => void): Node[] {
+  const user = $user.get();
+  const settingsLink = () => element('a', 'Alert settings', { href: '/account#alerts', class: 'link' });
+  const about = `Get an email when ${ticker} starts, stops or reverses a signal.`;
+  if (user.status === 'loading') return [element('p', 'Checking your account…')];
+  if (user.status === 'signed-out') {
+    const returnTo = encodeURIComponent(location.pathname);
+    return [element('p', about), element('a', 'Sign in for email alerts', { href: `/login?returnTo=${returnTo}`, class: 'btn btn-primary' })];
+  }
+  const state = $alertSettings.get();
+  if (state.status === 'idle' || state.status === 'loading') return [element('p', 'Loading your alert settings…')];
+  if (state.status === 'failed') return [element('p', `Error: ${state.message}`)];
+  if (state.status !== 'ready') return [];
+  const { settings } = state;
+  if (settings.proOnly && !settings.isPremium) return [element('p', `Email alerts are part of Pro. ${about}`), element('a', 'See the Pro plan', { href: '/account', class: 'btn' })];
+  const nodes: Node[] = [];
+  if (!watched) nodes.push(element('p', `Alerts cover the stocks you watch: press Watch to add ${ticker}.`));
+  if (settings.enabled) {
+    nodes.push(element('p', `Email alerts are on for your watchlist${watched ? `, ${ticker} included` : ''}.`));
+    const off = element('button', 'Turn off email alerts', { type: 'button', class: 'btn' });
+    off.addEventListener('click', () => onToggle(false));
+    nodes.push(off);
+  } else {
+    nodes.push(element('p', `${about} Email alerts are off.`));
+    const on = element('button', 'Turn on email alerts', { type: 'button', class: 'btn btn-primary' });
+    on.addEventListener('click', () => onToggle(true));
+    nodes.push(on);
+  }
+  nodes.push(settingsLink());
+  return nodes;
+}
+
 async function copyLink(): Promise<void> {
   try {
     await navigator.clipboard.writeText(location.href);
@@ -96,6 +143,10 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
   const priceLine = part('price');
   const copy = part<HTMLButtonElement>('copy');
   const watch = part<HTMLButtonElement>('watch');
+  const alertsToggle = part<HTMLButtonElement>('alerts-toggle');
+  const alertsPanel = part<HTMLDivElement>('alerts');
+  alertsPanel.id ||= `alerts-panel-${ticker}${modal ? '-dialog' : ''}`;
+  alertsToggle.setAttribute('aria-controls', alertsPanel.id);
   // The earnings badge is in the header only while it has something to say.
   const badge = root.querySelector<HTMLSpanElement>('[data-testid="earnings-badge"]') ?? span(EARNINGS_BADGE_CLASS, '', 'earnings-badge');
 
@@ -126,11 +177,50 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
     watch.lastChild!.textContent = on ? ' Watching' : ' Watch';
   };
 
+  const showAlerts = () => {
+    if (alertsPanel.hidden) return;
+    const focused = alertsPanel.contains(document.activeElement);
+    alertsPanel.replaceChildren(...alertNodes(ticker, $watchedSet.get().has(ticker), (enabled) => void setAlertsEnabled(enabled)));
+    // A redrawn panel keeps the keyboard in it.
+    if (focused) alertsPanel.querySelector<HTMLElement>('button, a')?.focus();
+  };
+  const openAlerts = (open: boolean) => {
+    alertsPanel.hidden = !open;
+    alertsToggle.setAttribute('aria-expanded', String(open));
+    if (open && $user.get().status === 'signed-in') void loadAlertSettings();
+    showAlerts();
+  };
+  const onAlertsToggle = () => openAlerts(alertsPanel.hidden);
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || alertsPanel.hidden) return;
+    openAlerts(false);
+    alertsToggle.focus();
+  };
+  const onOutside = (event: MouseEvent) => {
+    // The path as dispatched: a button the panel redrew on this click is no longer inside it.
+    const path = event.composedPath();
+    if (!alertsPanel.hidden && ![alertsPanel, alertsToggle, watch].some((part) => path.includes(part))) openAlerts(false);
+  };
+
   const onCopy = () => void copyLink();
-  const onWatch = () => toggleWatch(ticker);
+  const onWatch = () => {
+    // Watching a stock offers its alerts, unless they are on already.
+    const settings = $alertSettings.get();
+    if (toggleWatch(ticker) === 'added' && !(settings.status === 'ready' && settings.settings.enabled)) openAlerts(true);
+  };
   copy.addEventListener('click', onCopy);
   watch.addEventListener('click', onWatch);
-  const stops = [quoteStore(ticker).subscribe(showQuote), earningsStore(ticker).subscribe(showEarnings), $watchedSet.subscribe(showWatch)];
+  alertsToggle.addEventListener('click', onAlertsToggle);
+  root.addEventListener('keydown', onKey);
+  document.addEventListener('click', onOutside);
+  const stops = [
+    quoteStore(ticker).subscribe(showQuote),
+    earningsStore(ticker).subscribe(showEarnings),
+    $watchedSet.subscribe(showWatch),
+    $watchedSet.listen(showAlerts),
+    $user.listen(() => openAlerts(!alertsPanel.hidden)),
+    $alertSettings.listen(showAlerts),
+  ];
 
   // A page left open overnight: from the first time the tab shows again, the record is read (the store fetches it
   // then, and again each time the tab shows); when a newer report exists, the new day's page loads.
@@ -149,6 +239,9 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
     stops.forEach((stop) => stop());
     copy.removeEventListener('click', onCopy);
     watch.removeEventListener('click', onWatch);
+    alertsToggle.removeEventListener('click', onAlertsToggle);
+    root.removeEventListener('keydown', onKey);
+    document.removeEventListener('click', onOutside);
     document.removeEventListener('visibilitychange', onVisible);
   };
 }

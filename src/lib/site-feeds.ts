@@ -1,0 +1,23 @@
+/** The public signal feeds of the build (issue 14): the day's new, exited and reversed signals, as an anonymous visitor may see them. */
+import { config } from '../config';
+import { publicEvents, signalEvents } from './domain/alerts';
+import { isScoreLocked } from './domain/entitlements';
+import { PUBLIC_FEEDS, signalFeed } from './domain/feeds';
+import { anonymousViewer, siteSlice } from './site-access';
+import { siteData } from './site-data';
+import { SITE_NAME } from './site-meta';
+
+/** The public feed of the published report. */
+export function publicSignalFeed() {
+  const data = siteData();
+  const siteUrl = config().siteUrl;
+  return signalFeed({
+    siteUrl,
+    title: `${SITE_NAME}: new, exited and reversed signals`,
+    description: `The signals that qualified, exited or reversed on the report of ${data.reportDate}.`,
+    links: { atom: new URL(PUBLIC_FEEDS.atom, siteUrl).href, json: new URL(PUBLIC_FEEDS.json, siteUrl).href },
+    events: publicEvents(signalEvents(data.history)),
+    updated: new Date(data.builtAt),
+    showScores: (event) => !isScoreLocked(event.ticker, siteSlice(), anonymousViewer()),
+  });
+}
