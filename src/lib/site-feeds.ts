@@ -17,7 +17,8 @@ export function publicSignalFeed() {
     description: `The signals that qualified, exited or reversed on the report of ${data.reportDate}.`,
     links: { atom: new URL(PUBLIC_FEEDS.atom, siteUrl).href, json: new URL(PUBLIC_FEEDS.json, siteUrl).href },
     events: publicEvents(signalEvents(data.history)),
-    updated: new Date(data.builtAt),
+    // When the archive last changed (its newest file), not the build's clock: the same archive gives the same feed.
+    updated: new Date(Math.max(Date.parse(`${data.reportDate}T00:00:00Z`), ...data.files.map((f) => Date.parse(f.archivedAt)).filter(Number.isFinite))),
     showScores: (event) => !isScoreLocked(event.ticker, siteSlice(), anonymousViewer()),
   });
 }
