@@ -23,6 +23,7 @@ import { proRoutes } from './routes/pro';
 import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
+import { aiRoutes, type AiRouteOptions } from './routes/ai';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -44,6 +45,8 @@ export interface ApiOptions {
   /** The published build's index; pass the app's (createApp) so the process holds one copy. Default: a new loader. */
   site?: SiteIndexLoader;
   now?: () => number;
+  /** The AI model settings (Config's `llm`, null: not configured) and, for tests, a model of their own (issue 19). */
+  ai?: Omit<AiRouteOptions, 'runLog'>;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createApi(options: ApiOptions): Hono {
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
+    .route('/ai', aiRoutes(context, { settings: null, ...options.ai, runLog: new RunLog(options.accounts.database.db, context.now) }, sessionUser))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
@@ -118,5 +122,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     accounts: await openAccounts(accountSettings(config)),
+    ai: { settings: config.llm },
   };
 }

@@ -27,7 +27,7 @@ export const LIVE_GET_PREFIXES = [
 export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names', '/polygon/sync-company-info'] as const;
 
 /** The account routes' first path segment under /api (several methods each: the routes answer the rest with 404); forms are /login's and /account's plain posts. */
-export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin'] as const;
+export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin', 'ai'] as const;
 
 /** Every live route's first path segment under /api. */
 export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
