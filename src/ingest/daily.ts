@@ -23,7 +23,7 @@ import type { DailySummary } from './summary';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
-  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent'>> & {
+  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'llm'>> & {
   /** Data gates the operator accepts for this run (`--accept GATE`); each use is recorded in the summary. */
   accept?: Iterable<GateName>;
   /** Withdraw this archived file (its id or file name) and rebuild from the rest, without pulling the source. */
@@ -93,7 +93,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
     // PAYWALL=on builds a different site from the same inputs: its hash differs, so switching it rebuilds.
-    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '');
+    const hash = (await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile])) + (config.paywall ? '+paywall' : '') + (config.islandFaults ? '+island-faults' : '') + (config.llm ? `+ai:${config.llm.model}` : '');
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;

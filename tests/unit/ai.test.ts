@@ -129,3 +129,12 @@ describe('Markdown rules', () => {
     expect(ownPageHref(href)).toBe(expected);
   });
 });
+
+describe('tickers to link', () => {
+  it('reads them from a facts sheet and from tool answers', async () => {
+    const { tickersInFacts, tickersInToolOutput } = await import('../../src/lib/domain/ai-rules');
+    expect([...tickersInFacts(factsText(dailyFacts(day, '2026-11-18')))].sort()).toEqual(['AAPL', 'NVDA', 'XOM']);
+    expect([...tickersInFacts(factsText(tickerFacts(day, '2026-11-18', 'XOM')!))].sort()).toEqual(['CVX', 'SLB', 'XOM']);
+    expect([...tickersInToolOutput({ stocks: [{ ticker: 'XOM' }, { ticker: 'CVX', similar: [{ ticker: 'SLB' }] }], note: 'AAPL' })]).toEqual(['XOM', 'CVX', 'SLB']);
+  });
+});

@@ -98,3 +98,23 @@ export function linkTickers(markdown: string, known: ReadonlySet<string>): strin
     .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(TICKER_WORD, (word: string) => (known.has(word) ? `[${word}](/signal/${word})` : word))))
     .join('');
 }
+
+/** The tickers a facts sheet (as Markdown) names: "T (company name ...", "T: C-Score ..." and its own title's. */
+export function tickersInFacts(markdown: string): Set<string> {
+  const found = new Set<string>();
+  const pattern = /(?:^# |^- (?:Reversal, |Exit, )?)([A-Z][A-Z0-9]{0,9}(?:[.-][A-Z0-9]{1,4})?)(?=: | \(company name| on )/gm;
+  for (const match of markdown.matchAll(pattern)) found.add(match[1]!);
+  return found;
+}
+
+/** Every `ticker` a tool's answer holds, at any depth. */
+export function tickersInToolOutput(output: unknown, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(output)) for (const item of output) tickersInToolOutput(item, into);
+  else if (output !== null && typeof output === 'object') {
+    for (const [key, value] of Object.entries(output)) {
+      if (key === 'ticker' && typeof value === 'string' && /^[A-Z0-9.-]{1,10}$/.test(value)) into.add(value);
+      else tickersInToolOutput(value, into);
+    }
+  }
+  return into;
+}

@@ -48,10 +48,11 @@ export function notFoundPageFor(path: string): string {
 
 /**
  * Pages marked `noindex` (Base's prop): the not-found screens, the account pages, the operators' pages with their 403
- * refusal, and the placeholders that only say what will come. They stay out of the sitemap; the build test checks
+ * refusal, the AI chat (an app, not a text) and the placeholders that only say what will come; /ai-analysis, with its
+ * pre-rendered facts, is indexed. They stay out of the sitemap; the build test checks
  * each built page against this list.
  */
-export const NOINDEX_PAGE_PATHS = /^\/(403|404|signal|login|account|upload|admin|ai-analysis|ai-chat|signals-dao)\/?$/;
+export const NOINDEX_PAGE_PATHS = /^\/(403|404|signal|login|account|upload|admin|ai-chat|signals-dao)\/?$/;
 
 /** robots.txt: pages may be crawled, the live API may not, and the sitemap is named at SITE_URL. */
 export function robotsTxt(siteUrl: string): string {
