@@ -9,6 +9,8 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
+import { rm } from 'node:fs/promises';
+import { AI_NOTE, aiSection, aiServerEnv, startBenchModel, tokenFigures } from './bench/ai';
 import { accountRoutes, API_NOTE, apiRoutes, apiSection, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
@@ -88,9 +90,9 @@ async function chromium(): Promise<Browser> {
 }
 
 /** Serves a bench build with the real server for the duration of `work`. */
-async function withServer<T>(tickers: number, work: (server: BenchServer, clientDir: string) => Promise<T>): Promise<T> {
+async function withServer<T>(tickers: number, work: (server: BenchServer, clientDir: string) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   const dirs = await ensureSite(ctx, tickers);
-  const server = await startServer(root, dirs.dist);
+  const server = await startServer(root, dirs.dist, env);
   try {
     return await work(server, join(dirs.dist, 'client'));
   } finally {
@@ -126,6 +128,29 @@ try {
   const clientTickers = quick ? 503 : 6000;
   await run('client', () => withServer(clientTickers, async (server) => clientSection(ctx, server.origin, clientTickers, await chromium())));
   await run('limits', () => limitsSection(ctx));
+  await run('ai', async () => {
+    const fake = await startBenchModel();
+    try {
+      const figures: Figure[] = [];
+      for (const tickers of quick ? [503] : [503, 6000]) {
+        // A fresh accounts database: stored texts would make the token counts 0.
+        const database = join(ctx.tmp, `ai-bench-${tickers}.db`);
+        await rm(database, { force: true });
+        for (const suffix of ['-wal', '-shm']) await rm(database + suffix, { force: true });
+        const env = { ...aiServerEnv(fake.baseUrl), DATABASE_FILE: database };
+        figures.push(
+          ...(await withServer(
+            tickers,
+            async (server) => [...(await tokenFigures(ctx, server.origin, fake, tickers)), ...(tickers === 503 ? await aiSection(ctx, server, await chromium()) : [])],
+            env,
+          )),
+        );
+      }
+      return figures;
+    } finally {
+      await fake.close();
+    }
+  });
 } finally {
   await browser?.close();
 }
@@ -137,7 +162,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, ai: AI_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

@@ -76,6 +76,7 @@ const TITLES: Record<SectionName, string> = {
   api: '4. API throughput (loopback)',
   client: '5. Client work (list table in Chromium)',
   limits: '6. Export limits (the intake at and past the default limits)',
+  ai: '7. AI (a stored analysis, /ai-analysis, tokens a day from the fake model server)',
 };
 
 /** One line per miss: figure, value and budget. */

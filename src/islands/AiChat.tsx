@@ -51,15 +51,28 @@ function Answer({ message, label }: { message: UIMessage; label: string }) {
     .map((p) => p.text ?? '')
     .join('\n\n');
   const incomplete = parts.find((p) => p.type === 'data-incomplete')?.data as { note: string } | undefined;
+  const unsupported = parts.find((p) => p.type === 'data-unsupported')?.data as { note: string } | undefined;
+  const outputs = parts.filter((p) => p.type.startsWith('tool-') && p.output !== undefined).map((p) => p.output);
   return (
     <div className="ai-message ai-message-assistant">
       <p className="ai-label">{label}</p>
       {tools.length > 0 && <p className="ai-small">Looked up: {[...new Set(tools)].join(', ')}.</p>}
       {text !== '' && <AiMarkdown text={text} tickers={tickers} />}
+      {unsupported && (
+        <p className="ai-note" role="note">
+          {unsupported.note}
+        </p>
+      )}
       {incomplete && (
         <p className="ai-note" role="note">
           {incomplete.note}
         </p>
+      )}
+      {outputs.length > 0 && (
+        <details className="ai-facts">
+          <summary>What the AI looked up</summary>
+          <pre className="ai-lookup">{JSON.stringify(outputs, null, 2)}</pre>
+        </details>
       )}
     </div>
   );

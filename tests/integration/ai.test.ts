@@ -345,3 +345,18 @@ describe('upstream failures end the answer cleanly', () => {
     fake.queue.length = 0;
   });
 });
+
+describe('chat answers and their figures', () => {
+  it('flags an answer naming a figure no lookup returned, and refuses personal advice', async () => {
+    const app = await start(settings());
+    fake.queue.push({ toolCalls: [{ name: 'explainRules', arguments: {} }] }, { text: 'Bullish starts at 65; most bullish stocks gain 14.2% a month.' });
+    const chunks = await chunksOf(await post(app, '/api/ai/chat', question('What makes a stock bullish?')));
+    expect(chunks.find((c) => c.type === 'data-unsupported')!.data).toEqual({
+      unsupported: ['14.2%'],
+      note: 'Check this answer: it names 14.2%, which none of its lookups returned. Only the figures the lookups show come from our data.',
+    });
+    const advice = await chunksOf(await post(app, '/api/ai/chat', question('Should I buy XOM for my retirement?')));
+    expect(textOf(advice)).toBe('I cannot give personal investment advice; the signals are informational only.');
+    expect(advice.some((c) => c.type === 'data-unsupported')).toBe(false);
+  });
+});

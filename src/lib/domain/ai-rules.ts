@@ -31,6 +31,11 @@ export function aiLabel(model: string, reportDate: string): string {
 /** The note shown instead of a text whose numbers failed the check twice. */
 export const FACTS_ONLY_NOTE = 'The AI text named a number our data does not hold, twice, so only the facts are shown.';
 
+/** The note under a chat answer that names figures no lookup returned (a streamed answer cannot be taken back). */
+export function unsupportedNote(figures: readonly string[]): string {
+  return `Check this answer: it names ${figures.join(', ')}, which none of its lookups returned. Only the figures the lookups show come from our data.`;
+}
+
 /** The note ending an answer the model did not finish. */
 export function incompleteNote(reason: string): string {
   return `This answer is incomplete: ${reason}`;

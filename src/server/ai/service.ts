@@ -6,8 +6,8 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { type LanguageModel, type ModelMessage, stepCountIs, streamText, type ToolSet, type UIMessageStreamWriter } from 'ai';
-import { factsText, type FactsSheet } from '../../lib/domain/ai-facts';
-import { incompleteNote } from '../../lib/domain/ai-rules';
+import { factsText, type FactsSheet, RULES_SECTION } from '../../lib/domain/ai-facts';
+import { incompleteNote, unsupportedNote } from '../../lib/domain/ai-rules';
 import { unsupportedFigures } from '../../lib/domain/ai-validator';
 import type { RunLog } from '../../storage/run-log';
 
@@ -193,9 +193,12 @@ export async function streamChat(
   messages: ModelMessage[],
   tools: ToolSet,
   writer: UIMessageStreamWriter,
-): Promise<{ tokens: number; incomplete: string | null }> {
+  question = '',
+): Promise<{ tokens: number; incomplete: string | null; unsupported: string[] }> {
   let tokens = 0;
   let failure: unknown = null;
+  let answer = '';
+  const looked: unknown[] = [];
   try {
     const result = streamText({
       model: context.model,
@@ -221,13 +224,18 @@ export async function streamChat(
         failure ??= new Error('timeout: aborted');
         continue;
       }
+      if (chunk.type === 'text-delta') answer += chunk.delta;
+      if (chunk.type === 'tool-output-available') looked.push(chunk.output);
       writer.write(chunk);
     }
   } catch (error) {
     failure ??= error;
   }
-  if (failure === null) return { tokens, incomplete: null };
+  // The answer's numbers against what the tools returned, the rules and the question itself.
+  const unsupported = unsupportedFigures(answer, [JSON.stringify(looked), ...RULES_SECTION.lines, question].join('\n'));
+  if (unsupported.length > 0) writer.write({ type: 'data-unsupported', data: { unsupported, note: unsupportedNote(unsupported) } });
+  if (failure === null) return { tokens, incomplete: null, unsupported };
   const reason = failureReason(failure);
   writer.write({ type: 'data-incomplete', data: { note: incompleteNote(reason) } });
-  return { tokens, incomplete: reason };
+  return { tokens, incomplete: reason, unsupported };
 }

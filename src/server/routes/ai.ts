@@ -305,7 +305,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
             };
       return streamResponse(
         async (writer) => {
-          const result = await streamChat({ model: ai.model, settings: ai.settings, system: chatSystem(context.siteName, current.reportDate) }, modelMessages, tools, writer);
+          const result = await streamChat({ model: ai.model, settings: ai.settings, system: chatSystem(context.siteName, current.reportDate) }, modelMessages, tools, writer, question);
           await store.addTokens(usage, result.tokens);
         },
         save,
