@@ -138,3 +138,22 @@ describe('tickers to link', () => {
     expect([...tickersInToolOutput({ stocks: [{ ticker: 'XOM' }, { ticker: 'CVX', similar: [{ ticker: 'SLB' }] }], note: 'AAPL' })]).toEqual(['XOM', 'CVX', 'SLB']);
   });
 });
+
+describe('the LLM settings', () => {
+  it('takes all three of LLM_BASE_URL, LLM_API_KEY and LLM_MODEL, or none', async () => {
+    const { loadConfig, ConfigError } = await import('../../src/config');
+    expect(loadConfig({}).llm).toBeNull();
+    expect(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_API_KEY: 'ollama', LLM_MODEL: 'llama3.1' }).llm).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'ollama',
+      model: 'llama3.1',
+      timeoutMs: 30_000,
+      requestTokenLimit: 1000,
+      dailyTokenLimit: 2_000_000,
+      ratePerMinute: 10,
+    });
+    expect(() => loadConfig({ LLM_BASE_URL: 'https://api.openai.com/v1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LLM_BASE_URL: 'https://api.openai.com/v1' })).toThrow(/LLM_API_KEY="": set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL together/);
+    expect(() => loadConfig({ LLM_BASE_URL: 'ftp://x', LLM_API_KEY: 'k', LLM_MODEL: 'm' })).toThrow(/LLM_BASE_URL="ftp:\/\/x": expected an http\(s\) address of an OpenAI-compatible API/);
+  });
+});
