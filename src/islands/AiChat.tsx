@@ -96,8 +96,11 @@ function AiChat({ reportDate, model, paywall }: Props) {
     onFinish: () => void aiGet<AiStatus>('/api/ai/status').then((answer) => answer.ok && setStatus(answer.value)),
   });
   const busy = chatStatus === 'submitted' || chatStatus === 'streaming';
+  // The server-rendered form stays disabled until the island runs: nothing typed before then is lost.
+  const [ready, setReady] = useState(false);
 
   useEffect(() => {
+    setReady(true);
     void aiGet<AiStatus>('/api/ai/status').then((answer) => answer.ok && setStatus(answer.value));
   }, []);
 
@@ -170,6 +173,7 @@ function AiChat({ reportDate, model, paywall }: Props) {
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={keyDown}
           aria-describedby="ai-question-help"
+          disabled={!ready}
         />
         <p id="ai-question-help" className="ai-small">
           {input.length.toLocaleString('en-US')} of {MAX_CHAT_INPUT_CHARS.toLocaleString('en-US')} characters. Enter sends, Shift+Enter starts a new line.

@@ -46,6 +46,8 @@ test('/ai-chat without a model says so and offers no chat', async ({ page }) => 
 test('/ai-chat streams an answer from the model server with working ticker links', async ({ page }) => {
   await page.goto(`${POLYGON_URL}/ai-chat`);
   const question = page.getByRole('textbox', { name: 'Your question' });
+  // Enabled once the island runs.
+  await expect(question).toBeEnabled();
   await question.fill('Which bullish energy stocks are there today?');
   await page.getByRole('button', { name: 'Send' }).click();
   const log = page.getByRole('log', { name: 'Conversation' });
