@@ -1,6 +1,6 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type SyntheticEvent, useEffect, useMemo, useState } from 'react';
 import { aiGet, type AiStatus, type AiText, errorMessage } from '../lib/client/ai';
 import { FACTS_ONLY_NOTE, tickersInFacts } from '../lib/domain/ai-rules';
 import { tickerProblem } from '../lib/domain/ticker';
@@ -123,7 +123,7 @@ function AiAnalysis({ reportDate, configured, paywall }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: SyntheticEvent<HTMLFormElement>) {
     event.preventDefault();
     const clean = asciiUpper(input.trim());
     const problem = tickerProblem(clean);

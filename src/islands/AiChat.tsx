@@ -1,6 +1,6 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type SyntheticEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { aiGet, type AiStatus, errorMessage } from '../lib/client/ai';
 import { aiLabel, MAX_CHAT_INPUT_CHARS, tickersInToolOutput } from '../lib/domain/ai-rules';
 import AiMarkdown from './ai/AiMarkdown';
@@ -113,7 +113,7 @@ function AiChat({ reportDate, model, paywall }: Props) {
     }
   }, [messages, busy, chatId]);
 
-  function send(event?: FormEvent) {
+  function send(event?: SyntheticEvent) {
     event?.preventDefault();
     const text = input.trim();
     if (text === '' || busy || text.length > MAX_CHAT_INPUT_CHARS) return;
