@@ -24,6 +24,7 @@ import {
   allowanceMessage,
   budgetMessage,
   FACTS_ONLY_NOTE,
+  FREE_AI_ALLOWANCE,
   MAX_CHAT_INPUT_CHARS,
   MAX_CHAT_MESSAGES,
   MAX_CHAT_TOTAL_CHARS,
@@ -36,8 +37,7 @@ import { freeSlice } from '../../lib/domain/entitlements';
 import type { SiteIndex } from '../../storage/site-index';
 import { AiStore, type StoredAiText } from '../../storage/ai-store';
 import type { RunLog } from '../../storage/run-log';
-import { type AiSettings, chatSystem, checkedText, languageModel } from '../ai/service';
-import { streamChat } from '../ai/service';
+import { type AiSettings, chatSystem, checkedText, languageModel, streamChat } from '../ai/service';
 import { chatTools } from '../ai/tools';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, type SessionUser } from '../auth/session';
@@ -103,7 +103,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
   }
 
   function signInRefusal(what: string) {
-    return refusal(401, `Sign in to ${what}: with the Pro plan on this site, AI answers need an account (Free has ${'3 analyses'} and ${'20 chat messages'} a day).`);
+    return refusal(401, `Sign in to ${what}: on this site AI answers need an account (Free has ${FREE_AI_ALLOWANCE.analysis} analyses and ${FREE_AI_ALLOWANCE.chat} chat messages a day, Pro is unlimited).`);
   }
 
   /** The budget, rate limit and allowance checks of a request that will call the model; its usage row's id. */
@@ -164,6 +164,16 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     return (await store.text(sheet.reportDate, subject, ai.settings.model)) ?? { ...text, createdAt: new Date(context.now()).toISOString() };
   }
 
+  /** A ticker's facts sheet for the viewer: 404 when the report lacks it, 403 for a top ticker locked on Free. */
+  async function tickerSheet(c: Context<SessionEnv>, ticker: string): Promise<{ current: SiteIndex; sheet: FactsSheet }> {
+    const current = await site();
+    const locked = hidden(current, c.var.user);
+    const sheet = tickerFacts(current.history, current.reportDate, ticker, locked);
+    if (sheet === null) throw refusal(404, `No signal for ${ticker} in the report of ${current.reportDate}: no analysis can be written.`);
+    if (locked.has(ticker)) throw refusal(403, `${ticker} is a top signal on the Pro plan: its analysis needs Pro.`);
+    return { current, sheet };
+  }
+
   function readGate(c: Context<SessionEnv>, what: string): void {
     if (paywall && c.var.user === null) throw signInRefusal(what);
   }
@@ -220,10 +230,9 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       readGate(c, 'read the AI brief');
       const ai = configured();
       const current = await site();
-      const sheet = dailyFacts(current.history, current.reportDate, hidden(current, c.var.user));
       // With PAYWALL=on Free and Pro read the brief written for Free (no locked top ticker's score): one text for all.
       const subject = paywall ? `${BRIEF}:free` : BRIEF;
-      const freeSheet = paywall ? dailyFacts(current.history, current.reportDate, hidden(current, null)) : sheet;
+      const freeSheet = dailyFacts(current.history, current.reportDate, hidden(current, null));
       let text = await store.text(current.reportDate, subject, ai.settings.model);
       if (text === null) {
         if ((await store.tokensToday(utcDay(context.now()))) >= ai.settings.dailyTokenLimit) {
@@ -241,22 +250,16 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     .get('/analysis/:ticker', validate('param', TickerParams), async (c) => {
       readGate(c, 'read AI analyses');
       const ai = configured();
-      const current = await site();
       const ticker = c.req.valid('param').ticker;
-      const sheet = tickerFacts(current.history, current.reportDate, ticker, hidden(current, c.var.user));
-      if (sheet === null) throw refusal(404, `No signal for ${ticker} in the report of ${current.reportDate}: no analysis can be written.`);
-      if (hidden(current, c.var.user).has(ticker)) throw refusal(403, `${ticker} is a top signal on the Pro plan: its analysis needs Pro.`);
+      const { current, sheet } = await tickerSheet(c, ticker);
       const text = await store.text(current.reportDate, ticker, ai.settings.model);
       if (text === null) return c.json({ error: `No AI analysis of ${ticker} for the report of ${current.reportDate} yet.`, facts: factsText(sheet) }, 404, NO_STORE);
       return c.json(answerOf(text, sheet), 200, NO_STORE);
     })
     .post('/analysis', validate('json', AnalysisBody, '{"ticker": "AAPL"}'), async (c) => {
       const ai = configured();
-      const current = await site();
       const ticker = c.req.valid('json').ticker;
-      const sheet = tickerFacts(current.history, current.reportDate, ticker, hidden(current, c.var.user));
-      if (sheet === null) throw refusal(404, `No signal for ${ticker} in the report of ${current.reportDate}: no analysis can be written.`);
-      if (hidden(current, c.var.user).has(ticker)) throw refusal(403, `${ticker} is a top signal on the Pro plan: its analysis needs Pro.`);
+      const { current, sheet } = await tickerSheet(c, ticker);
       const meta = { ticker, reportDate: current.reportDate, model: ai.settings.model, label: aiLabel(ai.settings.model, current.reportDate), facts: factsText(sheet) };
       const stored = await store.text(current.reportDate, ticker, ai.settings.model);
       if (stored !== null) {
