@@ -48,6 +48,8 @@ import type { ApiContext } from './context';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 const BRIEF = 'brief';
+/** Stored analyses whose answers the server keeps ready (6,000 tickers take about 20 MB). */
+const ANSWER_CACHE_SIZE = 6000;
 
 const TickerParams = z.object({ ticker: z.string().transform((raw, ctx) => routeTicker(raw, ctx)) });
 const AnalysisBody = z.object({ ticker: z.string().max(20).transform((raw, ctx) => routeTicker(raw, ctx)) });
@@ -77,6 +79,8 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
   const limiter = new RateLimiterMemory({ points: settings?.ratePerMinute ?? 1, duration: 60 });
   const paywall = context.accounts.paywall;
   const inFlight = new Map<string, Promise<StoredAiText>>();
+  // The JSON of stored analyses by report date and ticker (one model a process).
+  const answers = new Map<string, string>();
   let hiddenOf: { site: SiteIndex; hidden: ReadonlySet<string> } | null = null;
 
   async function site(): Promise<SiteIndex> {
@@ -164,13 +168,13 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     return (await store.text(sheet.reportDate, subject, ai.settings.model)) ?? { ...text, createdAt: new Date(context.now()).toISOString() };
   }
 
-  /** A ticker's facts sheet for the viewer: 404 when the report lacks it, 403 for a top ticker locked on Free. */
+  /** A ticker's facts sheet: 404 when the report lacks it, 403 when the viewer may not see its scores (a locked top ticker on Free). */
   async function tickerSheet(c: Context<SessionEnv>, ticker: string): Promise<{ current: SiteIndex; sheet: FactsSheet }> {
     const current = await site();
-    const locked = hidden(current, c.var.user);
-    const sheet = tickerFacts(current.history, current.reportDate, ticker, locked);
+    // One stored text serves everyone, so its facts are the Free plan's: no other locked top ticker's score.
+    const sheet = tickerFacts(current.history, current.reportDate, ticker, hidden(current, null));
     if (sheet === null) throw refusal(404, `No signal for ${ticker} in the report of ${current.reportDate}: no analysis can be written.`);
-    if (locked.has(ticker)) throw refusal(403, `${ticker} is a top signal on the Pro plan: its analysis needs Pro.`);
+    if (hidden(current, c.var.user).has(ticker)) throw refusal(403, `${ticker} is a top signal on the Pro plan: its analysis needs Pro.`);
     return { current, sheet };
   }
 
@@ -251,10 +255,18 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       readGate(c, 'read AI analyses');
       const ai = configured();
       const ticker = c.req.valid('param').ticker;
-      const { current, sheet } = await tickerSheet(c, ticker);
+      const current = await site();
+      const key = `${current.reportDate}|${ticker}`;
+      const cached = answers.get(key);
+      if (cached !== undefined && !hidden(current, c.var.user).has(ticker)) return c.body(cached, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' });
+      const { sheet } = await tickerSheet(c, ticker);
       const text = await store.text(current.reportDate, ticker, ai.settings.model);
       if (text === null) return c.json({ error: `No AI analysis of ${ticker} for the report of ${current.reportDate} yet.`, facts: factsText(sheet) }, 404, NO_STORE);
-      return c.json(answerOf(text, sheet), 200, NO_STORE);
+      // A stored text never changes (the first one wins): its answer is kept, the oldest dropped past the cap.
+      const body = JSON.stringify(answerOf(text, sheet));
+      if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value!);
+      answers.set(key, body);
+      return c.body(body, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' });
     })
     .post('/analysis', validate('json', AnalysisBody, '{"ticker": "AAPL"}'), async (c) => {
       const ai = configured();
