@@ -94,6 +94,11 @@ export async function aiSection(ctx: BenchContext, server: BenchServer, browser:
   add({ name: 'stored analysis: requests/s', value: Math.round(load.requests.average), unit: 'req/s', method });
   add({ name: 'stored analysis: p99 latency', value: round(load.latency.p99, 2), unit: 'ms', budget: { op: '<', limit: 20 }, method });
   add({ name: 'stored analysis: errors', value: load.errors + load.timeouts + load.non2xx, unit: 'requests', budget: { op: '=', limit: 0 }, method });
+  // The same load on a static JSON file of the same server, for scale: what the machine gives any route right now.
+  const reference = await autocannon({ url: `${origin}/api/stock/${ticker}`, connections: CONNECTIONS, duration: seconds });
+  const referenceMethod = `autocannon 9, ${CONNECTIONS} connections, ${seconds} s, GET /api/stock/${ticker} (static JSON), for scale`;
+  add({ name: 'reference, static /api/stock: requests/s', value: Math.round(reference.requests.average), unit: 'req/s', method: referenceMethod });
+  add({ name: 'reference, static /api/stock: p99 latency', value: round(reference.latency.p99, 2), unit: 'ms', method: referenceMethod });
 
   const page = await browser.newPage();
   const scripts: string[] = [];
