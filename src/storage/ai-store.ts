@@ -4,7 +4,7 @@
  * users' chat histories.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Database, nowText } from './db';
 
 /** A stored text as the routes answer it. */
@@ -80,6 +80,15 @@ export class AiStore {
     await this.db
       .updateTable('ai_usage')
       .set((eb) => ({ tokens: eb('tokens', '+', Math.round(tokens)) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Takes a request that ended incomplete off its user's allowance; its tokens still count for the site. */
+  async markIncomplete(id: string): Promise<void> {
+    await this.db
+      .updateTable('ai_usage')
+      .set({ use: sql<string>`${sql.ref('use')} || ':incomplete'` })
       .where('id', '=', id)
       .execute();
   }

@@ -49,6 +49,9 @@ describe.each(DATABASES)('the AI tables on $name', ({ url }) => {
     expect(await store.usedToday('2026-11-20', 'user:b', 'chat')).toBe(0);
     expect(await store.tokensToday('2026-11-20')).toBe(345);
     expect(await store.tokensToday('2026-11-18')).toBe(0);
+    await store.markIncomplete(first);
+    expect(await store.usedToday('2026-11-20', 'user:a', 'chat')).toBe(1);
+    expect(await store.tokensToday('2026-11-20')).toBe(345);
   });
 
   it('keeps conversations with their owner, at most the cap, until deleted', async () => {

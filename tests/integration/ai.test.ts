@@ -342,6 +342,8 @@ describe('upstream failures end the answer cleanly', () => {
     expect((chunks.find((c) => c.type === 'data-incomplete')!.data as { note: string }).note).toMatch(/^This answer is incomplete: /);
     expect(chunks.at(-1)!.type).toBe('finish');
     expect((await fetch(`${app.origin}/api/ai/analysis/${ticker}`)).status).toBe(404);
+    // A failed answer costs no allowance.
+    expect((await (await fetch(`${app.origin}/api/ai/status`)).json()).allowance.analysis).toEqual({ limit: 3, used: 0 });
     fake.queue.length = 0;
   });
 });

@@ -162,7 +162,11 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     const ai = configured();
     const result = await checkedText({ model: ai.model, settings: ai.settings, siteName: context.siteName, runLog: options.runLog, subject }, sheet, writer);
     if (usageId !== null) await store.addTokens(usageId, result.tokens);
-    if (result.outcome === 'incomplete') return { incomplete: result.reason ?? 'the AI provider failed.' };
+    if (result.outcome === 'incomplete') {
+      // A failed answer costs no allowance.
+      if (usageId !== null) await store.markIncomplete(usageId);
+      return { incomplete: result.reason ?? 'the AI provider failed.' };
+    }
     const text = { reportDate: sheet.reportDate, subject, model: ai.settings.model, text: result.text, outcome: result.outcome, facts: factsText(sheet), tokens: result.tokens };
     await store.saveText(text, context.now());
     return (await store.text(sheet.reportDate, subject, ai.settings.model)) ?? { ...text, createdAt: new Date(context.now()).toISOString() };
@@ -322,6 +326,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
         async (writer) => {
           const result = await streamChat({ model: ai.model, settings: ai.settings, system: chatSystem(context.siteName, current.reportDate) }, modelMessages, tools, writer, question);
           await store.addTokens(usage, result.tokens);
+          if (result.incomplete !== null) await store.markIncomplete(usage);
         },
         save,
         messages,
