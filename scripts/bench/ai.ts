@@ -3,23 +3,22 @@
  * scripts it loads before any interaction, and what a day costs in tokens at 503 and 6,000 tickers, counted from the
  * fake OpenAI-compatible server's usage (tests/fixtures/fake-llm.ts: 4 characters a token, prompt and answer).
  */
-import autocannon from 'autocannon';
 import type { Browser } from '@playwright/test';
 import { FREE_AI_ALLOWANCE } from '../../src/lib/domain/ai-rules';
 import { startFakeLlm } from '../../tests/fixtures/fake-llm';
+import { apiSection } from './api';
 import { settleNetwork } from './browser';
-import { type BenchContext, type Budget, type Figure, type FigureInput, figure, round } from './figures';
+import { type BenchContext, type Budget, type Figure, type FigureInput, figure } from './figures';
 import { lighthouseSection } from './lighthouse';
 import type { BenchServer } from './server';
 
-const CONNECTIONS = 50;
 const MODEL = 'fake-model-bench';
 const KEY = 'bench-fake-llm-key';
 
 /** How the section measures, once for the table's header. */
 export const AI_NOTE =
   'Against `npm start` with LLM_BASE_URL pointed at the fake OpenAI-compatible server of the tests on loopback (tests/fixtures/fake-llm.ts). ' +
-  `Stored analysis: the first ticker's analysis, written and stored by the token measure, then autocannon loads GET /api/ai/analysis/{T} with ${CONNECTIONS} connections for 10 s (3 s with --quick) after a 2 s warm-up. ` +
+  'Stored analysis: the first ticker\'s analysis, written and stored by the token measure, loaded as the API section loads its routes (wrk when installed, else autocannon; 50 connections, a 2 s warm-up, 10 s, 3 s with --quick), beside a static JSON file of the same server and a bare node:http server for scale. ' +
   '/ai-analysis: the Lighthouse section\'s method (mobile preset, 3 runs) on the 503-ticker build, and Chromium counting the script requests of a fresh load until the network is idle, with no interaction. ' +
   'Tokens: the fake server\'s usage counts (prompt + answer, 4 characters a token: a real tokenizer differs by some tens of percent) for the daily brief, the analyses of 3 tickers (mean; the Free allowance of the anonymous caller) and the chat question "Which bullish energy stocks are there today?"; a day is the brief plus one analysis of every ticker.';
 
@@ -86,19 +85,14 @@ export async function aiSection(ctx: BenchContext, server: BenchServer, browser:
   const url = `${origin}/api/ai/analysis/${ticker}`;
   const first = await fetch(url);
   if (first.status !== 200) throw new Error(`GET /api/ai/analysis/${ticker}: ${first.status} ${await first.text()}`);
-  const seconds = ctx.quick ? 3 : 10;
-  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  const load = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
-  const method = `autocannon 9, ${CONNECTIONS} connections, ${seconds} s, GET /api/ai/analysis/${ticker} (stored)`;
-  ctx.log(`  stored analysis: ${Math.round(load.requests.average)} req/s, p99 ${load.latency.p99} ms`);
-  add({ name: 'stored analysis: requests/s', value: Math.round(load.requests.average), unit: 'req/s', method });
-  add({ name: 'stored analysis: p99 latency', value: round(load.latency.p99, 2), unit: 'ms', budget: { op: '<', limit: 20 }, method });
-  add({ name: 'stored analysis: errors', value: load.errors + load.timeouts + load.non2xx, unit: 'requests', budget: { op: '=', limit: 0 }, method });
-  // The same load on a static JSON file of the same server, for scale: what the machine gives any route right now.
-  const reference = await autocannon({ url: `${origin}/api/stock/${ticker}`, connections: CONNECTIONS, duration: seconds });
-  const referenceMethod = `autocannon 9, ${CONNECTIONS} connections, ${seconds} s, GET /api/stock/${ticker} (static JSON), for scale`;
-  add({ name: 'reference, static /api/stock: requests/s', value: Math.round(reference.requests.average), unit: 'req/s', method: referenceMethod });
-  add({ name: 'reference, static /api/stock: p99 latency', value: round(reference.latency.p99, 2), unit: 'ms', method: referenceMethod });
+  // The API section's load (wrk when installed, else autocannon; a warm-up; a bare node:http reference), on the
+  // stored analysis and, for scale, a static JSON file of the same server.
+  const rows = await apiSection(ctx, origin, [
+    { label: `stored analysis /api/ai/analysis/${ticker}`, path: `/api/ai/analysis/${ticker}`, rps: null, p99: { op: '<', limit: 20 } },
+    { label: `reference, static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, rps: null, p99: null },
+  ]);
+  for (const row of rows) figures.push({ ...row, section: 'ai' });
+  ctx.log(`  stored analysis: ${rows.find((r) => r.name.startsWith('stored analysis') && r.name.endsWith('p99 latency'))?.value} ms p99`);
 
   const page = await browser.newPage();
   const scripts: string[] = [];
