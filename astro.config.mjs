@@ -18,6 +18,8 @@ const afterPaintDirective = {
     /** @param {{ addClientDirective: (d: { name: string; entrypoint: string }) => void }} options */
     'astro:config:setup': ({ addClientDirective }) => {
       addClientDirective({ name: 'afterpaint', entrypoint: './src/directives/after-paint.ts' });
+      // `client:interaction` (src/directives/interaction.ts): hydrate on the first interaction (the /ai-analysis page).
+      addClientDirective({ name: 'interaction', entrypoint: './src/directives/interaction.ts' });
     },
   },
 };

@@ -6,6 +6,10 @@ import {
   FAKE_POLYGON_KEY,
   FAKE_POLYGON_PORT,
   FAKE_POLYGON_URL,
+  FAKE_LLM_KEY,
+  FAKE_LLM_MODEL,
+  FAKE_LLM_PORT,
+  FAKE_LLM_URL,
   OPERATOR_DIR,
   OPERATOR_EMAIL,
   OPERATOR_FIRST_REPORT,
@@ -74,6 +78,10 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_CATCHER_PORT}`,
         // A test build: ?island-fault=NAME makes that island throw (tests/e2e/honesty.spec.ts); never in production.
         ISLAND_FAULTS: 'on',
+        // No model, whatever the shell has: its AI pages say AI is not configured (tests/e2e/ai.spec.ts).
+        LLM_BASE_URL: '',
+        LLM_API_KEY: '',
+        LLM_MODEL: '',
       },
     },
     {
@@ -83,6 +91,14 @@ export default defineConfig({
       timeout: 30_000,
       reuseExistingServer: false,
       env: { FAKE_POLYGON_PORT: String(FAKE_POLYGON_PORT), FAKE_POLYGON_KEY },
+    },
+    {
+      // The model server of the polygon app's AI pages; a GET without the key is its 401, which means it listens.
+      command: 'tsx tests/fixtures/fake-llm-server.ts',
+      url: `${FAKE_LLM_URL}/chat/completions`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      env: { FAKE_LLM_PORT: String(FAKE_LLM_PORT), FAKE_LLM_KEY },
     },
     {
       // A build with a key: the daily job fetches ratios and earnings dates from the fake, then the server's live
@@ -102,6 +118,10 @@ export default defineConfig({
         POLYGON_BASE_URL: FAKE_POLYGON_URL,
         // The detail tests open many pages a minute; the free tier's 5 calls would leave most quotes empty.
         POLYGON_RATE_PER_MIN: '1000',
+        // Its AI pages answer from the fake model server (tests/e2e/ai.spec.ts); the demo app has no model.
+        LLM_BASE_URL: FAKE_LLM_URL,
+        LLM_API_KEY: FAKE_LLM_KEY,
+        LLM_MODEL: FAKE_LLM_MODEL,
       },
     },
     {

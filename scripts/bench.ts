@@ -1,15 +1,16 @@
 /**
- * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy,alerts] [-- --quick]`: measures build scaling, page weight,
+ * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy,alerts,ai] [-- --quick]`: measures build scaling, page weight,
  * Lighthouse, API throughput, client work and the export limits against the budgets of the issues. A full run writes bench/results.json
  * and bench/RESULTS.md; a partial one (--only or --quick) writes them to bench/tmp/ so the committed figures stay
  * whole. Misses are listed at the end; the exit code is 0 even with misses and 1 only when a section could not run.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { ALERTS_NOTE, alertsSection } from './bench/alerts';
+import { AI_NOTE, aiSection, aiServerEnv, startBenchModel, tokenFigures } from './bench/ai';
 import { accountRoutes, API_NOTE, apiRoutes, apiSection, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
@@ -91,9 +92,9 @@ async function chromium(): Promise<Browser> {
 }
 
 /** Serves a bench build with the real server for the duration of `work`. */
-async function withServer<T>(tickers: number, work: (server: BenchServer, clientDir: string) => Promise<T>): Promise<T> {
+async function withServer<T>(tickers: number, work: (server: BenchServer, clientDir: string) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   const dirs = await ensureSite(ctx, tickers);
-  const server = await startServer(root, dirs.dist);
+  const server = await startServer(root, dirs.dist, env);
   try {
     return await work(server, join(dirs.dist, 'client'));
   } finally {
@@ -132,6 +133,29 @@ try {
   await run('history', () => historySection(ctx));
   await run('deploy', async () => deploySection(ctx, (await ensureSite(ctx, 503)).dist));
   await run('alerts', () => alertsSection(ctx));
+  await run('ai', async () => {
+    const fake = await startBenchModel();
+    try {
+      const figures: Figure[] = [];
+      for (const tickers of quick ? [503] : [503, 6000]) {
+        // A fresh accounts database: stored texts would make the token counts 0.
+        const database = join(ctx.tmp, `ai-bench-${tickers}.db`);
+        await rm(database, { force: true });
+        for (const suffix of ['-wal', '-shm']) await rm(database + suffix, { force: true });
+        const env = { ...aiServerEnv(fake.baseUrl), DATABASE_FILE: database };
+        figures.push(
+          ...(await withServer(
+            tickers,
+            async (server) => [...(await tokenFigures(ctx, server.origin, fake, tickers)), ...(tickers === 503 ? await aiSection(ctx, server, await chromium()) : [])],
+            env,
+          )),
+        );
+      }
+      return figures;
+    } finally {
+      await fake.close();
+    }
+  });
 } finally {
   await browser?.close();
 }
@@ -143,7 +167,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE, ai: AI_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

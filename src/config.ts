@@ -108,6 +108,13 @@ const EnvSchema = z.object({
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info')),
   LOG_FORMAT: optional(z.enum(['json', 'pretty'], { error: 'expected json or pretty' }).optional()),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(10_000, 0, 600_000),
+  LLM_BASE_URL: optional(httpUrl('an OpenAI-compatible API, such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1').optional()),
+  LLM_API_KEY: optional(z.string().trim().optional()),
+  LLM_MODEL: optional(z.string().trim().max(200, 'expected 200 characters or fewer').optional()),
+  LLM_TIMEOUT_MS: wholeNumber(30_000, 1, 600_000),
+  LLM_REQUEST_TOKEN_LIMIT: wholeNumber(1000, 16, 1_000_000),
+  LLM_DAILY_TOKEN_LIMIT: wholeNumber(2_000_000, 1, 2 ** 31 - 1),
+  LLM_RATE_PER_MIN: wholeNumber(10, 1, 10_000),
 });
 
 /** Every setting, parsed, defaulted and with paths made absolute. */
@@ -153,6 +160,12 @@ export interface Config {
   exportLimits: ExportLimits;
   /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
   tickerDropPercent: number;
+  /**
+   * The model provider (issue 19), when LLM_BASE_URL, LLM_API_KEY and LLM_MODEL are all set: an OpenAI-compatible API.
+   * `requestTokenLimit` caps the tokens one model call may write, `dailyTokenLimit` the site's tokens a UTC day,
+   * `ratePerMinute` one user's AI requests a minute.
+   */
+  llm: { baseUrl: string; apiKey: string; model: string; timeoutMs: number; requestTokenLimit: number; dailyTokenLimit: number; ratePerMinute: number } | null;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
   /** REDIS_URL: N API processes share the market-data cache, budget and client limits, and the daily job's lock, there. */
@@ -209,6 +222,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(explainIssues(parsed.error.issues).map((line) => line.replace(/^(\w+):/, (_, name) => `${name}="${env[name] ?? ''}":`)));
   }
   const e = parsed.data;
+  const llmSet = [e.LLM_BASE_URL, e.LLM_API_KEY, e.LLM_MODEL].filter((value) => value !== undefined).length;
+  if (llmSet > 0 && llmSet < 3) {
+    const missing = (['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'] as const).filter((name) => e[name] === undefined);
+    throw new ConfigError(missing.map((name) => `${name}="": set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL together (a local server that needs no key takes any key, such as "local"), or none of them`));
+  }
   const production = e.NODE_ENV === 'production';
   const source = /^https?:/i.test(e.SIGNALS_SOURCE) || isAbsolute(e.SIGNALS_SOURCE) ? e.SIGNALS_SOURCE : resolve(PROJECT_ROOT, e.SIGNALS_SOURCE);
   return {
@@ -253,6 +271,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCellChars: e.EXPORT_MAX_CELL_CHARS,
     },
     tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
+    llm:
+      e.LLM_BASE_URL && e.LLM_API_KEY && e.LLM_MODEL
+        ? {
+            baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''),
+            apiKey: e.LLM_API_KEY,
+            model: e.LLM_MODEL,
+            timeoutMs: e.LLM_TIMEOUT_MS,
+            requestTokenLimit: e.LLM_REQUEST_TOKEN_LIMIT,
+            dailyTokenLimit: e.LLM_DAILY_TOKEN_LIMIT,
+            ratePerMinute: e.LLM_RATE_PER_MIN,
+          }
+        : null,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

@@ -79,6 +79,7 @@ const TITLES: Record<SectionName, string> = {
   history: '7. History at scale (long archives: fresh, then one new day)',
   deploy: '8. Deploy (nginx in front of Node, two processes sharing Redis)',
   alerts: '9. Alerts (the digest of one report: composed, queued and sent)',
+  ai: '10. AI (a stored analysis, /ai-analysis, tokens a day from the fake model server)',
 };
 
 /** One line per miss: figure, value and budget. */

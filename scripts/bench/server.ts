@@ -33,14 +33,14 @@ async function freePort(): Promise<number> {
   throw new Error(`No free port between ${FIRST_PORT} and ${LAST_PORT}: stop what listens there and run the bench again.`);
 }
 
-/** Starts `tsx scripts/start.ts` with DIST_DIR = distDir and waits until /api/health answers 200. */
-export async function startServer(root: string, distDir: string): Promise<BenchServer> {
+/** Starts `tsx scripts/start.ts` with DIST_DIR = distDir (and `env` on top) and waits until /api/health answers 200. */
+export async function startServer(root: string, distDir: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const port = await freePort();
   const origin = `http://${HOST}:${port}`;
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
     // The accounts database beside the bench build, not the checkout's data/app.db.
-    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir, DATABASE_FILE: join(distDir, '..', 'bench-app.db'), DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir, DATABASE_FILE: join(distDir, '..', 'bench-app.db'), DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,

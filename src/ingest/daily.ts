@@ -27,7 +27,7 @@ import { type AlertsStep, digestNotes, queueAlerts, sendDigests } from './alerts
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
-  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links' | 'historyStore'>> & {
+  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links' | 'historyStore' | 'llm'>> & {
   /** Data gates the operator accepts for this run (`--accept GATE`); each use is recorded in the summary. */
   accept?: Iterable<GateName>;
   /** Withdraw this archived file (its id or file name) and rebuild from the rest, without pulling the source. */
@@ -147,10 +147,10 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       const today = config.today ?? new Date().toISOString().slice(0, 10);
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
-    // The same data with another SITE_URL, SITE_NAME, link, PAYWALL or API_ORIGIN (the deploy rules name it) is
-    // another site: the settings are in the hash.
+    // The same data with another SITE_URL, SITE_NAME, link, PAYWALL, API_ORIGIN (the deploy rules name it) or AI model
+    // (the pages offer AI only with one) is another site: the settings are in the hash.
     const shape = buildShape(config);
-    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null });
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null });
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;

@@ -21,7 +21,7 @@ interface SyncReport {
   message: string;
 }
 
-const TRIGGERS: Record<string, string> = { cli: 'Command line (cron)', upload: 'Upload', token: 'API token', start: 'npm start' };
+const TRIGGERS: Record<string, string> = { cli: 'Command line (cron)', upload: 'Upload', token: 'API token', start: 'npm start', ai: 'AI number check' };
 const OUTCOMES: Record<string, string> = { running: 'Running', published: 'Published', 'up-to-date': 'Up to date', refused: 'Refused', failed: 'Failed' };
 const SYNC_PAUSE_S = 60;
 

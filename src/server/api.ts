@@ -26,6 +26,7 @@ import { proRoutes } from './routes/pro';
 import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
+import { aiRoutes, type AiRouteOptions } from './routes/ai';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -53,6 +54,8 @@ export interface ApiOptions {
   redis?: Redis | null;
   /** Whether the process serves, builds its first site or drains (default: always ready). */
   readiness?: () => Readiness;
+  /** The AI model settings (Config's `llm`, null: not configured) and, for tests, a model of their own (issue 19). */
+  ai?: Omit<AiRouteOptions, 'runLog'>;
 }
 
 /**
@@ -87,6 +90,7 @@ export function createApi(options: ApiOptions): Hono {
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))
+    .route('/ai', aiRoutes(context, { settings: null, ...options.ai, runLog: new RunLog(options.accounts.database.db, context.now) }, sessionUser))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
     .route('/', companyRoutes(context))
@@ -133,5 +137,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     siteUrl: config.siteUrl,
     siteName: config.siteName,
     accounts: await openAccounts(accountSettings(config)),
+    ai: { settings: config.llm },
   };
 }

@@ -20,6 +20,8 @@ export const BODY_LIMITS: readonly (readonly [prefix: string, bytes: number | nu
   ['/api/admin/exports', null],
   // 500 tickers of 10 characters as JSON.
   ['/api/polygon/company-names', 32 * KIB],
+  // An AI chat request: the conversation's last 40 messages of text (MAX_CHAT_TOTAL_CHARS) with the tool answers they carry.
+  ['/api/ai/chat', 256 * KIB],
   // Forms, sign-in, account and watchlist bodies: a few hundred bytes.
   ['/api/', 16 * KIB],
   ['/', 16 * KIB],

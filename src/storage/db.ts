@@ -146,6 +146,41 @@ export interface DigestQueueTable {
   created_at: string;
 }
 
+/** A stored AI text (issue 19): the daily brief (`subject` "brief") or a ticker's analysis, once per report date and model. */
+export interface AiTextTable {
+  report_date: string;
+  subject: string;
+  model: string;
+  /** The text shown: the model's, or "" when the facts alone are shown. */
+  text: string;
+  /** `checked` (every number in the facts) or `facts-only` (failed the check twice). */
+  outcome: string;
+  /** The facts sheet the model was given, as Markdown. */
+  facts: string;
+  tokens: number;
+  created_at: string;
+}
+
+/** One AI request that counts: against a user's (or address's) daily allowance, and its tokens against the site's budget. */
+export interface AiUsageTable {
+  id: string;
+  day: string;
+  user_key: string;
+  use: string;
+  tokens: number;
+  created_at: string;
+}
+
+/** A signed-in user's AI conversation, kept on the account until deleted. */
+export interface AiChatTable {
+  id: string;
+  user_id: string;
+  title: string;
+  /** The UI messages as JSON. */
+  messages: string;
+  updated_at: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -158,6 +193,9 @@ export interface Database {
   signal_event: SignalEventTable;
   alert_settings: AlertSettingsTable;
   digest_queue: DigestQueueTable;
+  ai_text: AiTextTable;
+  ai_usage: AiUsageTable;
+  ai_chat: AiChatTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -302,6 +340,45 @@ const MIGRATIONS: Record<string, Migration> = {
         .addUniqueConstraint('digest_queue_user_report', ['user_id', 'report_date'])
         .execute();
       await db.schema.createIndex('digest_queue_due').ifNotExists().on('digest_queue').columns(['state', 'next_attempt_at']).execute();
+    },
+  },
+  // Named after the alerts' migrations so that a database which ran those first applies this one in order too.
+  '2026-11-27-ai-01-texts-usage-chats': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('ai_text')
+        .ifNotExists()
+        .addColumn('report_date', 'text', (col) => col.notNull())
+        .addColumn('subject', 'text', (col) => col.notNull())
+        .addColumn('model', 'text', (col) => col.notNull())
+        .addColumn('text', 'text', (col) => col.notNull())
+        .addColumn('outcome', 'text', (col) => col.notNull())
+        .addColumn('facts', 'text', (col) => col.notNull())
+        .addColumn('tokens', 'integer', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('ai_text_pk', ['report_date', 'subject', 'model'])
+        .execute();
+      await db.schema
+        .createTable('ai_usage')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('day', 'text', (col) => col.notNull())
+        .addColumn('user_key', 'text', (col) => col.notNull())
+        .addColumn('use', 'text', (col) => col.notNull())
+        .addColumn('tokens', 'integer', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('ai_usage_day_user').ifNotExists().on('ai_usage').columns(['day', 'user_key', 'use']).execute();
+      await db.schema
+        .createTable('ai_chat')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('title', 'text', (col) => col.notNull())
+        .addColumn('messages', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('ai_chat_user').ifNotExists().on('ai_chat').columns(['user_id', 'updated_at']).execute();
     },
   },
 };

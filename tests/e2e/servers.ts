@@ -6,6 +6,7 @@
  *            Polygon server, and its provider is Polygon pointed at the same fake.
  *   fake:    tests/fixtures/fake-polygon-server.ts, the reference answers of tests/fixtures/polygon/.
  *   smtp:    tests/fixtures/smtp-catcher.ts, the SMTP server the demo app sends its mail to, read over HTTP.
+ *   fake llm: tests/fixtures/fake-llm-server.ts, the OpenAI-compatible model server of the polygon app's AI pages.
  *   operator: its own small build, archive and accounts database with ADMIN_EMAILS, which tests/e2e/operator.spec.ts
  *            publishes to (so the other specs' site never changes under them).
  */
@@ -37,5 +38,11 @@ export const POLYGON_URL = `http://127.0.0.1:${POLYGON_APP_PORT}`;
 export const FAKE_POLYGON_URL = `http://127.0.0.1:${FAKE_POLYGON_PORT}`;
 /** Where the tests read the mail the demo app sent. */
 export const SMTP_CATCHER_READ_URL = `http://127.0.0.1:${SMTP_CATCHER_READ_PORT}`;
+/** The fake OpenAI-compatible model server (tests/fixtures/fake-llm-server.ts) the polygon app's AI pages use (tests/e2e/ai.spec.ts). */
+export const FAKE_LLM_PORT = Number(process.env.E2E_FAKE_LLM_PORT || E2E_PORT + 250);
+export const FAKE_LLM_URL = `http://127.0.0.1:${FAKE_LLM_PORT}/v1`;
+export const FAKE_LLM_KEY = 'e2e-fake-llm-key';
+export const FAKE_LLM_MODEL = 'fake-model-e2e';
+
 /** The key the polygon app sends and the fake accepts. */
 export const FAKE_POLYGON_KEY = 'e2e-fake-polygon-key';

@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,9 +71,9 @@ describe('the inputs hash', () => {
     paywall: false,
     islandFaults: false,
   };
-  const hashOf = (s: BuildShape & { apiOrigin?: string | null }) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
+  const hashOf = (s: BuildShape & { apiOrigin?: string | null; aiModel?: string | null }) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
 
-  it.each<[string, BuildShape & { apiOrigin?: string | null }]>([
+  it.each<[string, BuildShape & { apiOrigin?: string | null; aiModel?: string | null }]>([
     ['SITE_URL', { ...shape, siteUrl: 'https://moved.example' }],
     ['SITE_NAME', { ...shape, siteName: 'Acme Signals' }],
     ['LEARN_VIDEO_URL', { ...shape, links: { ...shape.links, learnVideo: 'https://video.example/embed/1' } }],
@@ -82,6 +82,7 @@ describe('the inputs hash', () => {
     ['PAYWALL', { ...shape, paywall: true }],
     ['ISLAND_FAULTS', { ...shape, islandFaults: true }],
     ['API_ORIGIN (the deploy rules name it)', { ...shape, apiOrigin: 'https://api.signals.example' }],
+    ['LLM_MODEL (the pages offer AI with a model)', { ...shape, aiModel: 'llama-3.1-8b' }],
   ])('changes with %s, so the daily job rebuilds instead of saying "up to date"', async (_setting, changed) => {
     const base = await hashOf(shape);
     expect(await hashOf({ ...shape })).toBe(base);
@@ -101,14 +102,16 @@ describe('the inputs hash', () => {
       expect({ siteUrl: read.siteUrl, siteName: read.siteName, links: read.links, paywall: read.paywall, islandFaults: read.islandFaults }).toEqual(s);
     }
     // What build-time code reads from the Config: the shape's settings, the data file the job names, and the dev port.
-    const buildTime = ['astro.config.mjs', 'src/lib/site-meta.ts', 'src/lib/site-data.ts', 'src/lib/site-access.ts'];
+    const buildTime = ['astro.config.mjs', ...readdirSync(join(import.meta.dirname, '../../src/lib')).filter((name) => name.endsWith('.ts')).map((name) => `src/lib/${name}`)];
     const read = new Set<string>();
     for (const file of buildTime) {
       const source = readFileSync(join(import.meta.dirname, '../..', file), 'utf8');
       for (const [, name] of source.matchAll(/config\(\)\.(\w+)/g)) read.add(name!);
       for (const [, names] of source.matchAll(/const \{([^}]*)\} = config\(\)/g)) for (const name of names!.split(',')) read.add(name.split(':')[0]!.trim());
     }
-    expect([...read].filter((name) => !(name in shape) && name !== 'siteDataFile' && name !== 'devApiPort')).toEqual([]);
+    // Besides the shape: the data file the job names, the dev server's port, and the AI model, whose LLM_* settings
+    // reach the build from the environment and whose name is in the inputs hash.
+    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'devApiPort', 'llm'].includes(name))).toEqual([]);
     expect(read.has('siteUrl') && read.has('links')).toBe(true);
   });
 });

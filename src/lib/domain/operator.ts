@@ -18,8 +18,8 @@ export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_FILE_BYTES
 /** How recent "signed in lately" is on /admin: 7 days. */
 export const RECENT_SIGN_IN_DAYS = 7;
 
-/** What started a daily job: the command line (cron), an upload on /upload, the token route, or `npm start`. */
-export const RUN_TRIGGERS = ['cli', 'upload', 'token', 'start'] as const;
+/** What started a daily job: the command line (cron), an upload on /upload, the token route, or `npm start`; `ai`: the AI number check (issue 19). */
+export const RUN_TRIGGERS = ['cli', 'upload', 'token', 'start', 'ai'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 /** How a daily job ended; `running` until it has. */

@@ -27,7 +27,7 @@ export const LIVE_GET_PREFIXES = [
 export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names', '/polygon/sync-company-info'] as const;
 
 /** The account routes' first path segment under /api (several methods each: the routes answer the rest with 404); forms are /login's and /account's plain posts. */
-export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin', 'alerts'] as const;
+export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin', 'alerts', 'ai'] as const;
 
 /** Every live route's first path segment under /api. */
 export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
@@ -48,10 +48,11 @@ export function notFoundPageFor(path: string): string {
 
 /**
  * Pages marked `noindex` (Base's prop): the not-found screens, the account pages, the operators' pages with their 403
- * refusal, and the placeholders that only say what will come. They stay out of the sitemap; the build test checks
+ * refusal, the AI chat (an app, not a text) and the placeholders that only say what will come; /ai-analysis, with its
+ * pre-rendered facts, is indexed. They stay out of the sitemap; the build test checks
  * each built page against this list.
  */
-export const NOINDEX_PAGE_PATHS = /^\/(403|404|signal|login|account|upload|admin|ai-analysis|ai-chat|signals-dao)\/?$/;
+export const NOINDEX_PAGE_PATHS = /^\/(403|404|signal|login|account|upload|admin|ai-chat|signals-dao)\/?$/;
 
 /** robots.txt: pages may be crawled, the live API may not, and the sitemap is named at SITE_URL. */
 export function robotsTxt(siteUrl: string): string {

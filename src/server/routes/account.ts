@@ -50,7 +50,7 @@ export function accountRoutes(context: ApiContext): Hono {
     })
     .get('/export', async (c) => {
       const user = c.var.user!;
-      const [profile, sessions, logins, watchlist, grant, subscriptions] = await Promise.all([
+      const [profile, sessions, logins, watchlist, grant, subscriptions, aiChats] = await Promise.all([
         db.selectFrom('user').select(['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt']).where('id', '=', user.id).executeTakeFirst(),
         db.selectFrom('session').select(['createdAt', 'expiresAt', 'ipAddress', 'userAgent']).where('userId', '=', user.id).execute(),
         db.selectFrom('account').select(['providerId', 'createdAt']).where('userId', '=', user.id).execute(),
@@ -59,6 +59,7 @@ export function accountRoutes(context: ApiContext): Hono {
         accounts.stripe === null
           ? Promise.resolve([])
           : db.selectFrom('subscription').select(['plan', 'status', 'periodStart', 'periodEnd', 'cancelAtPeriodEnd']).where('referenceId', '=', user.id).execute(),
+        db.selectFrom('ai_chat').select(['id', 'title', 'messages', 'updated_at']).where('user_id', '=', user.id).orderBy('updated_at').execute(),
       ]);
       const exported = {
         exportedAt: new Date(context.now()).toISOString(),
@@ -69,6 +70,7 @@ export function accountRoutes(context: ApiContext): Hono {
         watchlist: watchlist.map((row) => ({ ticker: row.ticker, addedAt: row.added_at })),
         grantedPro: grant === undefined ? null : { plan: grant.plan, grantedAt: grant.granted_at },
         subscriptions,
+        aiChats: aiChats.map((chat) => ({ id: chat.id, title: chat.title, updatedAt: chat.updated_at, messages: JSON.parse(chat.messages) as unknown })),
       };
       return c.json(exported, 200, { ...NO_STORE, 'Content-Disposition': 'attachment; filename="my-account.json"' });
     })
@@ -108,6 +110,7 @@ export function accountRoutes(context: ApiContext): Hono {
       if (answer.ok) {
         await db.deleteFrom('watchlist').where('user_id', '=', user.id).execute();
         await db.deleteFrom('plan_grant').where('user_id', '=', user.id).execute();
+        await db.deleteFrom('ai_chat').where('user_id', '=', user.id).execute();
         if (accounts.stripe !== null) await db.deleteFrom('subscription').where('referenceId', '=', user.id).execute();
       }
       return passAuthAnswer(c, answer, { deleted: true });
