@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy,alerts,ai] [-- --quick]`: measures build scaling, page weight,
+ * `npm run bench [-- --only build,weight,lighthouse,api,client,limits,history,deploy,alerts,ai] [-- --quick] [-- --long]`: measures build scaling, page weight,
  * Lighthouse, API throughput, client work and the export limits against the budgets of the issues. A full run writes bench/results.json
  * and bench/RESULTS.md; a partial one (--only or --quick) writes them to bench/tmp/ so the committed figures stay
  * whole. Misses are listed at the end; the exit code is 0 even with misses and 1 only when a section could not run.
@@ -27,17 +27,18 @@ import { DEPLOY_NOTE, deploySection } from './bench/deploy';
 
 const USAGE = `usage: npm run bench [-- --only ${SECTIONS.join(',')}] [-- --quick]
   --only   run only these sections (comma-separated)
-  --quick  503 tickers only, 1 Lighthouse run, 3 s of load per route: for trying the bench out`;
+  --quick  503 tickers only, 1 Lighthouse run, 3 s of load per route: for trying the bench out
+  --long   also the history section's 6,000 x 1,260 archive (about 35 minutes more)`;
 
 function fail(message: string): never {
   console.error(`bench: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
-function parseOptions(): { sections: SectionName[]; quick: boolean } {
+function parseOptions(): { sections: SectionName[]; quick: boolean; long: boolean } {
   let parsed;
   try {
-    parsed = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } });
+    parsed = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, long: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } });
   } catch (error) {
     fail((error as Error).message);
   }
@@ -47,18 +48,19 @@ function parseOptions(): { sections: SectionName[]; quick: boolean } {
   }
   const only = parsed.values.only?.split(',').map((s) => s.trim()).filter(Boolean);
   for (const name of only ?? []) if (!(SECTIONS as readonly string[]).includes(name)) fail(`unknown section "${name}"`);
-  return { sections: only ? SECTIONS.filter((s) => only.includes(s)) : [...SECTIONS], quick: parsed.values.quick ?? false };
+  return { sections: only ? SECTIONS.filter((s) => only.includes(s)) : [...SECTIONS], quick: parsed.values.quick ?? false, long: parsed.values.long ?? false };
 }
 
 // Exit through process.exit on Ctrl-C, so the servers the bench started are stopped too (server.ts).
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.on(signal, () => process.exit(code));
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const { sections, quick } = parseOptions();
+const { sections, quick, long } = parseOptions();
 const ctx: BenchContext = {
   root,
   tmp: join(root, 'bench/tmp'),
   quick,
+  long,
   chromiumPath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   log: (line) => console.log(line),
 };

@@ -77,6 +77,8 @@ export interface BenchContext {
   tmp: string;
   /** Fewer sizes and runs, for trying the bench out. */
   quick: boolean;
+  /** --long: also the sizes that take half an hour (the history section's 6,000 x 1,260). */
+  long?: boolean;
   chromiumPath: string;
   log: (line: string) => void;
 }
