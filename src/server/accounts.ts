@@ -21,6 +21,8 @@ export interface AccountSettings {
   adminEmails: readonly string[];
   paywall: boolean;
   rateLimit: boolean;
+  /** Where the sign-in limits count: Redis when REDIS_URL is set (shared by every process), else memory. */
+  rateLimitStore?: AuthSettings['rateLimitStore'];
   stripe: StripeSettings | null;
   trustedOrigins?: string[];
   log?: (line: string) => void;
@@ -74,6 +76,7 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     secret,
     mailer,
     rateLimit: settings.rateLimit,
+    rateLimitStore: settings.rateLimitStore,
     stripe: settings.stripe,
     trustedOrigins: settings.trustedOrigins,
   };

@@ -11,6 +11,7 @@ import { providerFor } from './providers';
 import type { MarketDataProvider } from './providers/provider';
 import { RunLog } from '../storage/run-log';
 import { openRedis } from '../storage/redis';
+import { redisAuthLimits } from './auth/rate-limit';
 import { type OperatorTools, PublishQueue } from './publish-queue';
 import { accountRoutes } from './routes/account';
 import { alertRoutes } from './routes/alerts';
@@ -136,7 +137,8 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     redis,
     siteUrl: config.siteUrl,
     siteName: config.siteName,
-    accounts: await openAccounts(accountSettings(config)),
+    // With REDIS_URL the sign-in, sign-up and mail limits count across every process too.
+    accounts: await openAccounts({ ...accountSettings(config), ...(redis ? { rateLimitStore: redisAuthLimits(redis) } : {}) }),
     ai: { settings: config.llm },
   };
 }

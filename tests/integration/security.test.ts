@@ -8,24 +8,8 @@
 
 let nextAddress = 20;
 
-/** A JSON POST sent from a given local address (Linux routes all of 127/8 to loopback). */
-function postFrom(server: AccountServer, localAddress: string, path: string, body: unknown): Promise<number> {
-  const url = new URL(path, server.origin);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json', origin: SITE } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountServer, cookiesOf, DATABASES, postJson, signUp, SITE, startAccountServer } from '../fixtures/account-server';
+import { type AccountServer, cookiesOf, DATABASES, postFrom, postJson, signUp, SITE, startAccountServer } from '../fixtures/account-server';
 
 describe.each(DATABASES)('security on $name', ({ url }) => {
   let server: AccountServer;

@@ -17,6 +17,8 @@ import { ClientAllowance, clientAddress } from '../../src/server/upstream';
 import { LockHeldError, openRedis, SharedBudget, SharedCache, withRedisLock } from '../../src/storage/redis';
 import { startFakePolygon, type FakePolygon } from '../fixtures/fake-polygon';
 import { startRedis, type Started } from '../fixtures/deploy';
+import { postFrom, startAccountServer } from '../fixtures/account-server';
+import { redisAuthLimits } from '../../src/server/auth/rate-limit';
 
 let work: string;
 let redis: Started & { url: string };
@@ -98,6 +100,33 @@ describe('the client allowance in Redis', () => {
     await b.spend('203.0.113.7');
     await expect(a.spend('203.0.113.7')).rejects.toThrow(/^This client has used its 2 market-data calls a minute; the answer is not cached yet\. Try again in \d+ s\.$/);
     await b.spend('198.51.100.2');
+  });
+});
+
+describe('the sign-in limits in Redis', () => {
+  it('count across processes: two API servers allow one client 5 sign-in attempts a minute between them, not 10', async () => {
+    const servers = await Promise.all([1, 2].map(() => startAccountServer(null, { rateLimit: true, rateLimitStore: redisAuthLimits(connect()) })));
+    try {
+      const attempt = (i: number) => postFrom(servers[i % 2]!, '127.0.0.90', '/api/auth/sign-in/email', { email: 'known@example.com', password: 'wrong password here' });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push(await attempt(i));
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      // Another client is not held back by this one's count.
+      expect(await postFrom(servers[1]!, '127.0.0.91', '/api/auth/sign-in/email', { email: 'known@example.com', password: 'wrong password here' })).toBe(401);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  });
+
+  it('say when the window frees up', async () => {
+    const limits = redisAuthLimits(connect());
+    const rule = { window: 60, max: 2 };
+    expect(await limits.consume('rule-test', rule)).toEqual({ allowed: true, retryAfter: null });
+    expect(await limits.consume('rule-test', rule)).toEqual({ allowed: true, retryAfter: null });
+    const held = await limits.consume('rule-test', rule);
+    expect(held.allowed).toBe(false);
+    expect(held.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(held.retryAfter).toBeLessThanOrEqual(60);
   });
 });
 

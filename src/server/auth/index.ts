@@ -4,6 +4,7 @@
  * state-changing request and rate limits whatever NODE_ENV says, telemetry off. One options object serves the
  * handler and the migrations, so the schema always matches the plugins.
  */
+import type { BetterAuthRateLimitStorage } from '@better-auth/core';
 import { stripe as stripePlugin } from '@better-auth/stripe';
 import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
@@ -39,6 +40,8 @@ export interface AuthSettings {
   mailer: Mailer;
   /** Rate limits on sign-in, sign-up and mail: on in production, and in the tests that check them. */
   rateLimit: boolean;
+  /** Where the limits count (REDIS_URL: shared by every process, ./rate-limit.ts); absent: this process's memory. */
+  rateLimitStore?: BetterAuthRateLimitStorage;
   stripe: StripeSettings | null;
   /** Extra trusted origins (tests that reach the server on a loopback port besides SITE_URL). */
   trustedOrigins?: string[];
@@ -104,6 +107,7 @@ export function authOptions(settings: AuthSettings) {
     rateLimit: {
       enabled: settings.rateLimit,
       storage: 'memory',
+      ...(settings.rateLimitStore ? { customStorage: settings.rateLimitStore } : {}),
       window: 60,
       max: 100,
       customRules: {
