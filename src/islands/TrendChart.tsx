@@ -14,6 +14,7 @@ import {
   TREND_Y_TICKS,
   pointsInRange,
   toChartPoints,
+  trendRangeMonths,
   trendColor,
   trendTooltip,
   validateTrend,
@@ -39,8 +40,7 @@ interface TrendChartProps {
   complete?: boolean;
 }
 
-const monthsOf = (range: TrendRange) => TREND_RANGES.find((r) => r.id === range)!.months ?? Number.POSITIVE_INFINITY;
-const DEFAULT_MONTHS = monthsOf(DEFAULT_TREND_RANGE);
+const DEFAULT_MONTHS = trendRangeMonths(DEFAULT_TREND_RANGE);
 
 type View =
   | { state: 'loading' }
@@ -111,7 +111,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
   // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it, or a range longer than
   // the embedded one is chosen.
   const [fetching, setFetching] = useState(embedded === undefined);
-  const wantsFull = fetching || (!complete && monthsOf(range) > DEFAULT_MONTHS);
+  const wantsFull = fetching || (!complete && trendRangeMonths(range) > DEFAULT_MONTHS);
   const store = wantsFull ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
   const remote = useStore(store, { ssr: 'initial' });
   const remoteView = useMemo(() => (remote.data ? toView(ticker, remote.data) : null), [ticker, remote.data]);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
+import { dailyIn } from '../fixtures/daily';
 
 const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 const day = (date: string, scores: [string, number][]) =>
@@ -28,17 +29,7 @@ beforeAll(async () => {
   await writeFile(join(work, 'source/signals-2026-11-18.csv'), day('2026-11-18', [['AAPL', 70], ['MSFT', -40], ['KO', 10]]));
   await writeFile(join(work, 'source/signals-2026-11-19.csv'), day('2026-11-19', [['AAPL', 72.5], ['MSFT', -66], ['KO', 12]]));
   await writeFile(join(work, 'source/signals-2026-11-20.csv'), day('2026-11-20', [['AAPL', 80], ['MSFT', -90], ['KO', 0.5]]));
-  daily = {
-    source: join(work, 'source'),
-    archiveDir: join(work, 'archive'),
-    distDir: join(work, 'dist'),
-    universeFile: 'data/universe/sp500-constituents.csv',
-    companyInfoFile: join(work, 'companies.json'),
-    shareImageCache: join(work, 'share-images'),
-    historyStore: join(work, 'history'),
-    siteName: 'C-Score Signals',
-    now: () => Date.parse('2026-11-20T15:00:00Z'),
-  };
+  daily = dailyIn(work, { historyStore: join(work, 'history'), now: () => Date.parse('2026-11-20T15:00:00Z') });
 });
 
 afterAll(async () => {
@@ -99,14 +90,7 @@ async function tree(dir: string): Promise<Record<string, string>> {
 describe('the same archive, built in one run or day by day', { timeout: 180_000 }, () => {
   it('gives a byte-identical site (dist/client)', async () => {
     const stepwise = join(work, 'stepwise');
-    const settings: DailyConfig = {
-      ...daily,
-      source: join(stepwise, 'source'),
-      archiveDir: join(stepwise, 'archive'),
-      distDir: join(stepwise, 'dist'),
-      historyStore: join(stepwise, 'history'),
-      shareImageCache: join(stepwise, 'share-images'),
-    };
+    const settings = dailyIn(stepwise, { historyStore: join(stepwise, 'history'), now: daily.now });
     await mkdir(settings.source, { recursive: true });
     for (const name of ['signals-2026-11-18.csv', 'signals-2026-11-19.csv', 'signals-2026-11-20.csv']) {
       await copyFile(join(work, 'source', name), join(settings.source, name));
@@ -116,7 +100,7 @@ describe('the same archive, built in one run or day by day', { timeout: 180_000 
     const once = join(work, 'once');
     await cp(settings.archiveDir, join(once, 'archive'), { recursive: true });
     await mkdir(join(once, 'source'));
-    const single = await runDaily({ ...daily, source: join(once, 'source'), archiveDir: join(once, 'archive'), distDir: join(once, 'dist'), historyStore: undefined, shareImageCache: join(once, 'share-images'), force: true });
+    const single = await runDaily(dailyIn(once, { now: daily.now, force: true }));
     expect(single).toMatchObject({ status: 'published', reportDates: ['2026-11-18', '2026-11-19', '2026-11-20'] });
     expect(await tree(join(once, 'dist/client'))).toEqual(await tree(join(stepwise, 'dist/client')));
   });

@@ -142,11 +142,16 @@ export type TrendRange = (typeof TREND_RANGES)[number]['id'];
  */
 export const DEFAULT_TREND_RANGE: TrendRange = '3M';
 
+/** The calendar months `range` spans back from the report date (the whole history: Infinity). */
+export function trendRangeMonths(range: TrendRange): number {
+  return TREND_RANGES.find((r) => r.id === range)!.months ?? Number.POSITIVE_INFINITY;
+}
+
 /** The first day of `range` ending on `reportDate` (yyyy-mm-dd), or null for the whole history. */
 export function trendRangeStart(reportDate: string, range: TrendRange): string | null {
-  const months = TREND_RANGES.find((r) => r.id === range)!.months;
+  const months = trendRangeMonths(range);
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(reportDate);
-  if (months === null || !match) return null;
+  if (!Number.isFinite(months) || !match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]) - 1 - months, Number(match[3])];
   // Nov 30 minus 3 months is Aug 30, and May 31 minus 3 months is the last day of February, not a day of March.
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
