@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { buildEnv, PROJECT_ROOT, type BuildShape } from '../config';
 import type { ArchivedFile, SignalHistory, SiteData, UniverseCompany } from '../lib/domain/schemas';
 import { readCompanyInfoStore } from '../storage/company-info';
@@ -124,7 +125,8 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, s
       // Whole lines only: a page's line may arrive in two chunks.
       const lines = (partial + text).split('\n');
       partial = lines.pop()!;
-      const written = lines.filter((line) => PAGE_LINE.test(line)).length;
+      // Colours are stripped: with FORCE_COLOR set (as CI runners do) Astro puts escape codes inside the line.
+      const written = lines.filter((line) => PAGE_LINE.test(stripVTControlCharacters(line))).length;
       if (written > 0) onPage((pages += written));
       output = (output + text).slice(-20_000);
     });
