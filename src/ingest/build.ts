@@ -3,7 +3,7 @@
  * the static API, the smoke check and precompression, all inside a staging folder that nothing serves yet.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { buildEnv, PROJECT_ROOT, type BuildShape } from '../config';
@@ -12,7 +12,7 @@ import { readCompanyInfoStore } from '../storage/company-info';
 import { readFundamentalsStore } from '../storage/fundamentals';
 import type { ReportSource } from '../lib/domain/report-source';
 import { DailyJobError } from './error';
-import { precompressStatic } from './precompress';
+import { createCompressor } from './precompress';
 import { withShareImages } from './share-images';
 import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
@@ -48,6 +48,8 @@ export interface BuildSettings {
   onStage?: (stage: 'smoke') => void;
   /** The job's stage clock and progress display (the build's stages: site data to compress). */
   progress?: Progress;
+  /** The published build's client folder: a file that has not changed takes its compressed copies from there. */
+  publishedClient?: string | null;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -74,20 +76,39 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   const slice = freeSlice(siteData.history.latest);
   progress.stage('pages and images');
   const expectedPages = siteData.history.latest.length + OTHER_PAGES_ESTIMATE;
-  const onPage = (done: number) => progress.count('pages', done, expectedPages);
-  await withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage), {
-    cacheDir: settings.shareImageCache,
-    siteName,
-    lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
-    onImage: (done, total) => progress.count('images', done, total),
-  });
+  // Both cores work while `astro build` renders pages in its own process: this one draws the share images, writes the
+  // static API beside the build (astro empties its folder first) and compresses each page as soon as it is written.
+  const previousDir = settings.publishedClient ?? null;
+  const pageCompressor = createCompressor(client, { previousDir });
+  const apiRoot = join(staging, 'static-api');
+  const apiCompressor = createCompressor(apiRoot, { previousDir });
+  const onPage = (done: number, path: string) => {
+    progress.count('pages', done, expectedPages);
+    pageCompressor.add(path);
+  };
+  const [built, api] = await Promise.allSettled([
+    withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage), {
+      cacheDir: settings.shareImageCache,
+      siteName,
+      lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
+      onImage: (done, total) => progress.count('images', done, total),
+    }),
+    (async () => {
+      await new Promise((r) => setImmediate(r));
+      await writeStaticApi(apiRoot, siteData, siteName, paywall);
+      return apiCompressor.finish();
+    })(),
+  ]);
+  if (built.status === 'rejected') throw built.reason;
+  if (api.status === 'rejected') throw api.reason;
   progress.stage('static api');
-  await writeStaticApi(client, siteData, siteName, paywall);
+  await moveStaticApi(apiRoot, client);
+  pageCompressor.exclude(api.value.handled);
   progress.stage('smoke check');
   settings.onStage?.('smoke');
   const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   progress.stage('compress');
-  await precompressStatic(client);
+  await pageCompressor.finish();
   return { siteData, pages, scriptHashes };
 }
 
@@ -104,15 +125,16 @@ async function writeSiteData(staging: string, { history, files, universe }: Buil
   return { siteData, siteDataFile };
 }
 
-// Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)".
-const PAGE_LINE = /[├└]─ \//;
+// Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)". The line ends (the
+// render time) only once the file is written.
+const PAGE_LINE = /[├└]─ \/(\S+)/;
 
-/** Runs `astro build` in its own process; `onPage` is told the count of pages written so far. */
-function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape, onPage: (done: number) => void): Promise<void> {
+/** Runs `astro build` in its own process; `onPage` is told of each page written: the count so far and its path in `outDir`. */
+function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape, onPage: (done: number, path: string) => void): Promise<void> {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
   return new Promise((resolvePromise, reject) => {
     // Without --silent Astro names each page it writes, which is the progress bar's count.
-    const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
+    const child = spawn(process.execPath, [...(process.env.PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROF_DIR] : []), astro, 'build', '--outDir', outDir], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
@@ -126,8 +148,10 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, s
       const lines = (partial + text).split('\n');
       partial = lines.pop()!;
       // Colours are stripped: with FORCE_COLOR set (as CI runners do) Astro puts escape codes inside the line.
-      const written = lines.filter((line) => PAGE_LINE.test(stripVTControlCharacters(line))).length;
-      if (written > 0) onPage((pages += written));
+      for (const line of lines) {
+        const path = PAGE_LINE.exec(stripVTControlCharacters(line))?.[1];
+        if (path !== undefined) onPage((pages += 1), path);
+      }
       output = (output + text).slice(-20_000);
     });
     child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
@@ -137,6 +161,16 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, s
       else reject(new DailyJobError(`The static build failed (exit code ${code}); the published site is unchanged.\n${output.trim()}`));
     });
   });
+}
+
+/** Moves the static API written beside the build into it (`astro build` writes no file under /api). */
+async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
+  try {
+    await rename(join(apiRoot, 'api'), join(client, 'api'));
+  } catch (error) {
+    throw new DailyJobError(`The static API could not be moved into the build (${(error as Error).message}); the published site is unchanged.`);
+  }
+  await rm(apiRoot, { recursive: true, force: true });
 }
 
 /** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */

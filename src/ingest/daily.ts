@@ -177,6 +177,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         verbose: config.verbose ?? false,
         onStage: stage,
         progress,
+        publishedClient: clientDir(distDir),
       };
       stage('build');
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);

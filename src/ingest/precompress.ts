@@ -1,9 +1,12 @@
 /**
  * Precompression of a fresh build: every compressible file of `client/` gets a `.br` and a `.gz` sibling, so the
  * Node server (serveStatic's `precompressed`) and a CDN send compressed bytes without compressing per request.
+ * A file whose bytes equal the published build's copy takes that copy's `.br` and `.gz` as hard links instead of
+ * being compressed again, and the daily job hands over each page as soon as `astro build` has written it, so
+ * compression runs on the second core while the build renders the next pages.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { link, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
@@ -31,22 +34,106 @@ async function* compressibleFiles(dir: string): AsyncGenerator<string> {
   }
 }
 
+/** What a compressor did: files compressed, and files whose compressed copies came from the published build. */
+export interface CompressSummary {
+  compressed: number;
+  reused: number;
+  /** Every file handed over or found (relative, `/`-separated), compressed or too small to be. */
+  handled: string[];
+}
+
+/** Compresses the files of one folder as they are handed over, then the rest of the folder. */
+export interface Compressor {
+  /** Queues a finished file of the folder (its path relative to the folder, `/`-separated); others are ignored. */
+  add(relativePath: string): void;
+  /** Leaves these files (relative paths) alone: another compressor did them. */
+  exclude(relativePaths: Iterable<string>): void;
+  /** Queues every compressible file of the folder not handed over yet, and resolves when all are done. */
+  finish(): Promise<CompressSummary>;
+}
+
+// Hard links to the published build's compressed copies; false (and nothing left behind) when either is missing.
+async function linkCompressed(from: string, to: string): Promise<boolean> {
+  try {
+    await link(`${from}.br`, `${to}.br`);
+  } catch {
+    return false;
+  }
+  try {
+    await link(`${from}.gz`, `${to}.gz`);
+    return true;
+  } catch {
+    await unlink(`${to}.br`).catch(() => undefined);
+    return false;
+  }
+}
+
+/**
+ * A compressor for `dir`. With `previousDir` (the same files of the published build, same layout), a file whose bytes
+ * are unchanged reuses that build's `.br` and `.gz`.
+ */
+export function createCompressor(dir: string, { previousDir = null }: { previousDir?: string | null } = {}): Compressor {
+  const summary = { compressed: 0, reused: 0 };
+  const queued = new Set<string>();
+  const waiting: string[] = [];
+  const running = new Set<Promise<void>>();
+  let failure: unknown = null;
+
+  async function compressOne(relativePath: string): Promise<void> {
+    const path = join(dir, relativePath);
+    const bytes = await readFile(path);
+    if (bytes.length < MIN_COMPRESS_BYTES) return;
+    if (previousDir !== null) {
+      const previous = join(previousDir, relativePath);
+      const unchanged = await readFile(previous).then((old) => old.equals(bytes), () => false);
+      if (unchanged && (await linkCompressed(previous, path))) {
+        summary.reused += 1;
+        return;
+      }
+    }
+    const [br, gzipped] = await Promise.all([brotli(bytes, BROTLI_OPTIONS), gz(bytes, GZIP_OPTIONS)]);
+    await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gzipped)]);
+    summary.compressed += 1;
+  }
+
+  function pump(): void {
+    while (running.size < CONCURRENCY && waiting.length > 0) {
+      const task = compressOne(waiting.shift()!).catch((error: unknown) => {
+        failure ??= error;
+      });
+      running.add(task);
+      void task.finally(() => {
+        running.delete(task);
+        pump();
+      });
+    }
+  }
+
+  const keyOf = (relativePath: string) => relativePath.split(sep).join('/').replace(/^\/+/, '');
+  function add(relativePath: string): void {
+    const key = keyOf(relativePath);
+    if (queued.has(key) || !COMPRESSIBLE_EXTENSIONS.has(extname(key))) return;
+    queued.add(key);
+    waiting.push(key);
+    pump();
+  }
+
+  return {
+    add,
+    exclude(relativePaths) {
+      for (const path of relativePaths) queued.add(keyOf(path));
+    },
+    async finish() {
+      for await (const path of compressibleFiles(dir)) add(relative(dir, path));
+      while (running.size > 0 || waiting.length > 0) await Promise.race(running);
+      if (failure !== null) throw failure;
+      return { ...summary, handled: [...queued] };
+    },
+  };
+}
+
 /** Writes `.br` and `.gz` beside every compressible file of `clientDir` of at least MIN_COMPRESS_BYTES; returns how many files it compressed. */
 export async function precompressStatic(clientDir: string): Promise<number> {
-  let compressed = 0;
-  const running = new Set<Promise<void>>();
-  for await (const path of compressibleFiles(clientDir)) {
-    const task = (async () => {
-      const bytes = await readFile(path);
-      if (bytes.length < MIN_COMPRESS_BYTES) return;
-      const [br, gzipped] = await Promise.all([brotli(bytes, BROTLI_OPTIONS), gz(bytes, GZIP_OPTIONS)]);
-      await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gzipped)]);
-      compressed += 1;
-    })();
-    running.add(task);
-    void task.finally(() => running.delete(task));
-    if (running.size >= CONCURRENCY) await Promise.race(running);
-  }
-  await Promise.all(running);
+  const { compressed } = await createCompressor(clientDir).finish();
   return compressed;
 }

@@ -3,7 +3,7 @@
  * (spec section 5 "Trend data"), and the points the chart draws (section 5 "Chart dates", section 2 ordering).
  */
 import { formatDate, formatMonthDay, isCalendarDate } from './format';
-import type { SignalHistory } from './schemas';
+import type { SignalHistory, SignalRecord } from './schemas';
 import { signalDirection, type SignalDirection } from './signal';
 import { asciiUpper } from './text';
 
@@ -94,10 +94,24 @@ function windowStart(dates: readonly string[], size: number, fallback: string): 
   return dates[Math.max(0, dates.length - size)] ?? fallback;
 }
 
+// The latest report's records by ticker, made once per history: a build asks for every ticker's trend, twice.
+const latestIndexes = new WeakMap<readonly SignalRecord[], Map<string, SignalRecord>>();
+function latestByTicker(history: SignalHistory): Map<string, SignalRecord> {
+  let index = latestIndexes.get(history.latest);
+  if (!index) {
+    index = new Map();
+    for (const record of history.latest) {
+      const key = asciiUpper(record.ticker);
+      if (!index.has(key)) index.set(key, record);
+    }
+    latestIndexes.set(history.latest, index);
+  }
+  return index;
+}
+
 /** Trend response for a ticker of the latest report: its scores on every report date and its 7- and 14-day averages; null when the ticker is not in the latest report. */
 export function buildTrend(history: SignalHistory, ticker: string): TrendResponse | null {
-  const wanted = asciiUpper(ticker.trim());
-  const record = history.latest.find((r) => asciiUpper(r.ticker) === wanted);
+  const record = latestByTicker(history).get(asciiUpper(ticker.trim()));
   if (!record) return null;
 
   const scores = history.scores[record.ticker] ?? [];

@@ -1,0 +1,66 @@
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCompressor } from '../../src/ingest/precompress';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'precompress-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function write(dir: string, path: string, text: string): Promise<void> {
+  await mkdir(join(dir, path, '..'), { recursive: true });
+  await writeFile(join(dir, path), text);
+}
+
+const page = (n: number) => `<!doctype html><title>Page ${n}</title>${'<p>C-Score 72.40, Bullish</p>'.repeat(80)}`;
+
+describe('createCompressor', () => {
+  it('links the published build\'s .br and .gz for an unchanged file, compresses a changed or new one, and leaves small files alone', async () => {
+    const published = join(root, 'published');
+    const fresh = join(root, 'fresh');
+    await write(published, 'learn/index.html', page(1));
+    await write(published, 'signal/AAPL/index.html', page(2));
+    await createCompressor(published).finish();
+
+    await write(fresh, 'learn/index.html', page(1));
+    await write(fresh, 'signal/AAPL/index.html', page(3));
+    await write(fresh, 'signal/MSFT/index.html', page(4));
+    await write(fresh, 'robots.txt', 'User-agent: *\n');
+    const compressor = createCompressor(fresh, { previousDir: published });
+    compressor.add('signal/AAPL/index.html');
+    const summary = await compressor.finish();
+
+    expect(summary).toMatchObject({ compressed: 2, reused: 1 });
+    expect(summary.handled.sort()).toEqual(['learn/index.html', 'robots.txt', 'signal/AAPL/index.html', 'signal/MSFT/index.html']);
+    // The same file on disk: a hard link, no bytes compressed or written again.
+    for (const ext of ['.br', '.gz']) {
+      expect((await stat(join(fresh, `learn/index.html${ext}`))).ino).toBe((await stat(join(published, `learn/index.html${ext}`))).ino);
+    }
+    expect(brotliDecompressSync(await readFile(join(fresh, 'signal/AAPL/index.html.br'))).toString()).toBe(page(3));
+    expect(gunzipSync(await readFile(join(fresh, 'signal/MSFT/index.html.gz'))).toString()).toBe(page(4));
+    await expect(stat(join(fresh, 'robots.txt.br'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('compresses a file again when the published build lacks its compressed copies', async () => {
+    const published = join(root, 'published');
+    const fresh = join(root, 'fresh');
+    await write(published, 'index.html', page(1));
+    await write(fresh, 'index.html', page(1));
+    const summary = await createCompressor(fresh, { previousDir: published }).finish();
+    expect(summary).toMatchObject({ compressed: 1, reused: 0 });
+    expect(brotliDecompressSync(await readFile(join(fresh, 'index.html.br'))).toString()).toBe(page(1));
+  });
+
+  it('leaves excluded files to whoever did them', async () => {
+    await write(root, 'api/stock/AAPL.json', JSON.stringify({ ticker: 'AAPL', pad: 'x'.repeat(2000) }));
+    const compressor = createCompressor(root);
+    compressor.exclude(['api/stock/AAPL.json']);
+    expect(await compressor.finish()).toMatchObject({ compressed: 0, reused: 0 });
+  });
+});
