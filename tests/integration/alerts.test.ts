@@ -35,7 +35,7 @@ const PASSWORD = 'correct horse battery';
 /** SITE_URL of the accounts: Better Auth and our routes trust requests from it. */
 const SITE = 'https://signals.example';
 
-describe('the daily job sends the digests of a published report', () => {
+describe('the daily job sends the digests of a published report', { timeout: 90_000 }, () => {
   let work: string;
   let server: ServerType;
   let origin: string;

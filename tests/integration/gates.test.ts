@@ -55,7 +55,7 @@ beforeAll(async () => {
 
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-describe('the data gates of npm run daily', () => {
+describe('the data gates of npm run daily', { timeout: 90_000 }, () => {
   it('refuses a report dated after the next trading day in New York, naming the file and the gate', async () => {
     const before = await archiveIndex();
     const result = await run('scripts/daily.ts', { ...env, SIGNALS_SOURCE: await source('future', { 'signals-2099.csv': report('2099-01-01', TICKERS.slice(0, 3)) }) });

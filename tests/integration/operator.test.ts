@@ -167,7 +167,7 @@ describe('operator routes and pages: who may use them', () => {
   });
 });
 
-describe('uploads', () => {
+describe('uploads', { timeout: 90_000 }, () => {
   it('answers 413 for a file over 25 MB and for more than 10 files, before anything is read into the job', async () => {
     const big = new Uint8Array(MAX_UPLOAD_FILE_BYTES + 1).fill(0x41);
     const tooBig = await asOperator('/api/admin/uploads/check', { method: 'POST', body: form([{ name: 'big.csv', body: big }]) });
@@ -259,7 +259,7 @@ describe('uploads', () => {
   });
 });
 
-describe('publishing', () => {
+describe('publishing', { timeout: 90_000 }, () => {
   it('the token route publishes; a revoked token gets 401', async () => {
     const created = await asOperator('/api/admin/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ label: 'nightly push' }) });
     expect(created.status).toBe(201);

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(site.work, { recursive: true, force: true }));
 
-describe('PUBLISH_COMMAND', () => {
+describe('PUBLISH_COMMAND', { timeout: 90_000 }, () => {
   it('gets the published folder as its last argument, or in $PUBLISH_DIR when it names it, and returns every line it printed', async () => {
     const lines: string[] = [];
     expect(await runPublishCommand('echo uploading', '/srv/site/dist/client', (line) => lines.push(line))).toEqual(['uploading /srv/site/dist/client']);
