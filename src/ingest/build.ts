@@ -44,8 +44,6 @@ export interface BuildSettings {
   shape: BuildShape;
   /** Print the static build's own output. */
   verbose: boolean;
-  /** Told when the smoke check starts (the upload page's progress). */
-  onStage?: (stage: 'smoke') => void;
   /** The job's stage clock and progress display (the build's stages: site data to compress). */
   progress?: Progress;
   /** The published build's client folder: a file that has not changed takes its compressed copies from there. */
@@ -105,7 +103,6 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   await moveStaticApi(apiRoot, client);
   pageCompressor.exclude(api.value.handled);
   progress.stage('smoke check');
-  settings.onStage?.('smoke');
   const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   progress.stage('compress');
   await pageCompressor.finish();

@@ -22,7 +22,7 @@ import { withdrawal } from './withdraw';
 import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
-import { createProgress, type ProgressOutput } from './progress';
+import { createProgress, PUBLISH_STAGE_OF, type ProgressOutput } from './progress';
 import { type AlertsStep, digestNotes, queueAlerts, sendDigests } from './alerts';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -116,7 +116,6 @@ async function alertNotes(config: DailyConfig, history: Parameters<typeof queueA
 }
 
 async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
-  const stage = config.onStage ?? (() => undefined);
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const log = config.log ?? (() => undefined);
@@ -130,10 +129,17 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
   const limits = config.exportLimits ?? DEFAULT_EXPORT_LIMITS;
   const now = config.now ?? Date.now;
   const unchanged = { overrides: [], corrections: [] };
-  const progress = createProgress(config.progress ?? null);
+  // The upload page follows the job through its coarser stages, each told once as it starts.
+  let publishStage: PublishStage | null = null;
+  const progress = createProgress(config.progress ?? null, {
+    onStage: (stage) => {
+      if (PUBLISH_STAGE_OF[stage] === publishStage) return;
+      publishStage = PUBLISH_STAGE_OF[stage];
+      config.onStage?.(publishStage);
+    },
+  });
 
   return withLock(archiveDir, async () => {
-    stage('pull');
     progress.stage('pull');
     const leftovers = await removeLeftovers(distDir);
     if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
@@ -158,7 +164,6 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       return { ...counts, ...unchanged, fundamentals, addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds(), stages: progress.finish() };
     }
 
-    stage('parse');
     progress.stage('parse');
     const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
     const { history, universe, rows, warnings, files: records, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
@@ -175,14 +180,11 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         shareImageCache: at(config.shareImageCache),
         shape,
         verbose: config.verbose ?? false,
-        onStage: stage,
         progress,
         publishedClient: clientDir(distDir),
       };
-      stage('build');
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
       await config.deployRules?.(staging, { scriptHashes });
-      stage('swap');
       progress.stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
       if (config.publishCommand) progress.stage('publish command');

@@ -3,12 +3,28 @@
  * a line redrawn in place shows the stage, a bar with counts for pages and share images, and the time left; in a
  * log (not a TTY) each stage prints one line with its duration when it ends.
  */
+import type { PublishStage } from '../lib/domain/operator';
 
 /** The stages of the daily job, in order (README "Data flow"). */
 export const DAILY_STAGES = ['pull', 'fundamentals', 'parse', 'site data', 'pages and images', 'static api', 'smoke check', 'compress', 'swap', 'publish command', 'alerts'] as const;
 
 /** A stage of the daily job. */
 export type DailyStage = (typeof DAILY_STAGES)[number];
+
+/** The upload page's coarser stage (PUBLISH_STAGES) that each stage of the job belongs to. */
+export const PUBLISH_STAGE_OF: Record<DailyStage, PublishStage> = {
+  pull: 'pull',
+  fundamentals: 'pull',
+  parse: 'parse',
+  'site data': 'build',
+  'pages and images': 'build',
+  'static api': 'build',
+  'smoke check': 'smoke',
+  compress: 'smoke',
+  swap: 'swap',
+  'publish command': 'swap',
+  alerts: 'swap',
+};
 
 /** What a stage counts while it runs. */
 export type ProgressItem = 'pages' | 'images';
@@ -63,8 +79,14 @@ function inOrder<T>(counts: Map<ProgressItem, T>): [ProgressItem, T][] {
   return ITEMS.flatMap((item) => (counts.has(item) ? [[item, counts.get(item)!] as [ProgressItem, T]] : []));
 }
 
-/** A Progress that times the stages and shows them on `output` (null: timing only). */
-export function createProgress(output: ProgressOutput | null, clock: () => number = () => performance.now()): Progress {
+/**
+ * A Progress that times the stages and shows them on `output` (null: timing only); `onStage` hears each stage as
+ * it starts (the upload page follows the job through it).
+ */
+export function createProgress(
+  output: ProgressOutput | null,
+  { clock = () => performance.now(), onStage = () => undefined }: { clock?: () => number; onStage?: (stage: DailyStage) => void } = {},
+): Progress {
   const times: StageTime[] = [];
   let current: { stage: DailyStage; started: number; counts: Map<ProgressItem, { done: number; total: number | null }> } | null = null;
   let drawnAt = 0;
@@ -112,6 +134,7 @@ export function createProgress(output: ProgressOutput | null, clock: () => numbe
     stage(stage) {
       end();
       current = { stage, started: clock(), counts: new Map() };
+      onStage(stage);
       draw(true);
     },
     count(item, done, total) {

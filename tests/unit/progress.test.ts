@@ -5,7 +5,7 @@ import { createProgress, formatDuration, formatStageTimes, progressBar } from '.
 function harness(tty: boolean) {
   let now = 0;
   const written: string[] = [];
-  const progress = createProgress({ tty, write: (text) => written.push(text) }, () => now);
+  const progress = createProgress({ tty, write: (text) => written.push(text) }, { clock: () => now });
   return { progress, written, advance: (ms: number) => (now += ms) };
 }
 
