@@ -70,6 +70,11 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   publishCommand?: string | null;
   /** Alerts (issue 14): after a publish, the report's signal events are stored and the digests queued and sent. */
   alerts?: AlertsStep;
+  /**
+   * The server's uploads and token route: the digests go out after the job has answered, so a slow mail server's
+   * retries (up to a minute) never hold the upload page open; the log gets their outcome.
+   */
+  digestsInBackground?: boolean;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -96,6 +101,14 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
     const summary = await runDailyJob(config);
     if (config.alerts === undefined) return summary;
     // Outside the archive's lock: retries may wait a minute, and the site is already published.
+    if (config.digestsInBackground) {
+      const log = config.log ?? (() => undefined);
+      void sendDigests(config.alerts, log).then(
+        (run) => log(`Alert digests: ${digestNotes(run).join('; ')}`),
+        (error: unknown) => log(`The digests could not be sent: ${(error as Error).message}; the next run resumes the queue.`),
+      );
+      return { ...summary, alerts: [...(summary.alerts ?? []), 'digests are being sent in the background; the server log has the outcome'] };
+    }
     try {
       const run = await sendDigests(config.alerts, config.log);
       return { ...summary, alerts: [...(summary.alerts ?? []), ...digestNotes(run)] };

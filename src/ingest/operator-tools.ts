@@ -111,7 +111,7 @@ export function operatorTools(daily: DailyConfig, runLog: RunLog | null) {
       try {
         for (const file of files) await writeFile(join(source, file.name), file.bytes);
         const names = files.map((f) => f.name);
-        const config: DailyConfig = { ...daily, source, onStage, runLog: runLog === null ? undefined : { log: runLog, trigger, files: names } };
+        const config: DailyConfig = { ...daily, source, onStage, digestsInBackground: true, runLog: runLog === null ? undefined : { log: runLog, trigger, files: names } };
         const summary = await runDaily(config);
         return {
           outcome: summary.status,

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sendDigests, type AlertsStep } from '../../src/ingest/alerts';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { signalEvents } from '../../src/lib/domain/alerts';
@@ -215,6 +215,29 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
     expect((await request('/api/alerts/settings')).status).toBe(401);
     const crossSite = await request('/api/alerts/settings', { method: 'PUT', headers: { 'content-type': 'application/json', origin: 'https://evil.example', cookie }, body: '{"enabled":true}' });
     expect(crossSite.status).toBe(403);
+  });
+  it('from the server (uploads, the token route) the job answers before the digests go out, and they still arrive', async () => {
+    clock = Date.parse('2026-11-21T13:00:00Z');
+    // MSFT reverses from bearish to bullish: Fay asked for reversals of MSFT only.
+    await writeFile(join(work, 'source', 'signals-2026-11-21.csv'), dayCsv('2026-11-21', [50, 80, 64.8]));
+    const slow = await startSmtp({ failFirst: 1 });
+    const sender = createDigestSender({ smtpUrl: slow.url, from: 'C-Score Signals <alerts@signals.example>', siteUrl: origin });
+    const lines: string[] = [];
+    // The queue's clock is the test's: waiting for the retry moves it on.
+    const tick = async (ms: number) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      clock += ms;
+    };
+    const summary = await runDaily({ ...daily, alerts: { ...daily.alerts!, send: sender.send, retry: { firstDelayMs: 1500 }, sleep: tick }, digestsInBackground: true, log: (line) => lines.push(line) });
+    expect(summary.status).toBe('published');
+    expect(summary.alerts).toEqual(['1 signal events on 2026-11-21 (1 new)', '1 digests queued', 'digests are being sent in the background; the server log has the outcome']);
+    // Its first try is refused and the retry waits 1.5 s: the job answered without waiting.
+    expect(slow.messages).toEqual([]);
+    const mail = await slow.next('fay@example.com');
+    expect(mail.text).toContain('- MSFT reversed to bullish: C-Score -70.00 to 80.00');
+    await vi.waitFor(() => expect(lines).toContain('Alert digests: 1 digests sent (1 retries)'), { timeout: 10_000 });
+    sender.close();
+    await slow.close();
   });
 });
 
