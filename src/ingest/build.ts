@@ -17,6 +17,7 @@ import { withShareImages } from './share-images';
 import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
+import { pageHistory } from '../lib/domain/trend';
 import { createProgress, type Progress } from './progress';
 
 // Pages besides one per ticker (lists, archives, learn, account...), for the progress bar's first estimate.
@@ -118,7 +119,8 @@ async function writeSiteData(staging: string, { history, files, universe }: Buil
   const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate: history.dates.at(-1)!, history, files, universe, companies, fundamentals, source: settings.source };
   const siteDataFile = join(staging, 'data', 'site.json');
   await mkdir(join(staging, 'data'), { recursive: true });
-  await writeFile(siteDataFile, JSON.stringify(siteData));
+  // The pages get the history they show (pageHistory); the static API is written from the whole of it, here.
+  await writeFile(siteDataFile, JSON.stringify({ ...siteData, history: pageHistory(history) }));
   return { siteData, siteDataFile };
 }
 
@@ -131,7 +133,7 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, s
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
   return new Promise((resolvePromise, reject) => {
     // Without --silent Astro names each page it writes, which is the progress bar's count.
-    const child = spawn(process.execPath, [...(process.env.PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROF_DIR] : []), astro, 'build', '--outDir', outDir], {
+    const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],

@@ -7,6 +7,8 @@ import {
   TREND_Y_TICKS,
   buildTrend,
   embeddedTrend,
+  PAGE_MIN_REPORTS,
+  pageHistory,
   pointsInRange,
   toChartPoints,
   trendRangeStart,
@@ -16,6 +18,8 @@ import {
   type ChartPoint,
 } from '../../src/lib/domain/trend';
 import { signalRecord } from '../fixtures/records';
+import { recentlyQualified, reversalsAndExits } from '../../src/lib/domain/lists';
+import { signalEvents } from '../../src/lib/domain/alerts';
 
 function record(ticker: string, cScore: number, avgCScoreL7D: number, avgCScoreL14D: number, reportDate: string): SignalRecord {
   return signalRecord(ticker, { cScore, avgCScoreL7D, avgCScoreL14D, reportDate });
@@ -322,5 +326,59 @@ describe('the trend ranges (1M, 3M, 1Y, All) and the embedded window', () => {
     const whole = embeddedTrend(buildTrend(short, 'AAPL')!);
     expect(whole.complete).toBe(true);
     expect(whole.trend.trend).toHaveLength(62);
+  });
+});
+
+describe('pageHistory: the pages read the same from it as from the whole history', () => {
+  // 300 weekdays (about 14 months) of 40 tickers: scores that cross ±65 often, gaps, and tickers that start late.
+  function longHistory(): SignalHistory {
+    const dates: string[] = [];
+    for (let day = Date.UTC(2025, 8, 1); dates.length < 300; day += 86_400_000) {
+      const weekday = new Date(day).getUTCDay();
+      if (weekday !== 0 && weekday !== 6) dates.push(new Date(day).toISOString().slice(0, 10));
+    }
+    let seed = 7;
+    const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
+    const scores: SignalHistory['scores'] = {};
+    const latest: SignalRecord[] = [];
+    for (let t = 0; t < 40; t += 1) {
+      const ticker = `T${t}`;
+      const start = t % 5 === 0 ? 250 + t : 0; // some list only in the last weeks: their trend is complete
+      let score = random() * 200 - 100;
+      const series = dates.map((_, i) => {
+        if (i < start || random() < 0.05) return null;
+        score = Math.max(-100, Math.min(100, score + (random() - 0.5) * 40));
+        return Math.round(score * 100) / 100;
+      });
+      series[series.length - 1] ??= 12.5;
+      scores[ticker] = series;
+      latest.push(signalRecord(ticker, { reportDate: dates.at(-1)!, cScore: series.at(-1)!, avgCScoreL7D: 10, avgCScoreL14D: 20 }));
+    }
+    return { dates, latest, scores };
+  }
+
+  it('keeps the default range and PAGE_MIN_REPORTS, and gives every page the same answers', () => {
+    const full = longHistory();
+    const pages = pageHistory(full);
+    expect(pages.dates.length).toBeLessThan(full.dates.length / 3);
+    expect(pages.dates.length).toBeGreaterThan(PAGE_MIN_REPORTS);
+    let incomplete = 0;
+    for (const { ticker } of full.latest) {
+      const whole = embeddedTrend(buildTrend(full, ticker)!);
+      expect(embeddedTrend(buildTrend(pages, ticker)!)).toEqual(whole);
+      if (!whole.complete) incomplete += 1;
+    }
+    // Both kinds are checked: tickers with older scores (incomplete) and the late starters (complete).
+    expect(incomplete).toBeGreaterThan(20);
+    expect(incomplete).toBeLessThan(40);
+    expect(recentlyQualified(pages)).toEqual(recentlyQualified(full));
+    expect(reversalsAndExits(pages)).toEqual(reversalsAndExits(full));
+    expect(signalEvents(pages)).toEqual(signalEvents(full));
+  });
+
+  it('leaves a short history as it is', () => {
+    const full = longHistory();
+    const short = { ...full, dates: full.dates.slice(-40), scores: Object.fromEntries(Object.entries(full.scores).map(([t, s]) => [t, s.slice(-40)])) };
+    expect(pageHistory(short)).toBe(short);
   });
 });

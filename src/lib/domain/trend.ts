@@ -178,6 +178,35 @@ export function pointsInRange<P extends TrendPoint>(points: readonly P[], report
   return points.filter((p) => start === null || p.is7DayAvg === true || p.is14DayAvg === true || p.date >= start);
 }
 
+/**
+ * Report dates every page may read besides the chart's default range: the 14-day averages, the lists' last
+ * RECENT_REPORTS reports, the AI facts' last points and the alerts' flicker check all fit, with room to spare.
+ */
+export const PAGE_MIN_REPORTS = 30;
+
+/**
+ * The history the pages are rendered from: the report dates of the chart's default range (at least
+ * PAGE_MIN_REPORTS of them), plus one date before it whose score is each ticker's latest earlier score, if any, so
+ * `embeddedTrend` still knows whether a ticker's trend is complete. Five years of 6,000 tickers are 7.5 million
+ * scores; the pages need a few hundred thousand, and the static API (written from the full history) has the rest.
+ */
+export function pageHistory(history: SignalHistory): SignalHistory {
+  const reportDate = history.dates.at(-1);
+  if (reportDate === undefined) return history;
+  const rangeStart = trendRangeStart(reportDate, DEFAULT_TREND_RANGE) ?? '';
+  const inRange = history.dates.findIndex((date) => date >= rangeStart);
+  const first = Math.min(inRange < 0 ? history.dates.length : inRange, history.dates.length - PAGE_MIN_REPORTS);
+  const before = first - 1;
+  if (before <= 0) return history;
+  const scores: SignalHistory['scores'] = {};
+  for (const [ticker, series] of Object.entries(history.scores)) {
+    let earlier: number | null = null;
+    for (let i = Math.min(before, series.length - 1); i >= 0 && earlier === null; i -= 1) earlier = series[i] ?? null;
+    scores[ticker] = [earlier, ...series.slice(first)];
+  }
+  return { ...history, dates: history.dates.slice(before), scores };
+}
+
 /** The part of a trend a stock page embeds (the default range), and whether it is the whole trend. */
 export function embeddedTrend(trend: TrendResponse): { trend: TrendResponse; complete: boolean } {
   const shown = pointsInRange(trend.trend, trend.reportDate, DEFAULT_TREND_RANGE);
