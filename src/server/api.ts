@@ -76,6 +76,7 @@ export function createApi(options: ApiOptions): Hono {
     now: options.now ?? Date.now,
     trustedProxies: options.trustedProxies ?? [],
     readiness: options.readiness ?? (() => 'ready'),
+    redis: options.redis ?? null,
   };
   const sessionUser = readSession(options.accounts.session);
   const app = new Hono();

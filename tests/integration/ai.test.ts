@@ -26,6 +26,9 @@ import { readUniverse } from '../../src/storage/universe';
 import { testAccounts } from '../fixtures/accounts';
 import { type FakeLlm, startFakeLlm } from '../fixtures/fake-llm';
 import { publishSampleReport, SAMPLE_EXPORTS, UNIVERSE_FILE } from '../fixtures/published-report';
+import { startRedis } from '../fixtures/deploy';
+import { openRedis } from '../../src/storage/redis';
+import type { Redis } from 'ioredis';
 
 const SITE = 'https://signals.example';
 const NOW = Date.parse('2026-11-20T15:00:00Z');
@@ -45,7 +48,7 @@ function settings(overrides: Partial<AiSettings> = {}): AiSettings {
   return { baseUrl: fake.baseUrl, apiKey: 'fake-llm-key', model: 'fake-model-1', timeoutMs: 1500, requestTokenLimit: 600, dailyTokenLimit: 10_000_000, ratePerMinute: 1000, ...overrides };
 }
 
-async function start(ai: AiSettings | null, paywall = false): Promise<Running> {
+async function start(ai: AiSettings | null, paywall = false, redis: Redis | null = null): Promise<Running> {
   const accounts = await testAccounts({ paywall });
   const distDir = join(work, 'dist');
   const api = createApi({
@@ -57,6 +60,7 @@ async function start(ai: AiSettings | null, paywall = false): Promise<Running> {
     siteUrl: SITE,
     now: () => NOW,
     ai: { settings: ai },
+    redis,
   });
   const app = createApp({ distDir, api });
   const server: ServerType = await new Promise((resolve) => {
@@ -296,6 +300,21 @@ describe('plans and cost', () => {
     const tooFast = await post(limited, '/api/ai/chat', question('Explain the rules'));
     expect(tooFast.status).toBe(429);
     expect((await tooFast.json()).error).toMatch(/^Too many AI requests: the limit is 2 a minute\. Try again in \d+ seconds\.$/);
+
+    // With REDIS_URL two API processes hold the user to 2 a minute between them, not 2 each.
+    const redisServer = await startRedis(join(work, 'redis'));
+    const connections = [openRedis(redisServer.url), openRedis(redisServer.url)];
+    try {
+      const [one, two] = await Promise.all(connections.map((redis) => start(settings({ ratePerMinute: 2 }), false, redis)));
+      await (await post(one!, '/api/ai/chat', question('Explain the rules'))).text();
+      await (await post(two!, '/api/ai/chat', question('Explain the rules'))).text();
+      const shared = await post(one!, '/api/ai/chat', question('Explain the rules'));
+      expect(shared.status).toBe(429);
+      expect((await shared.json()).error).toMatch(/^Too many AI requests: the limit is 2 a minute\. Try again in \d+ seconds\.$/);
+    } finally {
+      for (const redis of connections) redis.disconnect();
+      await redisServer.stop();
+    }
 
     const budget = await start(settings({ dailyTokenLimit: 50 }));
     await (await post(budget, '/api/ai/chat', question('Explain the rules'))).text();

@@ -13,7 +13,8 @@
  */
 import { convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse, type LanguageModel, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { REDIS_PREFIX } from '../../storage/redis';
 import { z } from 'zod';
 import { dailyFacts, factsText, type FactsSheet, tickerFacts } from '../../lib/domain/ai-facts';
 import {
@@ -76,7 +77,9 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
   const store = new AiStore(context.accounts.database.db);
   const settings = options.settings;
   const model = settings === null ? null : (options.model ?? languageModel(settings));
-  const limiter = new RateLimiterMemory({ points: settings?.ratePerMinute ?? 1, duration: 60 });
+  // With REDIS_URL the per-user rate counts across the API processes, as the sign-in limits do.
+  const rate = { points: settings?.ratePerMinute ?? 1, duration: 60 };
+  const limiter = context.redis ? new RateLimiterRedis({ ...rate, storeClient: context.redis, keyPrefix: `${REDIS_PREFIX}ai-rate` }) : new RateLimiterMemory(rate);
   const paywall = context.accounts.paywall;
   const inFlight = new Map<string, Promise<StoredAiText>>();
   // The JSON of stored analyses by report date and ticker (one model a process).

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { noSignalMessage } from '../../lib/domain/api-responses';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import type { CompanyStore } from '../../storage/company-info';
@@ -23,6 +24,8 @@ export interface ApiContext {
   trustedProxies: readonly string[];
   /** Whether the process is serving, building its first site, or draining after SIGTERM (the health answer says so). */
   readiness: () => Readiness;
+  /** REDIS_URL's connection: per-user limits count across the API processes; null without REDIS_URL. */
+  redis: Redis | null;
 }
 
 /** What /api/health tells a load balancer beside the build: `draining` and `building` answer 503. */
