@@ -40,7 +40,14 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   const similar = (record: (typeof latest)[number]) => findSimilar(record).filter((s) => !locked(s.ticker));
   const names: CompanyNameRecord[] = [];
   const descriptions: CompanyDescription[] = [];
-  const files: [string, unknown][] = [];
+  let written = 0;
+  // Each file is written as soon as it is made: five years of trend points for 6,000 tickers would otherwise sit in
+  // memory together (millions of objects). Synchronous writes: for tens of thousands of small files they beat the
+  // thread pool's round trips several times over.
+  const write = (path: string, body: unknown) => {
+    writeFileSync(join(apiDir, path), JSON.stringify(body));
+    written += 1;
+  };
 
   for (const record of latest) {
     const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker], siteName);
@@ -50,27 +57,20 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     descriptions.push(description);
     const file = `${record.ticker}.json`;
     const hidden = locked(record.ticker) ? lockedTicker(record) : null;
-    files.push(
-      [join('stock', file), hidden ?? record],
-      [join('ticker-metrics', file), hidden ?? tickerMetrics(record)],
-      [join('c-score-trend', file), hidden ?? buildTrend(site.history, record.ticker)],
-      [join('similar-tickers', file), similar(record)],
-      [join('company-name', file), name],
-      [join('company-description', file), description],
-    );
+    write(join('stock', file), hidden ?? record);
+    write(join('ticker-metrics', file), hidden ?? tickerMetrics(record));
+    write(join('c-score-trend', file), hidden ?? buildTrend(site.history, record.ticker));
+    write(join('similar-tickers', file), similar(record));
+    write(join('company-name', file), name);
+    write(join('company-description', file), description);
   }
   const archive = archiveListing(site.files);
-  files.push(
-    ['all-signals.json', visibleRows(latest, slice, viewer, (r) => r.ticker).rows],
-    ['company-names.json', names],
-    ['company-descriptions.json', descriptions],
-    ['excel-files.json', archive],
-    ['csv-files.json', archive],
-  );
-
-  // Synchronous writes: for tens of thousands of small files they beat the thread pool's round trips several times over.
-  for (const [path, body] of files) writeFileSync(join(apiDir, path), JSON.stringify(body));
-  return files.length;
+  write('all-signals.json', visibleRows(latest, slice, viewer, (r) => r.ticker).rows);
+  write('company-names.json', names);
+  write('company-descriptions.json', descriptions);
+  write('excel-files.json', archive);
+  write('csv-files.json', archive);
+  return written;
 }
 
 /** The smoke check of the static API: every route file exists for every ticker of the report; returns the problems. */
