@@ -85,15 +85,6 @@ export class HistoryStore {
     return join(this.dir, `${file.sha256}.json`);
   }
 
-  private readonly tickers = new Map<string, string>();
-
-  private intern(ticker: string): string {
-    const known = this.tickers.get(ticker);
-    if (known !== undefined) return known;
-    this.tickers.set(ticker, ticker);
-    return ticker;
-  }
-
   /** The stored entry of `file`, or null when there is none, it is stale or it does not read back whole. */
   async read(file: ArchivedFile): Promise<FileScores | null> {
     let text: string;
@@ -106,9 +97,6 @@ export class HistoryStore {
       const entry = JSON.parse(text) as { version?: unknown; sha256?: unknown; scores?: unknown };
       if (entry.version === this.version && entry.sha256 === file.sha256 && isFileScores(entry.scores, file.fileName)) {
         this.counts.reused++;
-        // JSON.parse makes every ticker a string of its own: five years of 6,000 tickers are 7.5 million of them.
-        // One shared string per ticker keeps the loaded history a fraction of that.
-        for (const date of entry.scores.dates) date.tickers = date.tickers.map((ticker) => this.intern(ticker));
         return entry.scores;
       }
     } catch {
