@@ -158,24 +158,6 @@ describe('a filtered list address without JavaScript', () => {
     expect(html).toContain('<p class="table-empty" data-no-match hidden>');
   });
 
-  it('answers /signal/NVDAA with Stock Not Found (404) naming NVDAA, in its search box, and suggesting NVDA first', async () => {
-    const answer = await api.get('/signal/NVDAA');
-    expect(answer.status).toBe(404);
-    const html = await answer.text();
-    expect(html).toContain('<strong data-asked-ticker>NVDAA</strong>');
-    expect(html).not.toMatch(/data-asked hidden/);
-    expect(html).toMatch(/<input [^>]*id="not-found-search" value="NVDAA"/);
-    const suggested = [...html.matchAll(/<a href="\/signal\/([A-Z.]+)"><strong>/g)].map((m) => m[1]);
-    expect(suggested).toHaveLength(5);
-    expect(suggested[0]).toBe('NVDA');
-    expect(html).toMatch(/<a href="\/signal\/NVDA"><strong>NVDA<\/strong><span class="sr-co"> Nvidia<\/span><span class="sr-score"> -?\d+\.\d\d <span class="badge badge-\w+">\w+<\/span><\/span><\/a>/);
-    // /signal itself and the report's tickers are as built.
-    const bare = await api.get('/signal');
-    expect(bare.status).toBe(404);
-    expect(await bare.text()).toMatch(/data-asked hidden/);
-    expect((await api.get('/signal/NVDA')).status).toBe(200);
-  });
-
   it('fills the search text, combines filters, and shows the no-match line when nothing matches', async () => {
     const byText = await (await api.get('/?q=nvid')).text();
     expect(visibleRows(byText)).toEqual(['NVDA']);

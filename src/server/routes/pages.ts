@@ -10,9 +10,6 @@ import { pagePolicy, SECURITY_HEADERS } from '../security';
 import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
 import type { SessionReader } from '../auth/session';
 import { asciiUpper } from '../../lib/domain/text';
-import { closestTickers, type SearchEntry } from '../../lib/domain/search';
-import { stockNotFoundHtml } from '../../lib/domain/stock-not-found';
-import { STOCK_NOT_FOUND_PAGE } from '../../lib/domain/routes';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -65,36 +62,6 @@ export function filteredListPages(distDir: string, site: SiteIndexLoader, policy
     // The page's inline scripts are allowed by the build's hashes, as on the static page (static.ts PagePolicy).
     const scriptHashes = (await readBuildInfo(distDir))?.scriptHashes ?? [];
     return c.html(filtered, 200, {
-      'Cache-Control': 'public, max-age=0, must-revalidate',
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': pagePolicy(policy, scriptHashes),
-    });
-  };
-}
-
-/**
- * /signal/{ticker} for a ticker the report lacks: the Stock Not Found screen with status 404, filled with the ticker
- * asked for and the closest tickers (lib/domain/stock-not-found.ts), so it reads whole without JavaScript. Other
- * requests, and the report's own tickers, pass.
- */
-export function stockNotFoundPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
-  return async (c, next) => {
-    const raw = /^\/signal\/([^/]+)\/?$/.exec(c.req.path)?.[1];
-    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || raw === undefined) return next();
-    let ticker: string;
-    try {
-      ticker = asciiUpper(decodeURIComponent(raw));
-    } catch {
-      return next();
-    }
-    const index = await site.current().catch(() => null);
-    // /signal/index.html is the screen's own file: the static site answers it.
-    if (index === null || index.records.has(ticker) || !isTicker(ticker) || /\.(html?|json)$/i.test(ticker)) return next();
-    const html = await readFile(join(distDir, 'client', STOCK_NOT_FOUND_PAGE), 'utf8').catch(() => null);
-    if (html === null) return next();
-    const entries: SearchEntry[] = [...index.records.values()].map((r) => [r.ticker, r.companyName, r.cScore]);
-    const scriptHashes = (await readBuildInfo(distDir))?.scriptHashes ?? [];
-    return c.html(stockNotFoundHtml(html, ticker, closestTickers(entries, ticker)), 404, {
       'Cache-Control': 'public, max-age=0, must-revalidate',
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': pagePolicy(policy, scriptHashes),
