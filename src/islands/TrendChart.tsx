@@ -85,8 +85,12 @@ function trendSummary(ticker: string, valid: TrendPoint[]): string {
   return `C-Score trend for ${ticker} over ${reports} reports: current day ${score((p) => p.isCurrentDay)}, 7-day average ${score((p) => p.is7DayAvg)}, 14-day average ${score((p) => p.is14DayAvg)}.`;
 }
 
+/** A number with at most `digits` decimals: the drawing is in every stock page, and longer numbers only add bytes. */
+const short = (value: number, digits: number) => Number(value.toFixed(digits));
+/** A fraction as a percentage for a style. */
+const percent = (fraction: number) => `${short(fraction * 100, 2)}%`;
 /** A left offset inside the chart: `x` of the plot box's width past its left inset. */
-const plotLeft = (x: number) => `calc(${INSETS.left}px + (100% - ${INSETS.left + INSETS.right}px) * ${x})`;
+const plotLeft = (x: number) => `calc(${INSETS.left}px + (100% - ${INSETS.left + INSETS.right}px) * ${short(x, 4)})`;
 
 /** The daily closes under the chart: loading, none, or the bars and whether they are the demo provider's. */
 type Prices = { state: 'idle' | 'loading' } | { state: 'ready'; bars: Bar[]; isDemo: boolean };
@@ -100,26 +104,26 @@ function Plot({ geometry, color, height, active }: { geometry: TrendGeometry; co
     <div className="absolute inset-0" aria-hidden="true">
       <div className="absolute" style={{ top: INSETS.top, right: INSETS.right, bottom: INSETS.bottom, left: INSETS.left }}>
         {TREND_REFERENCE_LINES.map((r) => (
-          <div key={r.value} className="absolute inset-x-0 border-t" style={{ top: `${scoreY(r.value) * 100}%`, borderColor: COLORS[r.tone], borderTopStyle: r.dashed ? 'dashed' : 'solid' }} />
+          <div key={r.value} className="absolute inset-x-0 border-t" style={{ top: percent(scoreY(r.value)), borderColor: COLORS[r.tone], borderTopStyle: r.dashed ? 'dashed' : 'solid' }} />
         ))}
         {geometry.averages.map((a) => (
-          <div key={a.point.type} data-average={a.point.type} className={`absolute inset-x-0 border-t-2 ${AVERAGE_STYLE[a.point.type as '7d-avg'].line}`} style={{ top: `${a.y * 100}%`, borderTopStyle: AVERAGE_STYLE[a.point.type as '7d-avg'].dash, opacity: activeAverage && activeAverage !== a ? 0.4 : 0.8 }} />
+          <div key={a.point.type} data-average={a.point.type} className={`absolute inset-x-0 border-t-2 ${AVERAGE_STYLE[a.point.type as '7d-avg'].line}`} style={{ top: percent(a.y), borderTopStyle: AVERAGE_STYLE[a.point.type as '7d-avg'].dash, opacity: activeAverage && activeAverage !== a ? 0.4 : 0.8 }} />
         ))}
         <svg viewBox={`0 0 ${PLOT_VIEWBOX.width} ${PLOT_VIEWBOX.height}`} preserveAspectRatio="none" width="100%" height="100%" className="absolute inset-0 overflow-visible">
           <path d={geometry.path} fill="none" stroke={color} strokeWidth={TREND_LINE.width} vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
         </svg>
-        {activeDay && <div className="absolute inset-y-0 border-l border-gray-400 dark:border-gray-500" style={{ left: `${activeDay.x * 100}%` }} />}
-        {current && <span className="absolute rounded-full" style={{ left: `${current.x * 100}%`, top: `${current.y * 100}%`, width: 8, height: 8, transform: 'translate(-50%, -50%)', background: color }} />}
+        {activeDay && <div className="absolute inset-y-0 border-l border-gray-400 dark:border-gray-500" style={{ left: percent(activeDay.x) }} />}
+        {current && <span className="absolute rounded-full" style={{ left: percent(current.x), top: percent(current.y), width: 8, height: 8, transform: 'translate(-50%, -50%)', background: color }} />}
         {activeDay && (
           <span
             data-testid="trend-active-dot"
             className="absolute rounded-full border-2 border-white dark:border-gray-900"
-            style={{ left: `${activeDay.x * 100}%`, top: `${activeDay.y * 100}%`, width: TREND_LINE.dotRadius * 2, height: TREND_LINE.dotRadius * 2, transform: 'translate(-50%, -50%)', background: color }}
+            style={{ left: percent(activeDay.x), top: percent(activeDay.y), width: TREND_LINE.dotRadius * 2, height: TREND_LINE.dotRadius * 2, transform: 'translate(-50%, -50%)', background: color }}
           />
         )}
       </div>
       {geometry.yTicks.map((t) => (
-        <span key={t.value} className="muted absolute text-[11px] leading-none tabular-nums" style={{ right: 0, width: INSETS.right - 6, top: INSETS.top + t.y * (height - INSETS.top - INSETS.bottom), transform: 'translateY(-50%)' }}>
+        <span key={t.value} className="muted absolute text-[11px] leading-none tabular-nums" style={{ right: 0, width: INSETS.right - 6, top: short(INSETS.top + t.y * (height - INSETS.top - INSETS.bottom), 1), transform: 'translateY(-50%)' }}>
           {t.value}
         </span>
       ))}
@@ -127,7 +131,7 @@ function Plot({ geometry, color, height, active }: { geometry: TrendGeometry; co
         <span
           key={t.date}
           data-date={t.date}
-          data-x={t.x}
+          data-x={short(t.x, 4)}
           className="muted absolute bottom-0 whitespace-nowrap text-[11px] leading-4"
           style={{ left: plotLeft(t.x), transform: t.align === 'start' ? undefined : t.align === 'end' ? 'translateX(-100%)' : 'translateX(-50%)' }}
         >
@@ -139,7 +143,7 @@ function Plot({ geometry, color, height, active }: { geometry: TrendGeometry; co
           key={a.point.type}
           data-average-label={a.point.type}
           className={`absolute left-0 whitespace-nowrap text-[11px] font-semibold leading-none ${AVERAGE_STYLE[a.point.type as '7d-avg'].text}`}
-          style={{ top: INSETS.top + a.labelTop, transform: 'translateY(-50%)', width: INSETS.left - 6 }}
+          style={{ top: short(INSETS.top + a.labelTop, 1), transform: 'translateY(-50%)', width: INSETS.left - 6 }}
         >
           {a.point.axisLabel}
         </span>
@@ -161,7 +165,7 @@ function PricePanel({ ticker, geometry, prices, active }: { ticker: string; geom
   return (
     <div className="mt-2" data-testid="price-panel" data-state={state}>
       <div className="flex items-center justify-between text-xs">
-        <span className="muted">Daily close, last {PRICE_PANEL_DAYS} days at most</span>
+        <span className="muted">{`Daily close, last ${PRICE_PANEL_DAYS} days at most`}</span>
         {prices.state === 'ready' && prices.isDemo && <span className="badge badge-neutral">Demo prices</span>}
       </div>
       <div className="relative" style={{ height: PRICE_PANEL_HEIGHT }} role="img" aria-label={label}>
@@ -171,7 +175,7 @@ function PricePanel({ ticker, geometry, prices, active }: { ticker: string; geom
               <svg viewBox={`0 0 ${PLOT_VIEWBOX.width} 100`} preserveAspectRatio="none" width="100%" height="100%" className="absolute inset-0" aria-hidden="true">
                 <path d={placed.path} fill="none" stroke="currentColor" strokeWidth={1.5} vectorEffect="non-scaling-stroke" />
               </svg>
-              {activeClose && <span className="absolute rounded-full bg-current" style={{ left: `${activeClose.x * 100}%`, top: `${activeClose.y * 100}%`, width: 8, height: 8, transform: 'translate(-50%, -50%)' }} />}
+              {activeClose && <span className="absolute rounded-full bg-current" style={{ left: percent(activeClose.x), top: percent(activeClose.y), width: 8, height: 8, transform: 'translate(-50%, -50%)' }} />}
             </>
           )}
           {state !== 'ready' && (

@@ -71,7 +71,8 @@ function timeScale(first: string, last: string): (date: string) => number {
 export function monotonePath(points: readonly { x: number; y: number }[]): string {
   const n = points.length;
   if (n === 0) return '';
-  const f = (v: number) => (Math.round(v * 10) / 10).toString();
+  // Whole units: a thousandth of the plot's width, half a point of score; finer adds bytes to every stock page, not detail.
+  const f = (v: number) => Math.round(v).toString();
   if (n === 1) return `M${f(points[0]!.x)},${f(points[0]!.y)}`;
   const widths = points.slice(1).map((p, i) => p.x - points[i]!.x || 1e-9);
   const slopes = points.slice(1).map((p, i) => (p.y - points[i]!.y) / widths[i]!);
