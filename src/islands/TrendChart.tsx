@@ -330,8 +330,9 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
       : event.key === 'ArrowRight' ? Math.min(lastIndex, from + 1)
       : event.key === 'Home' ? 0
       : event.key === 'End' ? lastIndex
-      : event.key === 'Escape' ? null
+      : event.key === 'Escape' && active !== null ? null
       : undefined;
+    // An Escape with no tooltip open is not ours: the detail dialog closes on it.
     if (next === undefined) return;
     event.preventDefault();
     setActive(next);
