@@ -370,6 +370,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
             className="relative rounded focus-visible:outline-2 focus-visible:outline-offset-2"
             style={{ height, touchAction: 'pan-y' }}
             tabIndex={0}
+            data-tooltip-open={active === null ? undefined : ''}
             role="group"
             aria-label={`C-Score trend for ${ticker}. Left and right arrow keys move between days.`}
             onPointerMove={live ? pointAt : undefined}

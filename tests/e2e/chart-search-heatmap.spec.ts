@@ -254,3 +254,22 @@ test.describe('the heatmap', () => {
     await expect(tip).toHaveText('Apple Inc., C-Score -23.74, Neutral');
   });
 });
+
+test('in the detail dialog the chart fetches its trend, and Escape closes its tooltip first, then the dialog', async ({ page }) => {
+  await page.goto('/all-signals');
+  await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
+  await page.locator('a[data-detail-link][href="/signal/PNW"]').first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  const chart = dialog.getByTestId('trend-chart');
+  await expect(chart).toHaveAttribute('data-state', 'chart');
+  await expect(chart).toHaveAttribute('data-drawn', 'true');
+  await chart.getByRole('group', { name: /^C-Score trend for PNW/ }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(dialog.getByTestId('trend-tooltip')).toContainText('Previous day: 93.29');
+  await page.keyboard.press('Escape');
+  await expect(dialog.getByTestId('trend-tooltip')).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
