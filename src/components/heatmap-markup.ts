@@ -36,8 +36,9 @@ export function heatmapSectorsHtml(sectors: readonly HeatmapSector[]): string {
               const cls = isQualified(t.cScore) ? 'tile q' : 'tile';
               return (
                 `<a href="/signal/${escape(t.ticker)}" data-detail-link data-top="${t.isTopTicker}" class="${cls}" style="${style}">` +
-                `<b>${escape(t.ticker)}</b><i class="tip">${escape(t.company)}, C-Score</i> <span>${formatScore(t.cScore)}</span>` +
-                `<i class="vh">, ${classifySignal(t.cScore)}</i></a>`
+                // The tooltip (and the link's name) says company, score and signal; the tile's own score is for the eye.
+                `<b>${escape(t.ticker)}</b> <span aria-hidden="true">${formatScore(t.cScore)}</span>` +
+                `<i class="tip">${escape(t.company)}, C-Score ${formatScore(t.cScore)}, ${classifySignal(t.cScore)}</i></a>`
               );
             })
             .join('');

@@ -1,33 +1,48 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { fetchDailyBars } from '../lib/client/api';
 import { idleStore, trendStore } from '../lib/client/query';
 import { decodeTrend } from '../lib/domain/detail';
-import { formatScore } from '../lib/domain/format';
+import { formatDate, formatPrice, formatScore } from '../lib/domain/format';
+import type { Bar } from '../lib/domain/market';
 import {
   DEFAULT_TREND_RANGE,
-  TREND_ANIMATION_MS,
   TREND_RANGES,
   TREND_CHART_HEIGHTS,
   TREND_LINE,
   TREND_REFERENCE_LINES,
-  TREND_Y_DOMAIN,
-  TREND_Y_TICKS,
   pointsInRange,
   toChartPoints,
   trendRangeMonths,
   trendColor,
   trendTooltip,
   validateTrend,
+  type ChartPoint,
   type TrendPoint,
   type TrendRange,
   type TrendResponse,
 } from '../lib/domain/trend';
+import {
+  PLOT_VIEWBOX,
+  PRICE_PANEL_DAYS,
+  PRICE_PANEL_HEIGHT,
+  TREND_PLOT_INSETS as INSETS,
+  nearestDay,
+  pricePoints,
+  priceWindow,
+  scoreY,
+  trendGeometry,
+  type TrendGeometry,
+} from '../lib/domain/trend-chart';
 import { withErrorBoundary } from './ErrorBoundary';
 
 const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;
 
-/** Empty slots on the x-axis before the first point. */
-const LEAD = 2;
+/** The averages' reference lines and labels: a dash pattern and a colour each, so the two never read alike. */
+const AVERAGE_STYLE = {
+  '14d-avg': { line: 'border-violet-600 dark:border-violet-400', text: 'text-violet-700 dark:text-violet-300', dash: 'dashed' },
+  '7d-avg': { line: 'border-sky-600 dark:border-sky-400', text: 'text-sky-700 dark:text-sky-300', dash: 'dotted' },
+} as const;
 
 /** Props: the ticker, its current C-Score, the view size, and the trend embedded at build time (absent: fetched). */
 interface TrendChartProps {
@@ -60,15 +75,6 @@ function toView(ticker: string, response: unknown): View {
   }
 }
 
-/** Scores in the chart's order (averages first, 14-day first; the current day last) for the static drawing. */
-function drawingScores(valid: TrendPoint[]): number[] {
-  const rank = (p: TrendPoint) => (p.is14DayAvg ? 0 : p.is7DayAvg ? 1 : p.isCurrentDay ? 3 : 2);
-  return valid
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)
-    .map(({ p }) => Number(p.cScore));
-}
-
 /** A short text of the chart for screen readers: the number of reports, the current score and the averages. */
 function trendSummary(ticker: string, valid: TrendPoint[]): string {
   const score = (pick: (p: TrendPoint) => boolean | undefined) => {
@@ -79,33 +85,132 @@ function trendSummary(ticker: string, valid: TrendPoint[]): string {
   return `C-Score trend for ${ticker} over ${reports} reports: current day ${score((p) => p.isCurrentDay)}, 7-day average ${score((p) => p.is7DayAvg)}, 14-day average ${score((p) => p.is14DayAvg)}.`;
 }
 
-/** y of a score in a box `height` high, on the domain -110..110. */
-function yOf(score: number, height: number): number {
-  const [min, max] = TREND_Y_DOMAIN;
-  return ((max - score) / (max - min)) * height;
-}
+/** A number with at most `digits` decimals: the drawing is in every stock page, and longer numbers only add bytes. */
+const short = (value: number, digits: number) => Number(value.toFixed(digits));
+/** A fraction as a percentage for a style. */
+const percent = (fraction: number) => `${short(fraction * 100, 2)}%`;
+/** A left offset inside the chart: `x` of the plot box's width past its left inset. */
+const plotLeft = (x: number) => `calc(${INSETS.left}px + (100% - ${INSETS.left + INSETS.right}px) * ${short(x, 4)})`;
 
-/** The static first-paint drawing: the line and the reference lines as SVG, the size of the chart it stands for. */
-function StaticChart({ scores, height, color }: { scores: number[]; height: number; color: string }) {
-  const width = 300;
-  const step = scores.length > 1 ? width / (scores.length - 1) : 0;
-  const line = scores.map((s, i) => `${i === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${yOf(s, height).toFixed(1)}`).join('');
+/** The daily closes under the chart: loading, none, or the bars and whether they are the demo provider's. */
+type Prices = { state: 'idle' | 'loading' } | { state: 'ready'; bars: Bar[]; isDemo: boolean };
+
+/** The drawing: thresholds, the averages as labelled horizontal lines, the line, the axes (the same before and after hydration). */
+function Plot({ geometry, color, height, active }: { geometry: TrendGeometry; color: string; height: number; active: number | null }) {
+  const current = geometry.days.at(-1);
+  const activeDay = geometry.days.find((d) => d.index === active);
+  const activeAverage = geometry.averages.find((a) => a.index === active);
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" width="100%" height={height} aria-hidden="true" className="absolute inset-0">
-      {TREND_REFERENCE_LINES.map((r) => (
-        <line key={r.value} x1="0" x2={width} y1={yOf(r.value, height)} y2={yOf(r.value, height)} stroke={COLORS[r.tone]} strokeDasharray={r.dashed ? '4 4' : undefined} vectorEffect="non-scaling-stroke" strokeWidth="1" />
+    <div className="absolute inset-0" aria-hidden="true">
+      <div className="absolute" style={{ top: INSETS.top, right: INSETS.right, bottom: INSETS.bottom, left: INSETS.left }}>
+        {TREND_REFERENCE_LINES.map((r) => (
+          <div key={r.value} className="absolute inset-x-0 border-t" style={{ top: percent(scoreY(r.value)), borderColor: COLORS[r.tone], borderTopStyle: r.dashed ? 'dashed' : 'solid' }} />
+        ))}
+        {geometry.averages.map((a) => (
+          <div key={a.point.type} data-average={a.point.type} className={`absolute inset-x-0 border-t-2 ${AVERAGE_STYLE[a.point.type as '7d-avg'].line}`} style={{ top: percent(a.y), borderTopStyle: AVERAGE_STYLE[a.point.type as '7d-avg'].dash, opacity: activeAverage && activeAverage !== a ? 0.4 : 0.8 }} />
+        ))}
+        <svg viewBox={`0 0 ${PLOT_VIEWBOX.width} ${PLOT_VIEWBOX.height}`} preserveAspectRatio="none" width="100%" height="100%" className="absolute inset-0 overflow-visible">
+          <path d={geometry.path} fill="none" stroke={color} strokeWidth={TREND_LINE.width} vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
+        </svg>
+        {activeDay && <div className="absolute inset-y-0 border-l border-gray-400 dark:border-gray-500" style={{ left: percent(activeDay.x) }} />}
+        {current && <span className="absolute rounded-full" style={{ left: percent(current.x), top: percent(current.y), width: 8, height: 8, transform: 'translate(-50%, -50%)', background: color }} />}
+        {activeDay && (
+          <span
+            data-testid="trend-active-dot"
+            className="absolute rounded-full border-2 border-white dark:border-gray-900"
+            style={{ left: percent(activeDay.x), top: percent(activeDay.y), width: TREND_LINE.dotRadius * 2, height: TREND_LINE.dotRadius * 2, transform: 'translate(-50%, -50%)', background: color }}
+          />
+        )}
+      </div>
+      {geometry.yTicks.map((t) => (
+        <span key={t.value} className="muted absolute text-[11px] leading-none tabular-nums" style={{ right: 0, width: INSETS.right - 6, top: short(INSETS.top + t.y * (height - INSETS.top - INSETS.bottom), 1), transform: 'translateY(-50%)' }}>
+          {t.value}
+        </span>
       ))}
-      <path d={line} fill="none" stroke={color} strokeWidth={TREND_LINE.width} vectorEffect="non-scaling-stroke" />
-    </svg>
+      {geometry.xTicks.map((t) => (
+        <span
+          key={t.date}
+          data-date={t.date}
+          data-x={short(t.x, 4)}
+          className="muted absolute bottom-0 whitespace-nowrap text-[11px] leading-4"
+          style={{ left: plotLeft(t.x), transform: t.align === 'start' ? undefined : t.align === 'end' ? 'translateX(-100%)' : 'translateX(-50%)' }}
+        >
+          {t.label}
+        </span>
+      ))}
+      {geometry.averages.map((a) => (
+        <span
+          key={a.point.type}
+          data-average-label={a.point.type}
+          className={`absolute left-0 whitespace-nowrap text-[11px] font-semibold leading-none ${AVERAGE_STYLE[a.point.type as '7d-avg'].text}`}
+          style={{ top: short(INSETS.top + a.labelTop, 1), transform: 'translateY(-50%)', width: INSETS.left - 6 }}
+        >
+          {a.point.axisLabel}
+        </span>
+      ))}
+    </div>
   );
 }
 
-/** The C-Score trend chart: embedded data for first paint, lightweight-charts loaded when the chart is shown. */
+/** The price panel: the daily closes on the chart's time axis, with the active day's close marked. */
+function PricePanel({ ticker, geometry, prices, active }: { ticker: string; geometry: TrendGeometry; prices: Prices; active: number | null }) {
+  const placed = useMemo(() => (prices.state === 'ready' ? pricePoints(prices.bars, geometry.days) : null), [prices, geometry.days]);
+  const activeDate = geometry.days.find((d) => d.index === active)?.point.date;
+  const activeClose = placed?.points.find((p) => p.date === activeDate);
+  const label =
+    placed && placed.points.length > 0
+      ? `Daily closes of ${ticker} from ${formatDate(placed.points[0]!.date)} to ${formatDate(placed.points.at(-1)!.date)}: low ${formatPrice(placed.low)}, high ${formatPrice(placed.high)}${prices.state === 'ready' && prices.isDemo ? ' (demo prices)' : ''}.`
+      : `Daily closes of ${ticker}`;
+  const state = prices.state === 'ready' ? (placed!.points.length > 0 ? 'ready' : 'empty') : 'loading';
+  return (
+    <div className="mt-2" data-testid="price-panel" data-state={state}>
+      <div className="flex items-center justify-between text-xs">
+        <span className="muted">{`Daily close, last ${PRICE_PANEL_DAYS} days at most`}</span>
+        {prices.state === 'ready' && prices.isDemo && <span className="badge badge-neutral">Demo prices</span>}
+      </div>
+      <div className="relative" style={{ height: PRICE_PANEL_HEIGHT }} role="img" aria-label={label}>
+        <div className="absolute rounded border border-dashed border-gray-300 dark:border-gray-700" style={{ top: 2, bottom: 2, left: INSETS.left, right: INSETS.right }}>
+          {placed && placed.points.length > 0 && (
+            <>
+              <svg viewBox={`0 0 ${PLOT_VIEWBOX.width} 100`} preserveAspectRatio="none" width="100%" height="100%" className="absolute inset-0" aria-hidden="true">
+                <path d={placed.path} fill="none" stroke="currentColor" strokeWidth={1.5} vectorEffect="non-scaling-stroke" />
+              </svg>
+              {activeClose && <span className="absolute rounded-full bg-current" style={{ left: percent(activeClose.x), top: percent(activeClose.y), width: 8, height: 8, transform: 'translate(-50%, -50%)' }} />}
+            </>
+          )}
+          {state !== 'ready' && (
+            <p className="muted flex h-full items-center justify-center px-2 text-center text-xs">{state === 'loading' ? 'Loading daily closes...' : 'No daily closes for these dates'}</p>
+          )}
+        </div>
+        {placed && placed.points.length > 0 && (
+          <>
+            <span className="muted absolute text-[10px] leading-none tabular-nums" style={{ right: 0, top: 2, width: INSETS.right - 2 }}>{Math.round(placed.high)}</span>
+            <span className="muted absolute text-[10px] leading-none tabular-nums" style={{ right: 0, bottom: 2, width: INSETS.right - 2 }}>{Math.round(placed.low)}</span>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The tooltip's text of a point, with the day's close when the price panel has it. */
+function tooltipOf(point: ChartPoint, close: number | undefined): { heading: string; lines: string[] } {
+  const { heading, label } = trendTooltip(point);
+  const lines = [`${label}: ${formatScore(point.cScore)}`];
+  if (close !== undefined) lines.push(`Close: ${formatPrice(close)}`);
+  return { heading, lines };
+}
+
+/**
+ * The C-Score trend chart: drawn as HTML and SVG from the embedded data, so the first paint is the whole chart
+ * (axes, thresholds, averages); once hydrated a tooltip follows the point under the mouse, a tap, or the arrow keys,
+ * and the price panel below it loads the daily closes.
+ */
 function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = true }: TrendChartProps) {
   const height = TREND_CHART_HEIGHTS[size];
   const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
   const [range, setRange] = useState<TrendRange>(DEFAULT_TREND_RANGE);
-  // The range buttons work once the island runs; in the static page they are there, disabled, so nothing shifts.
+  // The range buttons and the tooltip work once the island runs; in the static page they are there, so nothing shifts.
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
   // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it, or a range longer than
@@ -131,103 +236,111 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
   };
 
   const color = COLORS[trendColor(currentScore)];
-  const box = useRef<HTMLDivElement>(null);
-  const [drawn, setDrawn] = useState(false);
-  const [tip, setTip] = useState<{ x: number; y: number; heading: string; label: string; value: string } | null>(null);
   const reportDate = view.state === 'chart' ? view.reportDate : '';
   const all = view.state === 'chart' ? view.valid : null;
   const valid = useMemo(() => (all ? pointsInRange(all, reportDate, range) : null), [all, reportDate, range]);
-
+  const chart = useMemo(() => (valid ? toChartPoints(valid) : null), [valid]);
+  const geometry = useMemo(() => (chart ? trendGeometry(chart.points, height) : null), [chart, height]);
   useEffect(() => {
-    const el = box.current;
-    if (!el || !valid) return;
-    // The labelled points are made only in the browser, when the chart is drawn.
-    const { points, warnings } = toChartPoints(valid);
-    for (const warning of warnings) console.warn(warning);
-    let disposed = false;
-    let cleanup = () => undefined as void;
-    let observer: IntersectionObserver | undefined;
-    const draw = async () => {
-      const lib = await import('lightweight-charts');
-      if (disposed) return;
-      const dark = document.documentElement.classList.contains('dark');
-      const text = dark ? '#9ca3af' : '#4b5563';
-      const chart = lib.createChart(el, {
-        autoSize: true,
-        height,
-        layout: { background: { type: lib.ColorType.Solid, color: 'transparent' }, textColor: text, attributionLogo: false, fontSize: 11 },
-        grid: { vertLines: { visible: false }, horzLines: { visible: false } },
-        rightPriceScale: { borderVisible: false, scaleMargins: { top: 0, bottom: 0 } },
-        timeScale: {
-          borderVisible: false,
-          fixLeftEdge: true,
-          fixRightEdge: true,
-          tickMarkFormatter: (time: unknown) => points[Number(time) - LEAD]?.axisLabel ?? '',
-        },
-        localization: {
-          timeFormatter: (time: unknown) => {
-            const p = points[Number(time) - LEAD];
-            return p ? trendTooltip(p).heading : '';
-          },
-          // Only the five ticks of the spec get a label on the price axis.
-          priceFormatter: (price: number) => (TREND_Y_TICKS.some((t) => Math.abs(t - price) < 1e-6) ? String(Math.round(price)) : ''),
-        },
-        crosshair: { horzLine: { visible: false, labelVisible: false }, vertLine: { labelVisible: false } },
-        handleScroll: false,
-        handleScale: false,
-      });
-      const series = chart.addSeries(lib.LineSeries, {
-        color,
-        lineWidth: TREND_LINE.width,
-        lineType: lib.LineType.Curved,
-        pointMarkersVisible: true,
-        pointMarkersRadius: TREND_LINE.dotRadius / 2,
-        crosshairMarkerRadius: TREND_LINE.dotRadius,
-        lastValueVisible: false,
-        priceLineVisible: false,
-        autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }),
-      });
-      // Two empty slots before the first point leave room for the average points' labels.
-      series.setData([...Array.from({ length: LEAD }, (_, i) => ({ time: i as never })), ...points.map((p, i) => ({ time: (i + LEAD) as never, value: p.cScore }))]);
-      for (const r of TREND_REFERENCE_LINES) {
-        series.createPriceLine({ price: r.value, color: COLORS[r.tone], lineWidth: 1, lineStyle: r.dashed ? lib.LineStyle.Dashed : lib.LineStyle.Solid, axisLabelVisible: true, axisLabelColor: COLORS[r.tone], axisLabelTextColor: '#ffffff' });
-      }
-      for (const t of [TREND_Y_TICKS[0], TREND_Y_TICKS[4]]) {
-        series.createPriceLine({ price: t, lineVisible: false, axisLabelVisible: true, axisLabelColor: dark ? '#0c0d10' : '#ffffff', axisLabelTextColor: text });
-      }
-      lib.createSeriesMarkers(
-        series,
-        points.flatMap((p, i) => (p.type === '7d-avg' || p.type === '14d-avg' ? [{ time: (i + LEAD) as never, position: p.type === '7d-avg' ? ('aboveBar' as const) : ('belowBar' as const), shape: 'circle' as const, color, text: p.axisLabel }] : [])),
-      );
-      chart.timeScale().fitContent();
-      chart.subscribeCrosshairMove((param) => {
-        const index = Number(param.time) - LEAD;
-        const p = param.time === undefined ? undefined : points[index];
-        if (!p || !param.point) return setTip(null);
-        const { heading, label } = trendTooltip(p);
-        setTip({ x: param.point.x, y: param.point.y, heading, label, value: formatScore(p.cScore) });
-      });
-      setDrawn(true);
-      cleanup = () => chart.remove();
-    };
-    // The static drawing stands in until the whole chart is on screen; only then is the library fetched.
-    observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          observer?.disconnect();
-          void draw();
-        }
-      },
-      { threshold: 1 },
-    );
-    observer.observe(el);
+    for (const warning of chart?.warnings ?? []) console.warn(warning);
+  }, [chart]);
+
+  // The daily closes of the last month of the shown range, once the chart runs in the browser.
+  const [prices, setPrices] = useState<Prices>({ state: 'idle' });
+  const first = geometry?.days[0]?.point.date;
+  const last = geometry?.days.at(-1)?.point.date;
+  useEffect(() => {
+    if (!live || !first || !last) return;
+    let current = true;
+    const { from, to } = priceWindow(first, last, new Date().toISOString().slice(0, 10));
+    setPrices({ state: 'loading' });
+    void fetchDailyBars(ticker, from, to).then((answer) => {
+      if (current) setPrices({ state: 'ready', ...answer });
+    });
     return () => {
-      observer?.disconnect();
-      disposed = true;
-      cleanup();
-      setDrawn(false);
+      current = false;
     };
-  }, [valid, height, color]);
+  }, [live, ticker, first, last]);
+
+  // The point the tooltip shows (an index of chart.points), and how it was chosen.
+  const [active, setActive] = useState<number | null>(null);
+  const [announce, setAnnounce] = useState('');
+  const wrap = useRef<HTMLDivElement>(null);
+  const plot = useRef<HTMLDivElement>(null);
+  const tip = useRef<HTMLDivElement>(null);
+  // A click or tap focuses the chart too: its point, not the keyboard's default (the current day), is the one shown.
+  const pressed = useRef(false);
+  useEffect(() => setActive(null), [geometry]);
+  const closeOf = (point: ChartPoint) => {
+    if (prices.state !== 'ready') return undefined;
+    const day = point.type === '7d-avg' || point.type === '14d-avg' ? undefined : point.date;
+    return prices.bars.find((b) => new Date(b.t).toISOString().slice(0, 10) === day)?.c;
+  };
+  const activePoint = active === null || !chart ? null : (chart.points[active] ?? null);
+  const activeTip = activePoint ? tooltipOf(activePoint, closeOf(activePoint)) : null;
+
+  // The tooltip sits over its point, inside the chart's box: never off to one side, never wider than the page.
+  useLayoutEffect(() => {
+    const box = wrap.current;
+    const el = tip.current;
+    if (!box || !el || !geometry || active === null) return;
+    const width = box.clientWidth;
+    const plotWidth = width - INSETS.left - INSETS.right;
+    const plotHeight = height - INSETS.top - INSETS.bottom;
+    const day = geometry.days.find((d) => d.index === active);
+    const average = geometry.averages.find((a) => a.index === active);
+    const x = day ? INSETS.left + day.x * plotWidth : INSETS.left / 2;
+    const y = INSETS.top + (day ? day.y * plotHeight : (average?.labelTop ?? 0));
+    const left = Math.max(0, Math.min(width - el.offsetWidth, x - el.offsetWidth / 2));
+    const above = y - el.offsetHeight - 12;
+    el.style.left = `${left}px`;
+    el.style.top = `${above >= 0 ? above : Math.min(height - el.offsetHeight, y + 12)}px`;
+    el.dataset.x = String(Math.round(x));
+  }, [active, geometry, height, activeTip?.lines.length]);
+
+  // A tap elsewhere on the page closes a touch's tooltip.
+  useEffect(() => {
+    if (active === null) return;
+    const away = (event: Event) => {
+      if (!wrap.current?.contains(event.target as Node)) setActive(null);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [active]);
+
+  const pointAt = (event: PointerEvent<HTMLDivElement>) => {
+    const box = plot.current?.getBoundingClientRect();
+    if (!box || !geometry || box.width <= 0) return;
+    // Over the averages' labels: that average; over the plot: the day nearest the pointer.
+    if (event.clientX < box.left - 4) {
+      const y = event.clientY - box.top;
+      const label = geometry.averages.find((a) => Math.abs(a.labelTop - y) <= 9);
+      if (label) setActive(label.index);
+      return;
+    }
+    const day = nearestDay(geometry.days, (event.clientX - box.left) / box.width);
+    if (day) setActive(day.index);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!chart || chart.points.length === 0) return;
+    const lastIndex = chart.points.length - 1;
+    const from = active ?? lastIndex;
+    const next =
+      event.key === 'ArrowLeft' ? Math.max(0, from - 1)
+      : event.key === 'ArrowRight' ? Math.min(lastIndex, from + 1)
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? lastIndex
+      : event.key === 'Escape' && active !== null ? null
+      : undefined;
+    // An Escape with no tooltip open is not ours: the detail dialog closes on it.
+    if (next === undefined) return;
+    event.preventDefault();
+    setActive(next);
+    if (next !== null) {
+      const text = tooltipOf(chart.points[next]!, closeOf(chart.points[next]!));
+      setAnnounce(`${text.heading}: ${text.lines.join(', ')}`);
+    }
+  };
 
   const summary = valid ? trendSummary(ticker, valid) : '';
 
@@ -250,19 +363,48 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
           </button>
         ))}
       </div>
-      <div data-testid="trend-chart" data-state={view.state} data-range={range} data-drawn={drawn ? 'true' : 'false'} data-color={trendColor(currentScore)}>
-        {view.state === 'chart' && valid ? (
-          <div className="relative" style={{ height }} role="img" aria-label={summary}>
-            <div ref={box} className="absolute inset-0" style={{ opacity: drawn ? 1 : 0, transition: `opacity ${TREND_ANIMATION_MS}ms` }} />
-            {!drawn && <StaticChart scores={drawingScores(valid)} height={height} color={color} />}
-            {tip && (
-              <div className="pointer-events-none absolute z-10 rounded bg-gray-900 px-2 py-1 text-xs text-white shadow dark:bg-gray-700" style={{ left: Math.min(tip.x + 8, 200), top: Math.max(0, tip.y - 48) }} data-testid="trend-tooltip">
-                <div className="font-semibold">{tip.heading}</div>
-                <div>
-                  {tip.label}: {tip.value}
-                </div>
+      <div data-testid="trend-chart" data-state={view.state} data-range={range} data-drawn={live && geometry ? 'true' : 'false'} data-color={trendColor(currentScore)}>
+        {view.state === 'chart' && geometry ? (
+          <div
+            ref={wrap}
+            className="relative rounded focus-visible:outline-2 focus-visible:outline-offset-2"
+            style={{ height, touchAction: 'pan-y' }}
+            tabIndex={0}
+            data-tooltip-open={active === null ? undefined : ''}
+            role="group"
+            aria-label={`C-Score trend for ${ticker}. Left and right arrow keys move between days.`}
+            onPointerMove={live ? pointAt : undefined}
+            onPointerDown={
+              live
+                ? (event) => {
+                    pressed.current = true;
+                    pointAt(event);
+                  }
+                : undefined
+            }
+            onPointerLeave={(event) => {
+              if (event.pointerType === 'mouse') setActive(null);
+            }}
+            onKeyDown={live ? onKeyDown : undefined}
+            onFocus={() => {
+              if (pressed.current) pressed.current = false;
+              else if (live && active === null && chart) setActive(chart.points.length - 1);
+            }}
+            onBlur={() => setActive(null)}
+          >
+            <div className="absolute inset-0" role="img" aria-label={summary}>
+              <Plot geometry={geometry} color={color} height={height} active={active} />
+              <div ref={plot} className="absolute" style={{ top: INSETS.top, right: INSETS.right, bottom: INSETS.bottom, left: INSETS.left }} />
+            </div>
+            {activeTip && (
+              <div ref={tip} className="pointer-events-none absolute z-10 whitespace-nowrap rounded bg-gray-900 px-2 py-1 text-xs text-white shadow dark:bg-gray-700" data-testid="trend-tooltip" aria-hidden="true">
+                <div className="font-semibold">{activeTip.heading}</div>
+                {activeTip.lines.map((line) => (
+                  <div key={line}>{line}</div>
+                ))}
               </div>
             )}
+            <p className="sr-only" aria-live="polite">{announce}</p>
           </div>
         ) : (
           <div className="flex flex-col items-center justify-center gap-2 text-center text-sm" style={{ height }}>
@@ -290,6 +432,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
           </div>
         )}
       </div>
+      {geometry && <PricePanel ticker={ticker} geometry={geometry} prices={prices} active={active} />}
     </div>
   );
 }

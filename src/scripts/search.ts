@@ -2,10 +2,13 @@
  * The ticker search boxes ([data-search]): a combobox over the static index /search-index.json, fetched on first use;
  * Ctrl/Cmd+K focuses the box that takes the shortcut. Without JavaScript the form filters All Signals by text.
  */
-import { searchTickers, type SearchEntry } from '../lib/domain/search';
+import { formatScore } from '../lib/domain/format';
+import { closestTickers, searchTickers, type SearchEntry } from '../lib/domain/search';
+import { classifySignal, signalDirection } from '../lib/domain/signal';
 
 let index: Promise<SearchEntry[]> | undefined;
-function loadIndex(): Promise<SearchEntry[]> {
+/** The search index, fetched once per page. */
+export function loadIndex(): Promise<SearchEntry[]> {
   index ??= fetch('/search-index.json')
     .then((r) => (r.ok ? (r.json() as Promise<SearchEntry[]>) : []))
     .catch(() => {
@@ -13,6 +16,24 @@ function loadIndex(): Promise<SearchEntry[]> {
       return [];
     });
   return index;
+}
+
+/** One result as the search shows it: the ticker, the company, the C-Score and its badge (a dash when locked). */
+export function resultContent([ticker, company, cScore]: SearchEntry): Node[] {
+  const strong = document.createElement('strong');
+  strong.textContent = ticker;
+  const name = document.createElement('span');
+  name.className = 'sr-co';
+  name.textContent = ` ${company}`;
+  const score = document.createElement('span');
+  score.className = 'sr-score';
+  score.textContent = ` ${formatScore(cScore)} `;
+  if (cScore === null) return [strong, name, score];
+  const badge = document.createElement('span');
+  badge.className = `badge badge-${signalDirection(cScore)}`;
+  badge.textContent = classifySignal(cScore);
+  score.append(badge);
+  return [strong, name, score];
 }
 
 function enhance(form: HTMLFormElement): void {
@@ -29,37 +50,35 @@ function enhance(form: HTMLFormElement): void {
   };
   const highlight = (i: number) => {
     active = i;
-    list.querySelectorAll('li').forEach((li, j) => li.setAttribute('aria-selected', String(j === i)));
+    list.querySelectorAll('li[role=option]').forEach((li, j) => li.setAttribute('aria-selected', String(j === i)));
     if (i >= 0) input.setAttribute('aria-activedescendant', `${list.id}-${i}`);
     else input.removeAttribute('aria-activedescendant');
+  };
+  const option = (entry: SearchEntry, i: number) => {
+    const li = document.createElement('li');
+    li.id = `${list.id}-${i}`;
+    li.setAttribute('role', 'option');
+    li.setAttribute('aria-selected', 'false');
+    li.append(...resultContent(entry));
+    li.addEventListener('mousedown', (e) => e.preventDefault());
+    li.addEventListener('click', () => location.assign(`/signal/${encodeURIComponent(entry[0])}`));
+    return li;
   };
   const render = async () => {
     const entries = await loadIndex();
     results = searchTickers(entries, input.value);
-    list.replaceChildren(
-      ...results.map(([ticker, company], i) => {
-        const li = document.createElement('li');
-        li.id = `${list.id}-${i}`;
-        li.setAttribute('role', 'option');
-        li.setAttribute('aria-selected', 'false');
-        const strong = document.createElement('strong');
-        strong.textContent = ticker;
-        li.append(strong, ` ${company}`);
-        li.addEventListener('mousedown', (e) => e.preventDefault());
-        li.addEventListener('click', () => location.assign(`/signal/${encodeURIComponent(ticker)}`));
-        return li;
-      }),
-    );
-    if (input.value.trim() && results.length === 0) {
-      const li = document.createElement('li');
-      li.className = 'search-empty';
-      li.textContent = 'No ticker or company matches';
-      list.append(li);
-    }
+    const empty = input.value.trim() !== '' && results.length === 0;
+    // Nothing matched even with typos forgiven: offer the closest tickers, still choosable by arrow keys and Enter.
+    if (empty) results = closestTickers(entries, input.value);
+    const note = document.createElement('li');
+    note.className = 'search-empty';
+    note.setAttribute('role', 'presentation');
+    note.textContent = 'No ticker or company matches. Closest matches:';
+    list.replaceChildren(...(empty ? [note] : []), ...results.map(option));
     const open = input.value.trim() !== '';
     list.hidden = !open;
     input.setAttribute('aria-expanded', String(open));
-    highlight(results.length ? 0 : -1);
+    highlight(results.length && !empty ? 0 : -1);
   };
 
   input.addEventListener('focus', () => void loadIndex());

@@ -225,12 +225,13 @@ test.describe('the stock detail page', () => {
     await page.goto('/signal/PNW');
     const chart = page.getByTestId('trend-chart');
     await expect(chart).toHaveAttribute('data-state', 'chart');
-    // First paint: the static drawing of the reserved 180 px.
+    // First paint: the whole chart, drawn at build time in the reserved 180 px (one line, the spec's ticks and averages).
     await expect(chart.locator('svg path')).toHaveCount(1);
+    await expect(chart.locator('[data-average-label]')).toHaveText(['14D Avg', '7D Avg']);
     await chart.scrollIntoViewIfNeeded();
     await expect(chart).toHaveAttribute('data-drawn', 'true');
     await expect(chart).toHaveAttribute('data-color', 'bullish');
-    await expect(chart.locator('canvas').first()).toBeVisible();
+    await expect(chart.locator('svg path')).toHaveAttribute('stroke', '#16a34a');
     expect((await chart.boundingBox())!.height).toBe(180);
     await expect(chart.getByRole('img')).toHaveAttribute('aria-label', 'C-Score trend for PNW over 60 reports: current day 96.81, 7-day average 91.85, 14-day average 91.90.');
     const box = (await chart.boundingBox())!;

@@ -37,7 +37,7 @@ test('static answers carry content types and cache headers', async ({ request })
   const health = await request.get('/api/health');
   expect(await health.json()).toMatchObject({ status: 'ok', reportDate: '2026-11-20', tickers: 503 });
   const index = await request.get('/search-index.json');
-  const entries = (await index.json()) as [string, string][];
+  const entries = (await index.json()) as [string, string, number | null][];
   expect(entries).toHaveLength(503);
-  expect(entries).toContainEqual(['AAPL', 'Apple Inc.']);
+  expect(entries).toContainEqual(['AAPL', 'Apple Inc.', -23.74]);
 });

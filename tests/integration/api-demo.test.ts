@@ -138,8 +138,10 @@ describe('live routes with the demo provider', () => {
   });
 
   it('answers bars, the previous close and ticker details from the universe file', async () => {
-    const aggs = (await json('/api/polygon/aggs/AAPL?from=2026-11-02&to=2026-11-13')).body as { results: unknown[] };
+    const aggs = (await json('/api/polygon/aggs/AAPL?from=2026-11-02&to=2026-11-13')).body as { results: unknown[]; isDemo: boolean };
     expect(z.array(BarSchema).length(10).parse(aggs.results)).toHaveLength(10);
+    // The chart's price panel labels these "Demo prices".
+    expect(aggs.isDemo).toBe(true);
     const byDefault = (await json('/api/polygon/aggs/AAPL')).body as { from: string; to: string };
     expect(byDefault).toMatchObject({ from: '2026-11-06', to: '2026-11-20' });
     expect(((await json('/api/polygon/price/MSFT')).body as { results: unknown[] }).results).toHaveLength(1);

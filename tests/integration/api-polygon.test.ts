@@ -120,7 +120,9 @@ describe('the Polygon provider over the fake server', () => {
       publisher: { name: 'Investing.com' },
       description: expect.stringContaining('UBS analysts'),
     });
-    expect(((await body(api, '/api/polygon/aggs/AAPL?from=2026-11-01&to=2026-11-20')).json.results as unknown[]).length).toBe(2);
+    const aggs = (await body(api, '/api/polygon/aggs/AAPL?from=2026-11-01&to=2026-11-20')).json;
+    expect((aggs.results as unknown[]).length).toBe(2);
+    expect(aggs.isDemo).toBe(false);
     const details = (await body(api, '/api/polygon/ticker-details/AAPL')).json.results as Record<string, unknown>;
     expect(details).toMatchObject({ ticker: 'AAPL', name: 'Apple Inc.', market_cap: 2771126040150, branding: { logo_url: '/api/polygon/logo/AAPL' } });
     const logo = await api.get('/api/polygon/logo/AAPL');

@@ -165,7 +165,7 @@ describe('a filtered list address without JavaScript', () => {
     const none = await (await api.get('/all-signals/?q=%22%3Cscript%3E&direction=bullish')).text();
     expect(visibleRows(none)).toEqual([]);
     expect(none).toContain('value="&quot;&lt;script&gt;"');
-    expect(none).toContain('<p class="table-empty" data-no-match>No stocks match these filters.</p>');
+    expect(none).toContain('<p class="table-empty" data-no-match>No stocks match these filters. <a href="?" data-clear-filters>Clear filters</a></p>');
     // No filter in the query: the pre-rendered page as built.
     const plain = await (await api.get('/all-signals?sort=cScore&order=asc')).text();
     expect(hiddenRows(plain)).toEqual([]);

@@ -85,7 +85,7 @@ describe('archive pagination', () => {
 });
 
 describe('searchTickers', () => {
-  const index: SearchEntry[] = [['AAPL', 'Apple Inc.'], ['A', 'Agilent Technologies'], ['PAYX', 'Paychex'], ['APA', 'APA Corporation'], ['MSFT', 'Microsoft']];
+  const index: SearchEntry[] = [['AAPL', 'Apple Inc.', 1], ['A', 'Agilent Technologies', 2], ['PAYX', 'Paychex', 3], ['APA', 'APA Corporation', 4], ['MSFT', 'Microsoft', 5]];
   it.each([
     ['', []],
     ['a', ['A', 'AAPL', 'APA', 'PAYX']],

@@ -117,6 +117,10 @@ export default function ModalDialog({ ticker, open, onClose, siteName }: { ticke
           id="detail-modal"
           className="fixed inset-0 z-[200] overflow-y-auto bg-white p-4 text-gray-900 sm:inset-auto sm:top-1/2 sm:left-1/2 sm:max-h-[90vh] sm:w-[min(56rem,95vw)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl sm:p-6 dark:bg-[#0c0d10] dark:text-gray-100"
           onCloseAutoFocus={(event) => event.preventDefault()}
+          // Escape on the trend chart with its tooltip open closes the tooltip (TrendChart), not the dialog.
+          onEscapeKeyDown={(event) => {
+            if (document.activeElement?.closest('[data-tooltip-open]')) event.preventDefault();
+          }}
         >
           <div className="mb-4 flex items-start gap-3">
             {record && <Avatar ticker={ticker} score={record.cScore} />}

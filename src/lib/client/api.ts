@@ -3,7 +3,7 @@
  * Calls the spec says "rethrow" throw a FetchFailure carrying the catalogue message; calls it says "return empty"
  * log the failure and answer an empty value.
  */
-import type { Earnings, NewsArticle, Quote } from '../domain/market';
+import type { Bar, Earnings, NewsArticle, Quote } from '../domain/market';
 import type { SignalRecord } from '../domain/schemas';
 import { asciiUpper } from '../domain/text';
 import type { TrendResponse } from '../domain/trend';
@@ -93,5 +93,19 @@ export async function fetchNews(ticker: string): Promise<NewsArticle[]> {
   } catch (error) {
     console.warn(`The news fetch failed: ${error instanceof Error ? error.message : String(error)}`);
     return [];
+  }
+}
+
+/**
+ * GET /api/polygon/aggs/{ticker}?from&to: the daily bars of the window and whether they are the demo provider's;
+ * a failure is logged and answers no bars (section 8).
+ */
+export async function fetchDailyBars(ticker: string, from: string, to: string): Promise<{ bars: Bar[]; isDemo: boolean }> {
+  try {
+    const body = await request<{ results?: Bar[]; isDemo?: boolean }>(`/api/polygon/aggs/${segment(ticker)}?from=${from}&to=${to}`);
+    return { bars: body.results ?? [], isDemo: body.isDemo === true };
+  } catch (error) {
+    console.warn(`The daily bars fetch failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { bars: [], isDemo: false };
   }
 }

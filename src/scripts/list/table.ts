@@ -4,6 +4,7 @@
  * A table of WINDOW_FROM_ROWS rows or more then keeps only the rows near its scroll position in the page
  * (./row-window). The rules are lib/domain/table.ts's; the stars are ./stars.
  */
+import type { SearchEntry } from '../../lib/domain/search';
 import { signalDirection } from '../../lib/domain/signal';
 import {
   matchesFilters,
@@ -19,6 +20,7 @@ import {
 } from '../../lib/domain/table';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from './row-window';
+import { showClosest } from './no-match';
 import { enhanceStars, showRowStar } from './stars';
 import { fillForm, readForm, readUrlState, writeUrlState } from './url-state';
 
@@ -81,6 +83,13 @@ function filterInfo(table: Table): FilterableRow[] {
   return table.info;
 }
 
+/** The table's rows as search entries (ticker, company, C-Score), for the closest matches of an empty result. */
+function searchEntries(table: Table): SearchEntry[] {
+  const info = filterInfo(table);
+  const scores = table.headers.has('cScore') ? columnValues(table, 'cScore') : [];
+  return info.map((row, i) => [row.ticker, row.company, typeof scores[i] === 'number' ? scores[i] : null]);
+}
+
 /** Shows the rows in `order` (row indexes), moving existing rows; skipped when the order is already shown. */
 function showOrder(table: Table, order: number[], signature: string): void {
   if (table.shownOrder === signature) return;
@@ -124,7 +133,10 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
     }
     for (const row of info) total.add(row.ticker);
     const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
-    if (noMatch) noMatch.hidden = visible > 0 || table.rows.length === 0;
+    if (noMatch) {
+      noMatch.hidden = visible > 0 || table.rows.length === 0;
+      showClosest(noMatch, () => searchEntries(table), state.q);
+    }
     for (const [key, header] of table.headers) {
       if (sortable && key === state.sort) header.th.setAttribute('aria-sort', state.order === 'asc' ? 'ascending' : 'descending');
       else header.th.removeAttribute('aria-sort');
@@ -164,6 +176,14 @@ export function enhanceTables(): void {
 
   for (const table of tables) {
     for (const [key, header] of table.headers) header.button.addEventListener('click', () => update(nextSort(state, key, header.kind)));
+  }
+  // "Clear filters" under an empty result: every filter off, the sort kept.
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-clear-filters]')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      update({ ...state, q: '', direction: '', sector: '', watched: false });
+      if (form) fillForm(form, state);
+    });
   }
   if (form) {
     form.addEventListener('input', () => update(readForm(form, state)));

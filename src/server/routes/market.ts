@@ -99,7 +99,7 @@ export function marketRoutes(context: ApiContext): Hono {
       const { ticker } = c.req.valid('param');
       const { from, to } = c.req.valid('query');
       await knownRecord(context, ticker);
-      return c.json({ ticker, from, to, results: await orEmpty(() => provider.dailyBars(ticker, from, to), []) }, 200, BARS);
+      return c.json({ ticker, from, to, results: await orEmpty(() => provider.dailyBars(ticker, from, to), []), isDemo }, 200, BARS);
     })
     .get('/polygon/price/:ticker', validate('param', TickerParams), spends('page'), async (c) => {
       const { ticker } = c.req.valid('param');

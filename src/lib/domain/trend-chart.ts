@@ -1,0 +1,180 @@
+/**
+ * The geometry of the trend chart (issue 18: a chart that tells the truth): where each day, tick, reference line,
+ * average label and daily close sits. Pure, so the page's first paint (rendered at build time) and the live chart
+ * are the same drawing: same axes, thresholds and scale, nothing jumps when the island takes over.
+ *
+ * Positions are fractions of the plot box (x from the first to the last report day on a calendar time axis, y on
+ * the -110..110 domain), so one drawing fits any width; the plot box's insets are fixed pixels.
+ */
+import type { Bar } from './market';
+import { TREND_Y_DOMAIN, TREND_Y_TICKS, type ChartPoint } from './trend';
+
+/** The plot box's insets in px inside the chart: averages' labels on the left, the score ticks on the right, dates below. */
+export const TREND_PLOT_INSETS = { top: 8, right: 34, bottom: 20, left: 56 } as const;
+
+/** Height in px of an average's label in the left gutter: two labels closer than this are moved apart. */
+export const AVERAGE_LABEL_HEIGHT = 15;
+
+/** Height in px of the price panel under the C-Score chart. */
+export const PRICE_PANEL_HEIGHT = 72;
+
+/** Most calendar days of daily closes the price panel asks for (the bars route's limit, /api/polygon/aggs). */
+export const PRICE_PANEL_DAYS = 31;
+
+/** SVG user units of the plot: x 0..1000, y the score domain (110 at the top). */
+export const PLOT_VIEWBOX = { width: 1000, height: TREND_Y_DOMAIN[1] - TREND_Y_DOMAIN[0] } as const;
+
+/** A report day of the chart: its point, its index among the chart's points, and its place in the plot (fractions). */
+export interface ChartDay {
+  point: ChartPoint;
+  index: number;
+  x: number;
+  y: number;
+}
+
+/** An average as a horizontal reference line, with its label's centre in px from the plot's top. */
+export interface ChartAverage {
+  point: ChartPoint;
+  index: number;
+  y: number;
+  labelTop: number;
+}
+
+/** Everything the chart draws. */
+export interface TrendGeometry {
+  days: ChartDay[];
+  averages: ChartAverage[];
+  /** The line through the days: a monotone curve in PLOT_VIEWBOX units ('' for no day). */
+  path: string;
+  xTicks: { date: string; label: string; x: number; align: 'start' | 'middle' | 'end' }[];
+  yTicks: { value: number; y: number }[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** y of a score as a fraction of the plot's height from its top, on the chart's domain. */
+export function scoreY(score: number): number {
+  const [min, max] = TREND_Y_DOMAIN;
+  return (max - Math.max(min, Math.min(max, score))) / (max - min);
+}
+
+/** x of a date between the first and the last day (fractions of the plot's width; one day sits at the right edge). */
+function timeScale(first: string, last: string): (date: string) => number {
+  const [start, end] = [Date.parse(first), Date.parse(last)];
+  return (date) => (end > start ? (Date.parse(date) - start) / (end - start) : 1);
+}
+
+/**
+ * A monotone cubic curve through the points (Fritsch-Carlson tangents, as d3's curveMonotoneX): it never
+ * overshoots between two days, so the line never shows a score no report had.
+ */
+export function monotonePath(points: readonly { x: number; y: number }[]): string {
+  const n = points.length;
+  if (n === 0) return '';
+  // Whole units: a thousandth of the plot's width, half a point of score; finer adds bytes to every stock page, not detail.
+  const f = (v: number) => Math.round(v).toString();
+  if (n === 1) return `M${f(points[0]!.x)},${f(points[0]!.y)}`;
+  const widths = points.slice(1).map((p, i) => p.x - points[i]!.x || 1e-9);
+  const slopes = points.slice(1).map((p, i) => (p.y - points[i]!.y) / widths[i]!);
+  const tangents = points.map((_, i) => {
+    if (i === 0) return slopes[0]!;
+    if (i === n - 1) return slopes[n - 2]!;
+    const [a, b, ha, hb] = [slopes[i - 1]!, slopes[i]!, widths[i - 1]!, widths[i]!];
+    if (a * b <= 0) return 0;
+    const mean = (a * hb + b * ha) / (ha + hb);
+    return Math.sign(a) * Math.min(Math.abs(a), Math.abs(b), 0.5 * Math.abs(mean)) * 2;
+  });
+  let d = `M${f(points[0]!.x)},${f(points[0]!.y)}`;
+  for (let i = 0; i < n - 1; i += 1) {
+    const [p, q] = [points[i]!, points[i + 1]!];
+    const h = (q.x - p.x) / 3;
+    d += `C${f(p.x + h)},${f(p.y + h * tangents[i]!)},${f(q.x - h)},${f(q.y - h * tangents[i + 1]!)},${f(q.x)},${f(q.y)}`;
+  }
+  return d;
+}
+
+/**
+ * Centres (px from the plot's top) of labels wanted at `wanted` px, moved apart to at least `gap` px and kept
+ * within 0..`height` with half a label to spare, in the order given.
+ */
+export function spreadLabels(wanted: readonly number[], gap: number, height: number): number[] {
+  const order = wanted.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y || a.i - b.i);
+  const placed = order.map((o) => o.y);
+  const [low, high] = [gap / 2, height - gap / 2];
+  // Push down from the top, then back up from the bottom: n labels always fit when n x gap <= height.
+  for (let k = 0; k < placed.length; k += 1) placed[k] = Math.max(placed[k]!, k === 0 ? low : placed[k - 1]! + gap);
+  for (let k = placed.length - 1; k >= 0; k -= 1) placed[k] = Math.min(placed[k]!, k === placed.length - 1 ? high : placed[k + 1]! - gap);
+  const out = new Array<number>(wanted.length);
+  order.forEach((o, k) => (out[o.i] = placed[k]!));
+  return out;
+}
+
+/** Dates of the x-axis: the first and last day and evenly spaced days between, `count` at most. */
+function tickDays(days: readonly ChartDay[], count: number): ChartDay[] {
+  if (days.length <= count) return [...days];
+  const picked = new Set<number>();
+  for (let k = 0; k < count; k += 1) picked.add(Math.round((k * (days.length - 1)) / (count - 1)));
+  return [...picked].sort((a, b) => a - b).map((i) => days[i]!);
+}
+
+/** The chart's drawing for points in toChartPoints' order, in a chart `height` px high. */
+export function trendGeometry(points: readonly ChartPoint[], height: number): TrendGeometry {
+  const plotHeight = height - TREND_PLOT_INSETS.top - TREND_PLOT_INSETS.bottom;
+  const indexed = points.map((point, index) => ({ point, index }));
+  const dated = indexed.filter(({ point }) => point.type !== '7d-avg' && point.type !== '14d-avg');
+  const x = dated.length ? timeScale(dated[0]!.point.date, dated.at(-1)!.point.date) : () => 1;
+  const days = dated.map(({ point, index }) => ({ point, index, x: x(point.date), y: scoreY(point.cScore) }));
+  const averageList = indexed.filter(({ point }) => point.type === '7d-avg' || point.type === '14d-avg');
+  const labelTops = spreadLabels(averageList.map(({ point }) => scoreY(point.cScore) * plotHeight), AVERAGE_LABEL_HEIGHT, plotHeight);
+  const averages = averageList.map(({ point, index }, k) => ({ point, index, y: scoreY(point.cScore), labelTop: labelTops[k]! }));
+  const path = monotonePath(days.map((d) => ({ x: d.x * PLOT_VIEWBOX.width, y: d.y * PLOT_VIEWBOX.height })));
+  const ticks = tickDays(days, 4);
+  const xTicks = ticks.map((d, k) => ({
+    date: d.point.date,
+    label: d.point.axisLabel,
+    x: d.x,
+    align: ticks.length > 1 && k === 0 ? ('start' as const) : k === ticks.length - 1 ? ('end' as const) : ('middle' as const),
+  }));
+  return { days, averages, path, xTicks, yTicks: TREND_Y_TICKS.map((value) => ({ value, y: scoreY(value) })) };
+}
+
+/** The day nearest to `x` (a fraction of the plot's width), or null without days. */
+export function nearestDay(days: readonly ChartDay[], x: number): ChartDay | null {
+  let best: ChartDay | null = null;
+  for (const day of days) if (best === null || Math.abs(day.x - x) < Math.abs(best.x - x)) best = day;
+  return best;
+}
+
+/** The window of daily closes the price panel asks for: up to PRICE_PANEL_DAYS days ending on the last day, never after `today`. */
+export function priceWindow(first: string, last: string, today: string): { from: string; to: string } {
+  const to = last < today ? last : today;
+  const earliest = new Date(Date.parse(to) - (PRICE_PANEL_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  return { from: first > earliest ? first : earliest, to };
+}
+
+/** A daily close placed on the chart's time axis. */
+export interface PricePoint {
+  date: string;
+  close: number;
+  x: number;
+  y: number;
+}
+
+/** The closes of the bars within the chart's days, on the same x as the C-Score line, y between their low and high. */
+export function pricePoints(bars: readonly Bar[], days: readonly ChartDay[]): { points: PricePoint[]; low: number; high: number; path: string } {
+  if (days.length === 0) return { points: [], low: 0, high: 0, path: '' };
+  const [first, last] = [days[0]!.point.date, days.at(-1)!.point.date];
+  const x = timeScale(first, last);
+  const closes = bars
+    .map((b) => ({ date: new Date(b.t).toISOString().slice(0, 10), close: b.c }))
+    .filter((b) => b.date >= first && b.date <= last && Number.isFinite(b.close))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  if (closes.length === 0) return { points: [], low: 0, high: 0, path: '' };
+  const low = Math.min(...closes.map((b) => b.close));
+  const high = Math.max(...closes.map((b) => b.close));
+  const span = high - low || 1;
+  // 8% margin above and below so the line never touches the panel's edges.
+  const points = closes.map((b) => ({ ...b, x: x(b.date), y: 0.08 + 0.84 * ((high - b.close) / span) }));
+  const path = monotonePath(points.map((p) => ({ x: p.x * PLOT_VIEWBOX.width, y: p.y * 100 })));
+  return { points, low, high, path };
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { toChartPoints, TREND_CHART_HEIGHTS, type TrendPoint } from '../../src/lib/domain/trend';
+import {
+  AVERAGE_LABEL_HEIGHT,
+  monotonePath,
+  nearestDay,
+  pricePoints,
+  priceWindow,
+  scoreY,
+  spreadLabels,
+  trendGeometry,
+  TREND_PLOT_INSETS,
+} from '../../src/lib/domain/trend-chart';
+
+const trend: TrendPoint[] = [
+  { date: '2026-11-02', cScore: 91.9, is14DayAvg: true },
+  { date: '2026-11-11', cScore: 91.85, is7DayAvg: true },
+  { date: '2026-11-02', cScore: 40 },
+  { date: '2026-11-03', cScore: 70 },
+  { date: '2026-11-06', cScore: 66 },
+  { date: '2026-11-19', cScore: 93.29, isYesterday: true },
+  { date: '2026-11-20', cScore: 96.81, isCurrentDay: true },
+];
+const plotHeight = TREND_CHART_HEIGHTS.card - TREND_PLOT_INSETS.top - TREND_PLOT_INSETS.bottom;
+
+describe('scoreY', () => {
+  it.each([
+    [110, 0],
+    [0, 0.5],
+    [-110, 1],
+    [65, 45 / 220],
+    [150, 0], // clamped to the domain
+    [-150, 1],
+  ])('%d sits at %d of the plot height', (score, y) => {
+    expect(scoreY(score)).toBeCloseTo(y, 10);
+  });
+});
+
+describe('spreadLabels', () => {
+  it.each([
+    [[50, 52], [50, 65]], // too close: the lower one moves down
+    [[52, 50], [65, 50]], // in the order given
+    [[0, 1], [7.5, 22.5]], // kept inside at the top
+    [[152, 152], [129.5, 144.5]], // and at the bottom
+    [[20, 100], [20, 100]], // apart already: untouched
+  ])('%j -> %j', (wanted, placed) => {
+    expect(spreadLabels(wanted, AVERAGE_LABEL_HEIGHT, plotHeight)).toEqual(placed);
+  });
+});
+
+describe('monotonePath', () => {
+  it('never overshoots the scores of the two days it joins', () => {
+    const points = [{ x: 0, y: 10 }, { x: 100, y: 50 }, { x: 200, y: 50 }, { x: 300, y: 20 }, { x: 400, y: 90 }];
+    const numbers = monotonePath(points).slice(1).split(/[C,]/).map(Number);
+    const ys = numbers.filter((_, i) => i % 2 === 1);
+    // Each curve's control points stay between its ends.
+    for (let i = 0; i < points.length - 1; i += 1) {
+      const [a, b] = [points[i]!.y, points[i + 1]!.y];
+      for (const y of ys.slice(1 + 3 * i, 1 + 3 * i + 3)) {
+        expect(y).toBeGreaterThanOrEqual(Math.min(a, b) - 1e-9);
+        expect(y).toBeLessThanOrEqual(Math.max(a, b) + 1e-9);
+      }
+    }
+  });
+
+  it('is empty without points and a move with one', () => {
+    expect(monotonePath([])).toBe('');
+    expect(monotonePath([{ x: 5, y: 7 }])).toBe('M5,7');
+  });
+});
+
+describe('trendGeometry', () => {
+  const { points } = toChartPoints(trend);
+  const geometry = trendGeometry(points, TREND_CHART_HEIGHTS.card);
+
+  it('places the days on a calendar time axis from the first to the report date', () => {
+    expect(geometry.days.map((d) => [d.point.date, Number(d.x.toFixed(4))])).toEqual([
+      ['2026-11-02', 0],
+      ['2026-11-03', 0.0556],
+      ['2026-11-06', 0.2222],
+      ['2026-11-19', 0.9444],
+      ['2026-11-20', 1],
+    ]);
+    expect(geometry.days.at(-1)!.y).toBeCloseTo(scoreY(96.81));
+    expect(geometry.path.startsWith('M0,')).toBe(true);
+  });
+
+  it('keeps the spec order for the keyboard: the 14-day average, the 7-day average, then the days', () => {
+    expect(geometry.averages.map((a) => [a.index, a.point.axisLabel])).toEqual([[0, '14D Avg'], [1, '7D Avg']]);
+    expect(geometry.days.map((d) => d.index)).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  it('moves two averages of nearly the same score apart so their labels never overlap', () => {
+    const [a, b] = geometry.averages;
+    expect(Math.abs(a!.labelTop - b!.labelTop)).toBeGreaterThanOrEqual(AVERAGE_LABEL_HEIGHT);
+  });
+
+  it('labels at most 4 dates: the first at its start, the report date at its end', () => {
+    expect(geometry.xTicks.map((t) => [t.label, t.align])).toEqual([
+      ['11/2', 'start'],
+      ['11/3', 'middle'],
+      ['11/19', 'middle'],
+      ['11/20', 'end'],
+    ]);
+    expect(geometry.yTicks.map((t) => t.value)).toEqual([-100, -65, 0, 65, 100]);
+  });
+
+  it('finds the day nearest to a place on the axis', () => {
+    expect(nearestDay(geometry.days, 0.5)!.point.date).toBe('2026-11-06');
+    expect(nearestDay(geometry.days, 0.6)!.point.date).toBe('2026-11-19');
+    expect(nearestDay([], 0.5)).toBeNull();
+  });
+});
+
+describe('the price panel', () => {
+  it.each([
+    ['2026-08-28', '2026-11-20', '2026-11-24', { from: '2026-10-21', to: '2026-11-20' }],
+    ['2026-11-10', '2026-11-20', '2026-11-24', { from: '2026-11-10', to: '2026-11-20' }],
+    ['2026-08-28', '2026-11-20', '2026-11-18', { from: '2026-10-19', to: '2026-11-18' }],
+  ])('asks for the closes of %s to %s (today %s): %j', (first, last, today, window) => {
+    expect(priceWindow(first, last, today)).toEqual(window);
+  });
+
+  it('puts the closes within the chart\'s dates on its time axis, between their low and high', () => {
+    const { points } = toChartPoints(trend);
+    const { days } = trendGeometry(points, TREND_CHART_HEIGHTS.card);
+    const bar = (date: string, c: number) => ({ t: Date.parse(`${date}T05:00:00Z`), o: c, h: c, l: c, c, v: 1 });
+    const placed = pricePoints([bar('2026-11-20', 12), bar('2026-10-30', 99), bar('2026-11-06', 10), bar('2026-11-19', 11)], days);
+    expect(placed.points.map((p) => [p.date, p.close, Number(p.x.toFixed(4)), Number(p.y.toFixed(2))])).toEqual([
+      ['2026-11-06', 10, 0.2222, 0.92],
+      ['2026-11-19', 11, 0.9444, 0.5],
+      ['2026-11-20', 12, 1, 0.08],
+    ]);
+    expect([placed.low, placed.high]).toEqual([10, 12]);
+    expect(pricePoints([bar('2026-10-01', 5)], days).points).toEqual([]);
+  });
+});
