@@ -224,10 +224,8 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   let rows = await inPage();
   expect(rows[0]!.index).toBe(2);
   expect(rows[0]!.score).toBe(want[0]);
-  await page.locator('#all-signals').evaluate((t) => {
-    const scroller = t.closest('.table-scroll')!;
-    scroller.scrollTop = scroller.scrollHeight;
-  });
+  // The page is the only scroll (issue 18): the window follows it.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(async () => (await inPage()).at(-1)!.index).toBe(total + 1);
   rows = await inPage();
   expect(rows.at(-1)!.score).toBe(want.at(-1));
@@ -243,13 +241,13 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   await expect(page.locator('[data-count]')).toHaveText(`${total} stocks`);
 
   // Watching a row, then scrolling it out of the window and back, keeps its star on.
-  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expect.poll(async () => (await inPage())[0]!.index).toBe(2);
   const first = (await inPage())[0]!.t;
   await page.getByRole('button', { name: `Watch ${first}`, exact: true }).click();
-  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 100_000));
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect(page.getByRole('button', { name: `Watch ${first}`, exact: true })).toHaveCount(0);
-  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByRole('button', { name: `Watch ${first}`, exact: true })).toHaveAttribute('aria-pressed', 'true');
 
   // Tab walks row after row past the first window: each row's star and ticker link take focus in order.
