@@ -20,7 +20,7 @@ test('a sample build says so on every page, in its meta descriptions, and in /ap
     }
   }
   await page.goto('/signal/AAPL');
-  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', `${NOTICE}. AAPL (Apple Inc.) C-Score -23.74, Neutral, report of Nov 20, 2026. Daily consumer-spending signal with its 7- and 14-day history.`);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', `${NOTICE}. Apple Inc. (AAPL): Neutral, C-Score \u221223.74 on Nov 20, 2026. Daily consumer-spending signal with its 7- and 14-day history.`);
   // The price's own demo label stays.
   await expect(page.getByText('Demo price', { exact: true })).toBeVisible();
   const health = (await (await request.get('/api/health')).json()) as { source: string };
