@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dayInNumbers, strongestNewSignals, topSignalCards } from '../../src/lib/domain/landing';
 import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
 import { scoreChange } from '../../src/lib/domain/signal';
-import { DEFAULT_TABLE_STATE, listOrder, strengthPermutation } from '../../src/lib/domain/table';
+import { DEFAULT_TABLE_STATE, listOrder, strengthPermutation, type ListOrder, type TableState } from '../../src/lib/domain/table';
 import { DEFAULT_SHOWN_COLUMNS, hiddenColumnClasses, parseShownColumns, serializeShownColumns } from '../../src/lib/domain/table-columns';
 import { signalRecord } from '../fixtures/records';
 
@@ -50,7 +50,7 @@ describe('the landing page (issue 18 item 1)', () => {
 
 describe('list order (issue 18 item 2)', () => {
   const has = (key: string) => ['cScore', 'delta', 'ticker'].includes(key);
-  it.each([
+  it.each<[Partial<TableState>, ListOrder]>([
     [{}, { by: 'list' }],
     [{ direction: 'bearish' }, { by: 'strength' }],
     [{ direction: 'bearish', sort: 'cScore', order: 'asc' }, { by: 'column', key: 'cScore', order: 'asc' }],
