@@ -83,7 +83,8 @@ const browser = await launchChromium(process.env.CHROMIUM_PATH || '/usr/bin/chro
 try {
   await mkdir(out, { recursive: true });
   for (const theme of THEMES) {
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: theme });
+    // Reduced motion: the stock page shows its final C-Score at once instead of mid-count-up.
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: theme, reducedMotion: 'reduce' });
     await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
     const page = await context.newPage();
     for (const shot of SHOTS) {

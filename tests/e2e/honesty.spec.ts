@@ -56,6 +56,8 @@ test('the filter form works without JavaScript: the server renders the filtered 
   const bearish = await shownScores();
   expect(bearish.length).toBeGreaterThan(0);
   for (const score of bearish) expect(score).toBeLessThanOrEqual(-65);
+  // Issue 18: a direction filter orders by signal strength, the strongest bearish first, without JavaScript too.
+  expect(bearish).toEqual([...bearish].sort((a, b) => a - b));
   await expect(page.locator('[data-count]')).toHaveText(`Showing ${bearish.length} of 503 stocks`);
   // Apply submits the form as a plain GET: the next page is filtered by the server too.
   await page.getByLabel('Direction').selectOption('bullish');

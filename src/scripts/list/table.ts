@@ -179,6 +179,8 @@ export function enhanceTables(): void {
     for (const [key, header] of table.headers) header.button.addEventListener('click', () => update(nextSort(state, key, header.kind)));
   }
   if (form) {
+    // Every change applies at once: the Apply button is for readers without JavaScript.
+    form.querySelector<HTMLElement>('[data-apply]')?.setAttribute('hidden', '');
     form.addEventListener('input', () => update(readForm(form, state)));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
