@@ -63,3 +63,21 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+test('at 320 px the stock page tooltips open on screen, and a closed one takes no room', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
+  const page = await context.newPage();
+  await page.goto('/signal/AAPL');
+  for (const name of ['About Market Score', 'About Delta Score']) {
+    const button = page.getByRole('button', { name });
+    await button.focus();
+    const tip = page.locator(`#${await button.getAttribute('aria-describedby')}`);
+    await expect(tip).toBeVisible();
+    const box = (await tip.boundingBox())!;
+    expect([box.x >= 0, box.x + box.width <= 320]).toEqual([true, true]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await button.blur();
+    await expect(tip).toBeHidden();
+  }
+  await context.close();
+});
