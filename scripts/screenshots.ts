@@ -78,7 +78,8 @@ console.log('Building the sample exports (about a minute)...');
 const built = await runTsx(root, 'scripts/daily.ts', ['--force'], { ...process.env, ...site });
 if (built.code !== 0) fail(`the daily job failed (exit ${built.code}):\n${built.stderr.trim() || built.stdout.trim()}`);
 
-const server = await startServer(root, site.DIST_DIR, site);
+// Ports apart from the bench's 4800-4899: the two may run at once.
+const server = await startServer(root, site.DIST_DIR, site, { first: 4900, last: 4999 });
 const browser = await launchChromium(process.env.CHROMIUM_PATH || '/usr/bin/chromium');
 try {
   await mkdir(out, { recursive: true });
