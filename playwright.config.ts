@@ -10,6 +10,7 @@ import {
   FAKE_LLM_MODEL,
   FAKE_LLM_PORT,
   FAKE_LLM_URL,
+  LEARN_VIDEO_URL,
   OPERATOR_DIR,
   OPERATOR_EMAIL,
   OPERATOR_FIRST_REPORT,
@@ -122,6 +123,10 @@ export default defineConfig({
         LLM_BASE_URL: FAKE_LLM_URL,
         LLM_API_KEY: FAKE_LLM_KEY,
         LLM_MODEL: FAKE_LLM_MODEL,
+        // Its Learn page has a guide video and community links (tests/e2e/shell.spec.ts); the demo app has none.
+        LEARN_VIDEO_URL: LEARN_VIDEO_URL,
+        NEWSLETTER_URL: 'https://newsletter.example/',
+        COMMUNITY_URL: 'https://chat.example/',
       },
     },
     {

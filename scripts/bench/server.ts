@@ -27,15 +27,24 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** The first free port of 4800-4899 (this worktree's range). */
-async function freePort(): Promise<number> {
-  for (let port = FIRST_PORT; port <= LAST_PORT; port++) if (await portIsFree(port)) return port;
-  throw new Error(`No free port between ${FIRST_PORT} and ${LAST_PORT}: stop what listens there and run the bench again.`);
+/** A range of ports to serve on. */
+export interface PortRange {
+  first: number;
+  last: number;
 }
 
-/** Starts `tsx scripts/start.ts` with DIST_DIR = distDir (and `env` on top) and waits until /api/health answers 200. */
-export async function startServer(root: string, distDir: string, env: Record<string, string> = {}): Promise<BenchServer> {
-  const port = await freePort();
+/** The first free port of the range (the bench's is 4800-4899). */
+async function freePort({ first, last }: PortRange): Promise<number> {
+  for (let port = first; port <= last; port++) if (await portIsFree(port)) return port;
+  throw new Error(`No free port between ${first} and ${last}: stop what listens there and run the bench again.`);
+}
+
+/**
+ * Starts `tsx scripts/start.ts` with DIST_DIR = distDir (and `env` on top) and waits until /api/health answers 200.
+ * `ports` keeps another tool's server (the screenshots') off the bench's range, so both can run at once.
+ */
+export async function startServer(root: string, distDir: string, env: Record<string, string> = {}, ports: PortRange = { first: FIRST_PORT, last: LAST_PORT }): Promise<BenchServer> {
+  const port = await freePort(ports);
   const origin = `http://${HOST}:${port}`;
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,

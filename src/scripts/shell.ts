@@ -8,7 +8,7 @@ import { $user, loadUser, signIn, signOut } from '../stores/user';
 import { openPaywall } from '../stores/paywall';
 import { followAccount } from '../stores/watchlist';
 import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/theme';
-import { MOBILE_BREAKPOINT_PX } from '../lib/domain/ui';
+import { DRAWER_BREAKPOINT_PX } from '../lib/domain/ui';
 import { enhanceSearch } from './search';
 import { mountShellIslandsOnDemand } from './mount-on-demand';
 import { gateTopSignalLinks } from './top-signal-gate';
@@ -26,7 +26,7 @@ if (document.body.hasAttribute('data-main-tab') && !location.hash) {
   scrollTo(0, 0);
 }
 
-// Sidebar: collapsed (16 units) or expanded (64), remembered; under 640 px a drawer.
+// Sidebar: collapsed (16 units) or expanded (64), remembered; under 768 px a drawer.
 const sidebar = q('#sidebar')!;
 const collapse = q('[data-collapse]')!;
 const collapseLabel = collapse.querySelector('.sr-only')!;
@@ -39,7 +39,7 @@ collapse.addEventListener('click', () => $sidebarCollapsed.set(!$sidebarCollapse
 
 const opener = q('[data-drawer-open]')!;
 const backdrop = q('[data-drawer-close]')!;
-const mobile = matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`);
+const mobile = matchMedia(`(max-width: ${DRAWER_BREAKPOINT_PX - 0.02}px)`);
 const behindDrawer = [q('.topbar')!, q('.content')!];
 function setDrawer(open: boolean): void {
   root.classList.toggle('drawer-open', open);

@@ -43,7 +43,8 @@ test.describe('the stock detail page', () => {
   test('a bullish top ticker: badge, star, texts, colours, bar, arrow, averages and meta tags', async ({ page, request }) => {
     const response = await page.goto('/signal/PNW');
     expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle('C-Score Signals PNW');
+    // Issue 18: the title names the company, the ticker and today's signal, then the tool.
+    await expect(page).toHaveTitle('Pinnacle West Capital (PNW): Bullish, C-Score 96.81 on Nov 20, 2026 | C-Score Signals');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('PNW');
     await expect(page.getByRole('img', { name: 'Top Signal' })).toHaveAttribute('title', 'Top Signal');
     await expect(page.locator('h1 .badge')).toHaveText('Bullish');
@@ -74,7 +75,7 @@ test.describe('the stock detail page', () => {
     await expect(page.getByRole('link', { name: /Back to Dashboard/ })).toHaveAttribute('href', '/');
 
     // Meta: description, Open Graph, Twitter, the share image.
-    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /PNW .*C-Score 96\.81, Bullish, report of Nov 20, 2026/);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /Pinnacle West Capital \(PNW\): Bullish, C-Score 96\.81 on Nov 20, 2026\. /);
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image');
     const image = await page.locator('meta[property="og:image"]').getAttribute('content');
     expect(image).toMatch(/\/og\/signal\/PNW\.png$/);
@@ -282,7 +283,7 @@ test.describe('the detail modal', () => {
       return texts.filter((text) => text.includes('react.transitional.element')).length;
     };
     expect(await reactIn()).toBe(0);
-    const link = page.locator('a[data-detail-link][href="/signal/PNW"]');
+    const link = page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]');
     await link.click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toBeVisible();
@@ -330,7 +331,7 @@ test.describe('the detail modal', () => {
     });
     await page.goto('/');
     await waitForModalIsland(page);
-    await page.locator('a[data-detail-link][href="/signal/PNW"]').click();
+    await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '96.81');
     await expect(dialog).toContainText('Pinnacle West Capital');
@@ -368,7 +369,7 @@ test.describe('the detail modal', () => {
         closed();
       });
       clickedAt = performance.now();
-      document.querySelector<HTMLAnchorElement>('a[data-detail-link][href="/signal/APTV"]')!.click();
+      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/APTV"]')!.click();
       await new Promise((resolve) => {
         const done = () => (document.querySelector('#detail-modal [data-testid="cscore"]') ? resolve(null) : setTimeout(done, 20));
         done();
@@ -403,7 +404,7 @@ test.describe('the detail modal', () => {
         const closed = () => (document.getElementById('detail-modal') ? requestAnimationFrame(closed) : resolve(null));
         closed();
       });
-      document.querySelector<HTMLAnchorElement>('a[data-detail-link][href="/signal/APTV"]')!.click();
+      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/APTV"]')!.click();
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return document.querySelector('#detail-modal [data-testid="cscore"]')?.getAttribute('data-countup') ?? null;
     });
@@ -417,7 +418,7 @@ test.describe('the detail modal', () => {
     const list = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/all-signals');
     await page.goto('/');
     await waitForModalIsland(page);
-    await page.locator('a[data-detail-link][href="/signal/PNW"]').click();
+    await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
     const dialog = page.getByRole('dialog');
     expect((await list).status()).toBe(200);
     await expect(dialog.getByTestId('cscore')).toHaveText('96.81', { timeout: 5000 });
@@ -429,7 +430,7 @@ test.describe('the detail modal', () => {
     await page.goto('/');
     await waitForModalIsland(page);
     await page.evaluate(() => {
-      const row = document.querySelector<HTMLAnchorElement>('a[data-detail-link][href="/signal/PNW"]')!;
+      const row = document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/PNW"]')!;
       row.href = '/signal/ZZZZ';
       row.textContent = 'ZZZZ';
     });
@@ -454,7 +455,7 @@ test.describe('the detail modal', () => {
     });
     await page.goto('/');
     await waitForModalIsland(page);
-    await page.locator('a[data-detail-link][href="/signal/PNW"]').click();
+    await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
     const chart = page.getByRole('dialog').getByTestId('trend-chart');
     await expect(chart).toHaveAttribute('data-state', 'loading');
     await expect(chart).toContainText('Loading trend data for PNW...');

@@ -20,7 +20,7 @@ test('a sample build says so on every page, in its meta descriptions, and in /ap
     }
   }
   await page.goto('/signal/AAPL');
-  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', `${NOTICE}. AAPL (Apple Inc.) C-Score -23.74, Neutral, report of Nov 20, 2026. Daily consumer-spending signal with its 7- and 14-day history.`);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', `${NOTICE}. Apple Inc. (AAPL): Neutral, C-Score \u221223.74 on Nov 20, 2026. Daily consumer-spending signal with its 7- and 14-day history.`);
   // The price's own demo label stays.
   await expect(page.getByText('Demo price', { exact: true })).toBeVisible();
   const health = (await (await request.get('/api/health')).json()) as { source: string };
@@ -56,6 +56,8 @@ test('the filter form works without JavaScript: the server renders the filtered 
   const bearish = await shownScores();
   expect(bearish.length).toBeGreaterThan(0);
   for (const score of bearish) expect(score).toBeLessThanOrEqual(-65);
+  // Issue 18: a direction filter orders by signal strength, the strongest bearish first, without JavaScript too.
+  expect(bearish).toEqual([...bearish].sort((a, b) => a - b));
   await expect(page.locator('[data-count]')).toHaveText(`Showing ${bearish.length} of 503 stocks`);
   // Apply submits the form as a plain GET: the next page is filtered by the server too.
   await page.getByLabel('Direction').selectOption('bullish');

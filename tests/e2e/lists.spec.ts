@@ -1,63 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { parse } from 'csv-parse/sync';
-import readExcelFile from 'read-excel-file/node';
+import { expected } from './sample-lists';
 
-// The expected lists are computed here from the sample exports, independently of src/lib/domain/lists.ts:
-// DESIGN.md "Lists" with D the latest report and "qualified" meaning |C-Score| >= 65, over the last 5 reports.
-const DIR = 'data/sample-exports';
 // The shared test machine can be slow: islands load on first use, so allow them time.
 const expect = baseExpect.configure({ timeout: 15_000 });
-type Report = { date: string; scores: Map<string, number> };
-
-async function readReport(file: string): Promise<Report> {
-  const path = join(DIR, file);
-  let rows: unknown[][];
-  if (file.endsWith('.csv')) {
-    rows = parse(readFileSync(path, 'utf8'), { bom: true }) as string[][];
-  } else {
-    const sheets = await readExcelFile(path);
-    rows = (sheets.find((s) => /signal/i.test(s.sheet)) ?? sheets[0]!).data as unknown[][];
-  }
-  const header = (rows[0] as string[]).map((h) => String(h).toLowerCase());
-  const t = header.indexOf('ticker');
-  const c = header.indexOf('c-score');
-  const scores = new Map<string, number>();
-  for (const row of rows.slice(1)) scores.set(String(row[t]).trim().toUpperCase(), Number(row[c]));
-  return { date: /(\d{4}-\d{2}-\d{2})/.exec(file)![1]!, scores };
-}
-
-const qualified = (s: number | undefined) => s !== undefined && Math.abs(s) >= 65;
-const direction = (s: number) => (s >= 65 ? 'Bullish' : s <= -65 ? 'Bearish' : 'Neutral');
-
-async function expected() {
-  const files = readdirSync(DIR).filter((f) => /\.(csv|xlsx)$/.test(f)).sort();
-  // The last 6 reports: D, the 4 before it (the 5-report window), and one more to know where a streak began.
-  const reports = await Promise.all(files.slice(-6).map(readReport));
-  const D = reports.at(-1)!;
-  const window = reports.slice(-5);
-  const all = [...D.scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
-  const current = [...D.scores].filter(([, s]) => qualified(s)).map(([t]) => t);
-  const newToday = current.filter((t) => !qualified(reports.at(-2)!.scores.get(t)));
-  // Still qualified and became so within the window: not qualified on every one of the 6 reports.
-  const recent = current.filter((t) => !reports.every((r) => qualified(r.scores.get(t))));
-  const events = { exits: new Set<string>(), reversals: new Set<string>() };
-  for (const t of D.scores.keys()) {
-    let last: string | null = null;
-    window.forEach((r, i) => {
-      const s = r.scores.get(t);
-      if (s === undefined) return;
-      const prev = i > 0 ? window[i - 1]!.scores.get(t) : undefined;
-      if (prev !== undefined && qualified(prev) && !qualified(s)) events.exits.add(`${t}|${direction(prev)}|Neutral|${r.date}`);
-      if (qualified(s)) {
-        if (last && last !== direction(s)) events.reversals.add(`${t}|${last}|${direction(s)}|${r.date}`);
-        last = direction(s);
-      }
-    });
-  }
-  return { all, current, newToday, recent, events, latest: D.scores };
-}
 
 const tickers = (page: Page, table: string) => page.locator(`#${table} tbody tr:not([hidden])`).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.t!));
 
@@ -224,10 +169,8 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   let rows = await inPage();
   expect(rows[0]!.index).toBe(2);
   expect(rows[0]!.score).toBe(want[0]);
-  await page.locator('#all-signals').evaluate((t) => {
-    const scroller = t.closest('.table-scroll')!;
-    scroller.scrollTop = scroller.scrollHeight;
-  });
+  // The page is the only scroll (issue 18): the window follows it.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(async () => (await inPage()).at(-1)!.index).toBe(total + 1);
   rows = await inPage();
   expect(rows.at(-1)!.score).toBe(want.at(-1));
@@ -243,13 +186,13 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   await expect(page.locator('[data-count]')).toHaveText(`${total} stocks`);
 
   // Watching a row, then scrolling it out of the window and back, keeps its star on.
-  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expect.poll(async () => (await inPage())[0]!.index).toBe(2);
   const first = (await inPage())[0]!.t;
   await page.getByRole('button', { name: `Watch ${first}`, exact: true }).click();
-  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 100_000));
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect(page.getByRole('button', { name: `Watch ${first}`, exact: true })).toHaveCount(0);
-  await page.locator('#all-signals').evaluate((t) => (t.closest('.table-scroll')!.scrollTop = 0));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByRole('button', { name: `Watch ${first}`, exact: true })).toHaveAttribute('aria-pressed', 'true');
 
   // Tab walks row after row past the first window: each row's star and ticker link take focus in order.

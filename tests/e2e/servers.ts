@@ -44,5 +44,8 @@ export const FAKE_LLM_URL = `http://127.0.0.1:${FAKE_LLM_PORT}/v1`;
 export const FAKE_LLM_KEY = 'e2e-fake-llm-key';
 export const FAKE_LLM_MODEL = 'fake-model-e2e';
 
+/** The guide video of the polygon app's Learn page (the demo app has none). */
+export const LEARN_VIDEO_URL = 'https://www.youtube-nocookie.com/embed/e2e-guide';
+
 /** The key the polygon app sends and the fake accepts. */
 export const FAKE_POLYGON_KEY = 'e2e-fake-polygon-key';

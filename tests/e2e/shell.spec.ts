@@ -1,4 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { LEARN_VIDEO_URL, POLYGON_URL } from './servers';
 
 // The shared test machine can be slow: the Toaster and Paywall islands load on first use, so allow them time.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -165,16 +166,28 @@ test('the ticker search finds tickers and companies, with Ctrl+K', async ({ page
   await expect(page).toHaveURL(/\/signal\/NVDA$/);
 });
 
-test('the Learn video dialog has a title and says when no video is configured', async ({ page }) => {
+test('Learn shows the guide video and the community only when configured (issue 18); the video dialog has a title', async ({ page }) => {
+  // The demo app has neither: no placeholder shows through.
   await page.goto('/learn');
+  await page.getByText('What is the C-Score?').click();
+  await expect(page.getByText(/consumer panel of 25 million credit and debit cards/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Watch the guide' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Guides' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Join Our Community' })).toHaveCount(0);
+  await expect(page.getByText(/configured|linked for this site/)).toHaveCount(0);
+
+  // The polygon app has a video and both links. The player is answered here: the test machine is offline.
+  await page.route(`${LEARN_VIDEO_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>guide</p>' }));
+  await page.goto(`${POLYGON_URL}/learn`);
   await page.getByRole('button', { name: 'Watch the guide' }).click();
   const dialog = page.getByRole('dialog', { name: 'Getting started with the C-Score' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByText('No guide video is configured for this site yet.')).toBeVisible();
+  await expect(dialog.locator('iframe')).toHaveAttribute('src', LEARN_VIDEO_URL);
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
-  await page.getByText('What is the C-Score?').click();
-  await expect(page.getByText(/consumer panel of 25 million credit and debit cards/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Join Our Community' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Newsletter/ })).toHaveAttribute('href', 'https://newsletter.example/');
+  await expect(page.getByRole('link', { name: /^Chat community/ })).toHaveAttribute('href', 'https://chat.example/');
 });
 
 test('toasts: one at a time, F8 focuses the notification area, the close button and a 50 px swipe dismiss, the watch message leaves after 2 s', async ({ page }) => {

@@ -11,6 +11,8 @@ import {
   scriptJson,
   shareImageText,
   signalExplanations,
+  stockHeadline,
+  stockPageHeadTitle,
 } from '../../src/lib/domain/detail';
 import { formatDate, formatShortDate } from '../../src/lib/domain/format';
 import type { TrendResponse } from '../../src/lib/domain/trend';
@@ -85,9 +87,14 @@ describe('canonicalUrl: one address per page, as every link writes it', () => {
 });
 
 describe('meta: description and structured data', () => {
-  it('the description names the C-Score, its classification and the report date', () => {
-    expect(detailDescription('AAPL', 'Apple Inc.', 72.456, '2026-11-20')).toMatch(/^AAPL \(Apple Inc\.\) C-Score 72\.46, Bullish, report of Nov 20, 2026\./);
-    expect(detailDescription('T', '', -100, '2026-11-20')).toMatch(/^T C-Score -100, Bearish/);
+  it.each([
+    ['AAPL', 'Apple Inc.', -23.74, 'Apple Inc. (AAPL): Neutral, C-Score \u221223.74 on Nov 20, 2026'],
+    ['NVDA', 'NVIDIA Corporation', 72.456, 'NVIDIA Corporation (NVDA): Bullish, C-Score 72.46 on Nov 20, 2026'],
+    ['T', '', -100, 'T: Bearish, C-Score \u2212100 on Nov 20, 2026'],
+  ])('the headline of %s names company, ticker, signal, C-Score and date (issue 18)', (ticker, company, score, headline) => {
+    expect(stockHeadline(ticker, company, score, '2026-11-20')).toBe(headline);
+    expect(stockPageHeadTitle('C-Score Signals', headline)).toBe(`${headline} | C-Score Signals`);
+    expect(detailDescription(ticker, company, score, '2026-11-20')).toBe(`${headline}. Daily consumer-spending signal with its 7- and 14-day history.`);
   });
 
   it('JSON-LD holds a WebPage, a Corporation with its tickerSymbol and a BreadcrumbList', () => {

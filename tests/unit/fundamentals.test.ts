@@ -103,4 +103,14 @@ describe('list rows', () => {
     expect(out).toContain('data-count>Showing 1 of 2 stocks</p>');
     expect(out).toContain('data-no-match hidden>');
   });
+
+  it('a direction with no sort orders the pre-rendered rows by signal strength; a chosen sort keeps the page order (issue 18)', () => {
+    const row = (t: string, score: string) => `<tr data-t="${t}" data-s="Energy"><td class="c-ticker">${t}</td><td class="c-cScore">${score} <span class="badge">Bearish</span></td></tr>`;
+    const html = `<table id="a"><tbody>${row('AAA', '-65.22')}${row('BBB', '-70')}${row('CCC', '-98.07')}</tbody></table><p class="table-empty" data-no-match hidden>`;
+    const bearish = { direction: 'bearish' as const, company: '', sector: 'Energy' };
+    const order = (query: string) => [...filterListHtml(html, parseTableState(query), (t) => ({ ticker: t, ...bearish })).matchAll(/data-t="(\w+)"/g)].map((m) => m[1]);
+    expect(order('direction=bearish')).toEqual(['CCC', 'BBB', 'AAA']);
+    expect(order('direction=bearish&sort=ticker&order=asc')).toEqual(['AAA', 'BBB', 'CCC']);
+    expect(order('sector=Energy')).toEqual(['AAA', 'BBB', 'CCC']);
+  });
 });

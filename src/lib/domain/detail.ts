@@ -19,7 +19,7 @@ export const STOCK_NOT_FOUND = {
 } as const;
 
 
-/** Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker (the page, its JSON-LD and the dialog). */
+/** Spec section 2: on /signal/{ticker} the title is the tool name plus the ticker (its JSON-LD and the dialog; the page leads with stockHeadline). */
 export function stockPageTitle(siteName: string, ticker: string): string {
   return `${siteName} ${ticker}`;
 }
@@ -83,10 +83,24 @@ export function disclaimer(siteName: string): string {
   return `Disclaimer: ${siteName} and every score, signal, chart and text on this page are for informational purposes only and are not investment, financial, legal or tax advice, nor an offer or a solicitation to buy or sell any security. Signals are derived from aggregated consumer-spending data and market expectations; they may be incomplete, delayed or wrong, and past signals do not guarantee future results. Prices and company data come from third parties and may be delayed or inaccurate. Investing involves risk, including the loss of principal. Do your own research and consult a licensed financial adviser before making any investment decision. You alone are responsible for your investment decisions.`;
 }
 
-/** The page's meta description: ticker, company, C-Score, its classification and the report date. */
+/**
+ * What a stock page's title and description lead with (issue 18): company, ticker, signal, C-Score and report date,
+ * e.g. "Apple Inc. (AAPL): Neutral, C-Score −23.74 on Nov 20, 2026" (a typographic minus, as in print). Without a
+ * company name, the ticker alone.
+ */
+export function stockHeadline(ticker: string, companyName: string, cScore: number, reportDate: string): string {
+  const who = companyName ? `${companyName} (${ticker})` : ticker;
+  return `${who}: ${classifySignal(cScore)}, C-Score ${formatScore(cScore).replace('-', '\u2212')} on ${formatDate(reportDate)}`;
+}
+
+/** The static stock page's title: its headline, then the tool name (spec section 2: the tool name and the ticker). */
+export function stockPageHeadTitle(siteName: string, headline: string): string {
+  return `${headline} | ${siteName}`;
+}
+
+/** Detail page meta description: the headline (company, ticker, signal, C-Score, report date), then what the page holds. */
 export function detailDescription(ticker: string, companyName: string, cScore: number, reportDate: string): string {
-  const name = companyName ? ` (${companyName})` : '';
-  return `${ticker}${name} C-Score ${formatScore(cScore)}, ${classifySignal(cScore)}, report of ${formatDate(reportDate)}. Daily consumer-spending signal with its 7- and 14-day history.`;
+  return `${stockHeadline(ticker, companyName, cScore, reportDate)}. Daily consumer-spending signal with its 7- and 14-day history.`;
 }
 
 /** What the structured data of a detail page says. */

@@ -128,6 +128,11 @@ export function lockedTicker(record: SignalRecord): LockedTicker {
   return { ticker: record.ticker, companyName: record.companyName, reportDate: record.reportDate, isTopTicker: true, locked: true };
 }
 
+/** A stock page's title headline when its scores are Pro only: company and ticker, no score, no direction. */
+export function lockedStockHeadline(ticker: string, companyName: string, reportDate: string): string {
+  return `${companyName ? `${companyName} (${ticker})` : ticker}: a top signal on ${reportDate}`;
+}
+
 /** A stock page's meta description when its scores are Pro only: no score, no direction. */
 export function lockedStockDescription(ticker: string, companyName: string, reportDate: string): string {
   const name = companyName ? ` (${companyName})` : '';

@@ -4,7 +4,7 @@
  * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
  * reads the same URL state and agrees. On a CDN without our server the script alone does this.
  */
-import { matchesFilters, stockCountText, type FilterableRow, type TableState } from './table';
+import { listOrder, matchesFilters, parseSortNumber, stockCountText, strengthPermutation, type FilterableRow, type TableState } from './table';
 
 /** The list pages whose filter form a query fills: their built HTML holds every row the page lists. */
 export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(['/', '/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);
@@ -16,8 +16,25 @@ export function hasServerFilter(state: TableState): boolean {
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+const ROW = /<tr\b[\s\S]*?<\/tr>/g;
+const SCORE_CELL = /<td class="c-cScore">([^<]*)/;
+
 /**
- * The page's HTML with the filters of `state` applied: rows that do not match get `hidden` (kept, so the script can
+ * A table's HTML with its body rows by signal strength when `state` asks for that order (a direction, no sort). A
+ * named sort keeps the page's order: sorting by a column is the script's.
+ */
+function byStrength(table: string, state: TableState): string {
+  if (listOrder(state, (key) => key === 'cScore' || key === state.sort).by !== 'strength') return table;
+  return table.replace(/(<tbody>)([\s\S]*?)(<\/tbody>)/, (_, open: string, body: string, close: string) => {
+    const rows = body.match(ROW) ?? [];
+    const order = strengthPermutation(rows.map((row) => parseSortNumber(SCORE_CELL.exec(row)?.[1] ?? '')));
+    return `${open}${order.map((i) => rows[i]).join('')}${close}`;
+  });
+}
+
+/**
+ * The page's HTML with the filters of `state` applied (a direction with no sort also orders the rows by signal
+ * strength, as the table script does): rows that do not match get `hidden` (kept, so the script can
  * show them again when a filter is cleared), a table left empty shows its "No stocks match" line, the form's fields
  * hold the query and the count says how many stocks are shown. `rowOf` gives what the filters read about a ticker.
  * The watched filter needs the browser's watchlist and is left to the script.
@@ -39,7 +56,7 @@ export function filterListHtml(html: string, state: TableState, rowOf: (ticker: 
       return `<tr hidden data-t="${ticker}"`;
     });
     const noMatch = '<p class="table-empty" data-no-match';
-    return `${rows}${empty}${visible === 0 && empty === '' ? `${noMatch}>` : `${noMatch} hidden>`}`;
+    return `${byStrength(rows, state)}${empty}${visible === 0 && empty === '' ? `${noMatch}>` : `${noMatch} hidden>`}`;
   });
   out = out.replace(/(<form method="get" class="filters" data-table-filters[\s\S]*?<\/form>)/, (form: string) =>
     form

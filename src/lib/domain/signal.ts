@@ -54,3 +54,8 @@ export function trendDirection(
   if (today < yesterday) return 'down';
   return 'flat';
 }
+
+/** Today's C-Score minus yesterday's; null when either is missing. */
+export function scoreChange(today: number | null | undefined, yesterday: number | null | undefined): number | null {
+  return hasScore(today) && hasScore(yesterday) ? today - yesterday : null;
+}

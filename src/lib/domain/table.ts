@@ -117,6 +117,25 @@ export function sortPermutation(values: readonly SortValue[], order: SortOrder):
   });
 }
 
+/** How a list orders its rows: the reader's sort, by signal strength, or the list's own order. */
+export type ListOrder = { by: 'column'; key: string; order: SortOrder } | { by: 'strength' } | { by: 'list' };
+
+/**
+ * The order a list shows (issue 18): the column the reader chose; else, while a direction filter is on, signal
+ * strength (|C-Score| descending, so filtered to Bearish the -98.07 comes before the -65.22); else the list's own.
+ * `hasColumn` says whether the table has the chosen column (a shared address may name one it lacks).
+ */
+export function listOrder(state: TableState, hasColumn: (key: string) => boolean): ListOrder {
+  if (state.sort !== '' && hasColumn(state.sort)) return { by: 'column', key: state.sort, order: state.order };
+  if (state.direction !== '' && hasColumn('cScore')) return { by: 'strength' };
+  return { by: 'list' };
+}
+
+/** Row indexes by signal strength: |C-Score| descending, stable, missing scores last. */
+export function strengthPermutation(scores: readonly SortValue[]): number[] {
+  return sortPermutation(scores.map((s) => (typeof s === 'number' ? Math.abs(s) : Number.NaN)), 'desc');
+}
+
 /** Reads a displayed number ('72.34', '+5.0', '3 of 7', '—') as a number, NaN when there is none. */
 export function parseSortNumber(text: string): number {
   const match = /-?\d+(?:\.\d+)?/.exec(text.replace(/,/g, ''));

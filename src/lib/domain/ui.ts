@@ -8,8 +8,12 @@ export const SIDEBAR_COLLAPSED_STORAGE_KEY = 'sidebar-collapsed';
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 /** A dismissed toast is removed after this delay. */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
-/** Below this width the sidebar becomes a drawer and dialogs fill the screen. */
+/** Below this width dialogs fill the screen and list rows become cards (spec section 9's mobile breakpoint). */
 export const MOBILE_BREAKPOINT_PX = 640;
+/** Below this width the sidebar becomes a drawer (issue 18: at 200% zoom a fixed sidebar took 40% of the width). */
+export const DRAWER_BREAKPOINT_PX = 768;
+/** The storage key of the list tables' chosen columns. */
+export const TABLE_COLUMNS_STORAGE_KEY = 'table-columns';
 /** Theme re-apply debounce. */
 export const THEME_DEBOUNCE_MS = 50;
 /** Spec section 9: reloads after a chunk load error, at most this many per session. */

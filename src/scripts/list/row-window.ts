@@ -1,6 +1,6 @@
 /**
  * Row windowing of a big list table (the rule is lib/domain/table.ts's rowWindow): the table keeps only the rows near
- * its scroll position in the page, spacer rows stand for the others, and aria-rowcount and aria-rowindex tell
+ * the window's scroll position in the page (the page is the only scroll: issue 18), spacer rows stand for the others, and aria-rowcount and aria-rowindex tell
  * assistive technology where a row is. Moving thousands of rows costs the browser a new layout box per row and makes
  * every later frame slower; a window of a few dozen rows re-sorts and scrolls in a frame or two. The pre-rendered
  * table stays whole for readers without JavaScript.
@@ -11,11 +11,10 @@ import { rowWindow, type RowWindow } from '../../lib/domain/table';
 export interface RowView {
   table: HTMLTableElement;
   rows: HTMLTableRowElement[];
-  scroller: HTMLElement;
   rowHeight: number;
-  /** Where the first row starts below the top of the scroller's content, under the sticky header. */
+  /** Where the first row starts in the page, less the height the stuck header row covers at the top of the window. */
   bodyTop: number;
-  /** The scroller's scroll position and the height it shows rows in, as last measured. */
+  /** The window's scroll position and the height it shows rows in below the stuck header, as last measured. */
   scrollTop: number;
   viewport: number;
   before: HTMLTableRowElement;
@@ -36,20 +35,33 @@ function spacerRow(): HTMLTableRowElement {
   return row;
 }
 
+/** How far down the window the stuck header row reaches (its sticky top plus its height; 0 when it does not stick). */
+function stuckBottom(table: HTMLTableElement): number {
+  const head = table.tHead;
+  if (!head) return 0;
+  const top = parseFloat(getComputedStyle(head).top);
+  return Number.isNaN(top) ? 0 : top + head.offsetHeight;
+}
+
+/** Measures where the table's rows are against the window's scroll position. */
+function measureWindow(view: Pick<RowView, 'table' | 'scrollTop' | 'viewport' | 'bodyTop'>): void {
+  const stuck = stuckBottom(view.table);
+  view.scrollTop = window.scrollY;
+  view.viewport = window.innerHeight - stuck;
+  view.bodyTop = view.table.tBodies[0]!.getBoundingClientRect().top + view.scrollTop - stuck;
+}
+
 /**
- * Switches a table in a scroll container to showing only the rows near the scroll position; null when it cannot
- * (no scroll container, or not displayed). Every measurement comes first: once anything changes, the next read would
- * lay out thousands of rows again. The rows are put in the page by the first `renderWindow`.
+ * Switches a table to showing only the rows near the window's scroll position; null when it cannot (not displayed).
+ * Every measurement comes first: once anything changes, the next read would lay out thousands of rows again. The rows
+ * are put in the page by the first `renderWindow`.
  */
 export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[], onRowShown: RowView['onRowShown']): RowView | null {
-  const scroller = table.closest<HTMLElement>('.table-scroll');
   const sample = rows[0];
   const body = table.tBodies[0];
-  if (!scroller || !sample || !body) return null;
-  const head = table.tHead?.getBoundingClientRect().height ?? 0;
-  const scrollTop = scroller.scrollTop;
-  const viewport = scroller.clientHeight - head;
-  const bodyTop = body.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scrollTop - head;
+  if (!sample || !body) return null;
+  const geometry = { table, scrollTop: 0, viewport: 0, bodyTop: 0 };
+  measureWindow(geometry);
   // The first row laid out in full (it may be outside the viewport, where content-visibility skips its content).
   sample.style.contentVisibility = 'visible';
   const rowHeight = sample.getBoundingClientRect().height;
@@ -58,13 +70,9 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
   table.tHead?.rows[0]?.setAttribute('aria-rowindex', '1');
   for (const row of rows) row.hidden = false;
   const view: RowView = {
-    table,
+    ...geometry,
     rows,
-    scroller,
     rowHeight,
-    bodyTop,
-    scrollTop,
-    viewport,
     before: spacerRow(),
     after: spacerRow(),
     order: rows.map((_, i) => i),
@@ -80,7 +88,7 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
       });
     }
   };
-  scroller.addEventListener('scroll', schedule, { passive: true });
+  window.addEventListener('scroll', schedule, { passive: true });
   window.addEventListener('resize', schedule, { passive: true });
   // Focus scrolls its row into view at once, but the scroll event waits for the next frame: a keyboard user who
   // tabs faster than frames come (a busy phone) would reach the window's last row and leave the table. The window
@@ -91,14 +99,12 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
 
 /**
  * Puts the window's rows (and the spacers for the rest) in the body: `force` after the shown order changed,
- * `measure` unless the scroller's geometry was just measured.
+ * `measure` unless the geometry was just measured.
  */
 export function renderWindow(view: RowView, force: boolean, measure = true): void {
   const { table } = view;
-  if (measure) {
-    view.scrollTop = view.scroller.scrollTop;
-    view.viewport = view.scroller.clientHeight - (table.tHead?.offsetHeight ?? 0);
-  }
+  // Measured each time: what is above the table (a filter bar that wraps, a landing page's cards) may have moved it.
+  if (measure) measureWindow(view);
   const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length);
   if (!force && range.first === view.range.first && range.last === view.range.last) return;
   view.range = range;

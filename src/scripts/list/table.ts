@@ -7,14 +7,17 @@
 import type { SearchEntry } from '../../lib/domain/search';
 import { signalDirection } from '../../lib/domain/signal';
 import {
+  listOrder,
   matchesFilters,
   nextSort,
   parseSortNumber,
   sortPermutation,
   stockCountText,
+  strengthPermutation,
   tableStateToQuery,
   WINDOW_FROM_ROWS,
   type FilterableRow,
+  type ListOrder,
   type SortValue,
   type TableState,
 } from '../../lib/domain/table';
@@ -67,7 +70,7 @@ function readTable(element: HTMLTableElement): Table {
     th.append(button);
     headers.set(key, { th, index, kind: th.dataset.kind === 'num' ? 'num' : 'text', button });
   });
-  return { element, body, rows, info: [], headers, values: new Map(), shownOrder: '', sorted: { signature: '', order: rows.map((_, i) => i) } };
+  return { element, body, rows, info: [], headers, values: new Map(), shownOrder: 'list', sorted: { signature: 'list', order: rows.map((_, i) => i) } };
 }
 
 /** What the filters read from each row, read once on the first filtering. */
@@ -112,8 +115,8 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
     // A table just switched to its window was measured there: measuring again now would lay out every row.
     const measured = !table.view && table.rows.length >= WINDOW_FROM_ROWS && windowed(table);
     const info = filterInfo(table);
-    const sortable = state.sort !== '' && table.headers.has(state.sort);
-    const order = sortedOrder(table, sortable ? state : null);
+    const how = listOrder(state, (key) => table.headers.has(key));
+    const order = sortedOrder(table, how);
     let visible = 0;
     if (table.view) {
       table.view.order = order.filter((i) => matchesFilters(info[i]!, state, watched));
@@ -129,7 +132,7 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
           shown.add(info[i]!.ticker);
         }
       });
-      showOrder(table, order, sortable ? `${state.sort}:${state.order}` : '');
+      showOrder(table, order, orderSignature(how));
     }
     for (const row of info) total.add(row.ticker);
     const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
@@ -138,7 +141,7 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
       showClosest(noMatch, () => searchEntries(table), state.q);
     }
     for (const [key, header] of table.headers) {
-      if (sortable && key === state.sort) header.th.setAttribute('aria-sort', state.order === 'asc' ? 'ascending' : 'descending');
+      if (how.by === 'column' && key === how.key) header.th.setAttribute('aria-sort', state.order === 'asc' ? 'ascending' : 'descending');
       else header.th.removeAttribute('aria-sort');
     }
   }
@@ -152,11 +155,21 @@ function windowed(table: Table): boolean {
   return table.view !== undefined;
 }
 
-/** Row indexes in the order of `state`'s sort (null: the pre-rendered order), computed once per sort. */
-function sortedOrder(table: Table, state: TableState | null): number[] {
-  const signature = state ? `${state.sort}:${state.order}` : '';
+function orderSignature(how: ListOrder): string {
+  return how.by === 'column' ? `${how.key}:${how.order}` : how.by;
+}
+
+/** Row indexes in the order `how` asks for (the list's own: the pre-rendered order), computed once per order. */
+function sortedOrder(table: Table, how: ListOrder): number[] {
+  const signature = orderSignature(how);
   if (table.sorted.signature !== signature) {
-    table.sorted = { signature, order: state ? sortPermutation(columnValues(table, state.sort), state.order) : table.rows.map((_, i) => i) };
+    const order =
+      how.by === 'column'
+        ? sortPermutation(columnValues(table, how.key), how.order)
+        : how.by === 'strength'
+          ? strengthPermutation(columnValues(table, 'cScore'))
+          : table.rows.map((_, i) => i);
+    table.sorted = { signature, order };
   }
   return table.sorted.order;
 }
@@ -186,6 +199,8 @@ export function enhanceTables(): void {
     });
   }
   if (form) {
+    // Every change applies at once: the Apply button is for readers without JavaScript.
+    form.querySelector<HTMLElement>('[data-apply]')?.setAttribute('hidden', '');
     form.addEventListener('input', () => update(readForm(form, state)));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -204,8 +219,8 @@ export function enhanceTables(): void {
     table.rows = [...table.body.rows];
     table.info = [];
     table.values.clear();
-    table.shownOrder = '';
-    table.sorted = { signature: '', order: table.rows.map((_, i) => i) };
+    table.shownOrder = 'list';
+    table.sorted = { signature: 'list', order: table.rows.map((_, i) => i) };
     apply(tables, state, form);
   });
 
