@@ -18,6 +18,8 @@ import { smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
 import { createProgress, type Progress } from './progress';
+import { EMPTY_TRACK, type TrackData } from '../lib/domain/track-data';
+import { historyLedger } from '../lib/domain/track-record';
 
 // Pages besides one per ticker (lists, archives, learn, account...), for the progress bar's first estimate.
 const OTHER_PAGES_ESTIMATE = 30;
@@ -27,6 +29,8 @@ export interface BuildInputs {
   history: SignalHistory;
   files: ArchivedFile[];
   universe: UniverseCompany[];
+  /** The closes and the recorded ledger (the daily job's track step); absent: the ledger of the history, without prices. */
+  track?: TrackData;
 }
 
 /** The build's own settings: the company store, the share-image cache and the product name. */
@@ -92,12 +96,22 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
-async function writeSiteData(staging: string, { history, files, universe }: BuildInputs, settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source'>) {
+async function writeSiteData(staging: string, { history, files, universe, track }: BuildInputs, settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source'>) {
   const store = await readCompanyInfoStore(settings.companyInfoFile);
   const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
   const stored = settings.fundamentalsFile === null ? {} : (await readFundamentalsStore(settings.fundamentalsFile)).tickers;
   const fundamentals = Object.fromEntries(history.latest.flatMap((r) => (stored[r.ticker] ? [[r.ticker, stored[r.ticker]!]] : [])));
-  const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate: history.dates.at(-1)!, history, files, universe, companies, fundamentals, source: settings.source };
+  const siteData: SiteData = {
+    builtAt: new Date().toISOString(),
+    reportDate: history.dates.at(-1)!,
+    history,
+    files,
+    universe,
+    companies,
+    fundamentals,
+    source: settings.source,
+    track: track ?? { ...EMPTY_TRACK, entries: historyLedger(history) },
+  };
   const siteDataFile = join(staging, 'data', 'site.json');
   await mkdir(join(staging, 'data'), { recursive: true });
   await writeFile(siteDataFile, JSON.stringify(siteData));

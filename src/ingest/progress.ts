@@ -5,7 +5,7 @@
  */
 
 /** The stages of the daily job, in order (README "Data flow"). */
-export const DAILY_STAGES = ['pull', 'fundamentals', 'parse', 'site data', 'pages and images', 'static api', 'smoke check', 'compress', 'swap', 'publish command', 'alerts'] as const;
+export const DAILY_STAGES = ['pull', 'fundamentals', 'prices', 'parse', 'site data', 'pages and images', 'static api', 'smoke check', 'compress', 'swap', 'publish command', 'alerts'] as const;
 
 /** A stage of the daily job. */
 export type DailyStage = (typeof DAILY_STAGES)[number];
