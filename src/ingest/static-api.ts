@@ -14,7 +14,8 @@ import {
   type CompanyDescription,
   type CompanyNameRecord,
 } from '../lib/domain/api-responses';
-import { PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
+import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
+import { ledgerCsv, publishedTrack, tickerTrackApi, trackRecordApi } from '../lib/domain/track-data';
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
@@ -41,6 +42,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   const names: CompanyNameRecord[] = [];
   const descriptions: CompanyDescription[] = [];
   const files: [string, unknown][] = [];
+  const track = publishedTrack(site, paywall ? slice.lockedTopTickers : new Set());
 
   for (const record of latest) {
     const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker], siteName);
@@ -57,6 +59,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
       [join('similar-tickers', file), similar(record)],
       [join('company-name', file), name],
       [join('company-description', file), description],
+      [join('track-record', file), tickerTrackApi(track.report, track.byTicker.get(record.ticker) ?? [], record.ticker)],
     );
   }
   const archive = archiveListing(site.files);
@@ -66,10 +69,12 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     ['company-descriptions.json', descriptions],
     ['excel-files.json', archive],
     ['csv-files.json', archive],
+    ['track-record.json', trackRecordApi(track.report)],
   );
 
   // Synchronous writes: for tens of thousands of small files they beat the thread pool's round trips several times over.
   for (const [path, body] of files) writeFileSync(join(apiDir, path), JSON.stringify(body));
+  writeFileSync(join(clientDir, LEDGER_CSV_PATH), ledgerCsv(track.report));
   return files.length;
 }
 
@@ -77,6 +82,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
 export async function checkStaticApi(clientDir: string, tickers: readonly string[]): Promise<string[]> {
   const expected = [
     ...REPORT_ROUTES.map((route) => `api/${route}.json`),
+    LEDGER_CSV_PATH,
     ...tickers.flatMap((ticker) => PER_TICKER_ROUTES.map((route) => `api/${route}/${ticker}.json`)),
   ];
   const problems: string[] = [];

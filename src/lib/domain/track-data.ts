@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { toCsv } from './csv';
+import { formatReturn, type ListPrice, type PriceSource } from './list-price';
+
+export { formatReturn, type ListPrice, type PriceSource };
 import {
   aggregateLedger,
   measureEntry,
@@ -17,9 +20,6 @@ import {
 } from './track-record';
 
 const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
-
-/** Where the closes came from: the market-data API, the offline demo provider, or nowhere yet. */
-export type PriceSource = 'polygon' | 'demo' | 'none';
 
 /** The label every page and file built from demo closes carries (the price card's words). */
 export const DEMO_PRICES_LABEL = 'Demo prices';
@@ -103,14 +103,6 @@ export interface TrackReport {
 export function trackReport(track: TrackData, sectorOf: (ticker: string) => string | undefined): TrackReport {
   const ledger = measuredLedger(track);
   return { prices: track.prices, asOf: track.days.at(-1) ?? null, ledger, aggregates: aggregateLedger(ledger, sectorOf) };
-}
-
-/** A list row's price: the last close on or before the report date and its change from the close before. */
-export interface ListPrice {
-  date: string;
-  close: number;
-  /** Fraction (0.012 is +1.2%), or null without an earlier close. */
-  change: number | null;
 }
 
 /** Each ticker's last close as of `reportDate` and its day change (item 7 of issue 17). */
@@ -225,6 +217,8 @@ export function datasetJsonLd(options: {
   siteName: string;
   siteUrl: string;
   temporalCoverage: string | null;
+  /** False when PAYWALL=on keeps the downloads for Pro. */
+  isAccessibleForFree: boolean;
   distributions: { url: string; format: 'text/csv' | 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'; name: string }[];
 }) {
   return {
@@ -234,7 +228,7 @@ export function datasetJsonLd(options: {
     description: options.description,
     url: options.url,
     license: DATA_LICENSE_TEXT,
-    isAccessibleForFree: true,
+    isAccessibleForFree: options.isAccessibleForFree,
     creator: { '@type': 'Organization', name: options.siteName, url: options.siteUrl },
     ...(options.temporalCoverage ? { temporalCoverage: options.temporalCoverage } : {}),
     distribution: options.distributions.map((d) => ({ '@type': 'DataDownload', encodingFormat: d.format, contentUrl: d.url, name: d.name })),
@@ -246,3 +240,40 @@ export function temporalCoverage(first: string | null, last: string | null): str
   if (first === null || last === null) return null;
   return first === last ? first : `${first}/${last}`;
 }
+
+/**
+ * The track record an anonymous visitor may see: with PAYWALL=on a locked top ticker's entry on the latest report
+ * would show today's score, so it waits for the next report (its later rows show it as yesterday's entry).
+ */
+export function publicTrack(track: TrackData, lockedTopTickers: ReadonlySet<string>, reportDate: string): TrackData {
+  if (lockedTopTickers.size === 0) return track;
+  return { ...track, entries: track.entries.filter((e) => !(e.date === reportDate && lockedTopTickers.has(e.ticker))) };
+}
+
+/** A hit rate as a percent with 1 decimal ('62.5%'); none resolved shows '—'. */
+export function formatHitRate(rate: number | null | undefined): string {
+  return typeof rate === 'number' && Number.isFinite(rate) ? `${(rate * 100).toFixed(1)}%` : '—';
+}
+
+/** The note every track-record figure carries. */
+export const PAST_RESULTS_NOTE = 'Past results do not predict future ones. These are the outcomes of published signals, not investment advice.';
+
+/** The published track record of a site: the report a visitor may see, its rows by ticker, and the list prices. */
+export interface PublishedTrack {
+  report: TrackReport;
+  byTicker: Map<string, LedgerRow[]>;
+  prices: Map<string, ListPrice>;
+}
+
+/** The track record the build publishes (pages, static API, CSV alike); `locked` are the top tickers PAYWALL=on locks. */
+export function publishedTrack(
+  site: { track: TrackData; reportDate: string; universe: readonly { ticker: string; sector: string }[]; history: { latest: readonly { ticker: string; sector?: string | undefined }[] } },
+  locked: ReadonlySet<string>,
+): PublishedTrack {
+  const sectors = new Map(site.universe.map((company) => [company.ticker, company.sector]));
+  for (const record of site.history.latest) if (record.sector) sectors.set(record.ticker, record.sector);
+  const report = trackReport(publicTrack(site.track, locked, site.reportDate), (ticker) => sectors.get(ticker));
+  const prices = listPrices(site.track, site.reportDate, site.history.latest.map((r) => r.ticker));
+  return { report, byTicker: ledgerByTicker(report.ledger), prices };
+}
+

@@ -15,6 +15,7 @@ import { $user } from '../../stores/user';
 import { showRowStar } from './stars';
 import { heatmapLayout } from '../../lib/domain/heatmap';
 import { heatmapIndexHtml, heatmapSectorsHtml } from '../../components/heatmap-markup';
+import { listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/list-price';
 
 /** The event the table code listens for: the table's body rows were replaced. */
 export const ROWS_REPLACED = 'table-rows-replaced';
@@ -72,6 +73,28 @@ function cell(text: string): HTMLTableCellElement {
   return td;
 }
 
+/** The prices of the Pro answer's rows (issue 17 item 7), as the build puts them in the free rows. */
+let listPrices: { prices: Record<string, ListPrice>; pricesSource: PriceSource } = { prices: {}, pricesSource: 'none' };
+
+/** The price cell of components/SignalTable.astro. */
+function priceCell(ticker: string): HTMLTableCellElement {
+  const price = listPriceCell(listPrices.prices[ticker], listPrices.pricesSource);
+  const td = document.createElement('td');
+  td.dataset.v = price.sortValue;
+  const change = document.createElement('span');
+  change.className = 'pc';
+  change.textContent = price.change;
+  td.append(`${price.close} `, change);
+  if (price.demo) {
+    const demo = document.createElement('span');
+    demo.className = 'muted';
+    demo.title = 'Demo prices';
+    demo.textContent = ' demo';
+    td.append(demo);
+  }
+  return td;
+}
+
 /** One row as components/SignalTable.astro renders it. */
 export function signalRow({ record: r, extra = [] }: Row, compact = false): HTMLTableRowElement {
   const row = document.createElement('tr');
@@ -125,7 +148,7 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
     } else td.textContent = e.text;
     return td;
   });
-  row.append(starCell, tickerCell, ...extraCells, score);
+  row.append(starCell, tickerCell, ...extraCells, priceCell(r.ticker), score);
   if (compact) return row;
   row.append(
     ...[r.deltaScore, r.marketScore, r.accuracyScore, r.relevanceScore, r.avgCScoreL7D, r.avgCScoreL14D].map((n) => cell(formatScore(n))),
@@ -146,6 +169,8 @@ async function proAnswer(path: string): Promise<unknown> {
 async function showProRows(list: string, gate: HTMLElement): Promise<void> {
   const body = await proAnswer(`/api/pro/lists/${list}`);
   if (body === null) return;
+  const priced = body as Partial<typeof listPrices>;
+  listPrices = { prices: priced.prices ?? {}, pricesSource: priced.pricesSource ?? 'none' };
   for (const { id, rows, compact } of PRO_TABLES[list]!(body)) {
     const table = document.getElementById(id);
     if (!(table instanceof HTMLTableElement)) continue;
