@@ -6,13 +6,13 @@
 import { z } from 'zod';
 import { toCsv } from './csv';
 import { formatReturn, type ListPrice, type PriceSource } from './list-price';
+import { ledgerStatus } from './ledger-view';
 
 export { formatReturn, type ListPrice, type PriceSource };
 import {
   aggregateLedger,
   measureEntry,
   TRACK_HORIZONS,
-  type HorizonOutcome,
   type LedgerEntry,
   type LedgerRow,
   type PriceSeries,
@@ -125,20 +125,6 @@ export function listPrices(track: TrackData, reportDate: string, tickers: readon
   return prices;
 }
 
-/** A ledger outcome as a reader sees it: "open" while the horizon lies ahead, "stopped trading" when it left first. */
-export function outcomeStatusText(outcome: HorizonOutcome): string {
-  switch (outcome.status) {
-    case 'closed':
-      return outcome.hit ? 'hit' : 'miss';
-    case 'open':
-      return 'open';
-    case 'stopped':
-      return outcome.hit ? 'hit (stopped trading)' : 'miss (stopped trading)';
-    case 'no-price':
-      return 'no price';
-  }
-}
-
 /** The ledger CSV's columns, in their stable order (README "Track record"). */
 export const LEDGER_CSV_COLUMNS = [
   'ticker',
@@ -156,14 +142,13 @@ const fixed = (value: number | null, digits: number) => (value === null ? '' : v
 
 /** The ledger as CSV: one row per signal, returns as fractions in the signal's direction, statuses `hit`, `miss`, `open`, `stopped-hit`, `stopped-miss`, `no-price`. */
 export function ledgerCsv(report: TrackReport): string {
-  const status = (o: HorizonOutcome) => (o.status === 'stopped' ? (o.hit ? 'stopped-hit' : 'stopped-miss') : o.status === 'closed' ? (o.hit ? 'hit' : 'miss') : o.status);
   const rows = report.ledger.map((row) => [
     row.ticker,
     row.date,
     row.direction,
     row.cScore.toFixed(2),
     fixed(row.entryClose, 2),
-    ...row.outcomes.flatMap((o) => [fixed(o.close, 2), o.date ?? '', fixed(o.signalReturn, 6), status(o)]),
+    ...row.outcomes.flatMap((o) => [fixed(o.close, 2), o.date ?? '', fixed(o.signalReturn, 6), ledgerStatus(o)]),
     row.exitDate ?? '',
     fixed(row.exitReturn, 6),
     report.prices === 'demo' ? 'demo' : report.prices,
