@@ -1,6 +1,7 @@
 /** Issue 17: the published track record (ledger CSV, list prices, the API shapes, Dataset JSON-LD) from hand-made data. */
 import { describe, expect, it } from 'vitest';
 import { listPriceCell } from '../../src/lib/domain/list-price';
+import { ledgerCells, thirtyDayOutcome, viewOf, viewsFromCsv } from '../../src/lib/domain/ledger-view';
 import {
   datasetJsonLd,
   DEMO_PRICES_LABEL,
@@ -48,6 +49,15 @@ describe('the ledger CSV', () => {
     expect(lines[2]).toBe('XOM,2026-01-05,bearish,-80.00,50.00,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,,,demo');
   });
 
+  it('the page\'s table shows the same cells from a measured row and from its CSV row (the script loads the CSV)', () => {
+    const fromCsv = viewsFromCsv(ledgerCsv(report));
+    expect(fromCsv.map(ledgerCells)).toEqual(report.ledger.map((row) => ledgerCells(viewOf(row))));
+    expect(ledgerCells(fromCsv[0]!).map((c) => (c.note ? `${c.text} ${c.note}` : c.text))).toEqual([
+      '2026-01-05', 'AAPL', 'Bullish', '70.50', '$100.00', '+10.00% hit', '+10.00% open', '+10.00% open', '2026-01-08', '+3.00%',
+    ]);
+    expect(fromCsv.map(thirtyDayOutcome)).toEqual(['open', 'hit']);
+  });
+
   it('the API answers: the aggregates with the demo label, and a ticker\'s ledger with its own figures', () => {
     const api = trackRecordApi(report);
     expect(api).toMatchObject({ prices: 'demo', pricesLabel: DEMO_PRICES_LABEL, asOf: '2026-01-12', signals: 2, horizons: [5, 30, 90], csv: '/track-record.csv' });
@@ -71,7 +81,7 @@ describe('the list prices', () => {
 
   it('a cell says the close, the signed change and "demo" under the demo provider', () => {
     expect(listPriceCell({ date: '2026-01-09', close: 1234.5, change: 0.0123 }, 'demo')).toEqual({ close: '$1,234.50', change: '+1.23%', demo: true, sortValue: '1234.5' });
-    expect(listPriceCell({ date: '2026-01-09', close: 9, change: -0.5 }, 'polygon')).toMatchObject({ change: '−50.00%', demo: false });
+    expect(listPriceCell({ date: '2026-01-09', close: 9, change: -0.5 }, 'polygon')).toMatchObject({ change: '-50.00%', demo: false });
     expect(listPriceCell(undefined, 'demo')).toEqual({ close: '—', change: '', demo: false, sortValue: '' });
   });
 });

@@ -57,7 +57,8 @@ export interface LedgerCell {
   href?: string;
 }
 
-const key = (value: number | null) => (value === null ? '' : String(value));
+// Sort values at the CSV's precision, so a row sorts the same whether the page or the CSV made it.
+const key = (value: number | null, digits: number) => (value === null ? '' : String(Number(value.toFixed(digits))));
 
 /** The table's cells of a signal, in the columns' order. */
 export function ledgerCells(view: LedgerView): LedgerCell[] {
@@ -66,10 +67,10 @@ export function ledgerCells(view: LedgerView): LedgerCell[] {
     { text: view.ticker, href: `/signal/${view.ticker}` },
     { text: view.direction === 'bullish' ? 'Bullish' : 'Bearish' },
     { text: formatScore(view.cScore) },
-    { text: formatPrice(view.entryClose), sortValue: key(view.entryClose) },
-    ...view.outcomes.map((o) => ({ text: formatReturn(o.signalReturn), sortValue: key(o.signalReturn), note: STATUS_TEXT[o.status] })),
+    { text: formatPrice(view.entryClose), sortValue: key(view.entryClose, 2) },
+    ...view.outcomes.map((o) => ({ text: formatReturn(o.signalReturn), sortValue: key(o.signalReturn, 6), note: STATUS_TEXT[o.status] })),
     { text: view.exitDate ?? 'still qualified' },
-    { text: formatReturn(view.exitReturn), sortValue: key(view.exitReturn) },
+    { text: formatReturn(view.exitReturn), sortValue: key(view.exitReturn, 6) },
   ];
 }
 

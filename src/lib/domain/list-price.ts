@@ -1,7 +1,9 @@
 /**
  * The list rows' price cell (issue 17 item 7): the last close as of the report date and its day change, from the
- * daily job's stored bars. No imports: the Pro rows' browser script renders the same cell.
+ * daily job's stored bars. Light imports only: the Pro rows' browser script renders the same cell.
  */
+
+import { formatPercent } from './format';
 
 /** Where the closes came from: the market-data API, the offline demo provider, or nowhere yet. */
 export type PriceSource = 'polygon' | 'demo' | 'none';
@@ -14,9 +16,9 @@ export interface ListPrice {
   change: number | null;
 }
 
-/** A return given as a fraction, as a signed percent with 2 decimals ('+5.23%', '−1.20%'); missing shows '—'. */
+/** A return given as a fraction, as a signed percent with 2 decimals ('+5.23%', '-1.20%'); missing shows '—'. */
 export function formatReturn(fraction: number | null | undefined): string {
-  return typeof fraction === 'number' && Number.isFinite(fraction) ? `${fraction >= 0 ? '+' : '−'}${Math.abs(fraction * 100).toFixed(2)}%` : '—';
+  return formatPercent(typeof fraction === 'number' ? fraction * 100 : fraction);
 }
 
 /** A list row's price cell: the close, the day change as a signed percent, "demo" under the demo provider. */
