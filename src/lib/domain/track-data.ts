@@ -262,3 +262,8 @@ export function publishedTrack(
   return { report, byTicker: ledgerByTicker(report.ledger), prices };
 }
 
+
+/** A score band as a reader reads it: "65 to 75" for bullish, the mirror "−75 to −65" for bearish. */
+export function bandLabel(direction: 'bullish' | 'bearish', band: string): string {
+  return direction === 'bearish' ? band.split('-').map((n) => `−${n}`).reverse().join(' to ') : band.replace('-', ' to ');
+}
