@@ -73,10 +73,15 @@ export function priceNotes(summary: PricesSummary, source: ClosingPricesSource['
 export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>): Promise<{ track: TrackData; notes: string[] }> {
   const computed = historyLedger(history);
   const previous = await step.store.ledger();
-  const merged = mergeLedger(previous, computed, republished);
-  await step.store.saveLedger(merged.ledger, previous, republished);
+  // A recorded date the archive no longer holds (its file withdrawn) has no report behind it: its rows go too.
+  const reported = new Set(history.dates);
+  const gone = [...new Set(previous.map((e) => e.date))].filter((date) => !reported.has(date)).sort();
+  const rewritten = new Set([...republished, ...gone]);
+  const merged = mergeLedger(previous, computed, rewritten);
+  await step.store.saveLedger(merged.ledger, previous, rewritten);
   const notes: string[] = [];
   if (merged.added > 0 || merged.exits > 0) notes.push(`ledger: ${merged.added} new entries, ${merged.exits} exits recorded`);
+  if (gone.length > 0) notes.push(`ledger: the rows of ${gone.join(', ')} removed: the archive no longer holds these reports`);
   for (const date of [...republished].sort()) {
     if (previous.some((e) => e.date === date) || merged.ledger.some((e) => e.date === date)) {
       notes.push(`ledger: the re-publish of ${date} rewrote its rows (${merged.replaced} changed in all)`);

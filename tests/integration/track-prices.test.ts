@@ -139,6 +139,12 @@ describe.each(DATABASES)('the price backfill on $name', ({ url }) => {
     ]);
     expect(third.notes).toContainEqual(`ledger: the re-publish of ${dates[1]} rewrote its rows (1 changed in all)`);
     expect(await store.ledger()).toEqual(third.track.entries);
+
+    // The file of day 0 is withdrawn: the archive no longer holds that report, so its rows go, and the notes say so.
+    const withdrawn = { dates: dates.slice(1), latest: latest('AAPL'), scores: { AAPL: [72, 50, 50], MSFT: [-90, -81, 0] } };
+    const fourth = await recordTrack(step, withdrawn, new Set());
+    expect(fourth.notes).toContainEqual(`ledger: the rows of ${dates[0]} removed: the archive no longer holds these reports`);
+    expect((await store.ledger()).map((e) => [e.ticker, e.date])).toEqual([['AAPL', dates[1]], ['MSFT', dates[1]]]);
   });
 });
 

@@ -96,7 +96,7 @@ describe('the track record of a published report', () => {
     const row = aapl.ledger[0]!;
     const entry = demoClose('AAPL', dayNumber('2026-11-11'));
     expect(row).toMatchObject({ date: '2026-11-11', entryClose: entry, exitDate: '2026-11-17' });
-    expect(row.exitReturn).toBeCloseTo(demoClose('AAPL', dayNumber('2026-11-17')) / entry - 1, 10);
+    expect(row.exitReturn).toBeCloseTo(demoClose('AAPL', dayNumber('2026-11-17')) / entry - 1, 6);
     // Five report days after Nov 11 is Nov 18; 30 and 90 lie ahead.
     expect(row.outcomes.map((o) => [o.horizon, o.status])).toEqual([[5, 'closed'], [30, 'open'], [90, 'open']]);
     expect(row.outcomes[0]!.close).toBe(demoClose('AAPL', dayNumber('2026-11-18')));

@@ -156,22 +156,27 @@ export function ledgerCsv(report: TrackReport): string {
   return toCsv([[...LEDGER_CSV_COLUMNS], ...rows]);
 }
 
+/** A JSON body with its fractions at the CSV's precision (6 decimals): no float noise in the static API. */
+function rounded<T>(body: T): T {
+  return JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value))) as T;
+}
+
 /** `/api/track-record`: the aggregates, what they rest on, and where the prices came from. */
 export function trackRecordApi(report: TrackReport) {
-  return {
+  return rounded({
     prices: report.prices,
     pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
     asOf: report.asOf,
     horizons: [...TRACK_HORIZONS],
     ...report.aggregates,
     csv: '/track-record.csv',
-  };
+  });
 }
 
 /** `/api/track-record/{T}`: one ticker's ledger (newest first) with its hit rate and average return. */
 export function tickerTrackApi(report: TrackReport, rows: readonly LedgerRow[], ticker: string) {
   const aggregates = aggregateLedger(rows, () => undefined);
-  return {
+  return rounded({
     ticker,
     prices: report.prices,
     pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
@@ -180,7 +185,7 @@ export function tickerTrackApi(report: TrackReport, rows: readonly LedgerRow[], 
     bullish: aggregates.directions.bullish,
     bearish: aggregates.directions.bearish,
     ledger: rows,
-  };
+  });
 }
 
 /** A ticker's rows of the measured ledger, by ticker. */
