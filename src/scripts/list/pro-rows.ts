@@ -148,7 +148,7 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
     } else td.textContent = e.text;
     return td;
   });
-  row.append(starCell, tickerCell, ...extraCells, priceCell(r.ticker), score);
+  row.append(starCell, tickerCell, ...extraCells, score, priceCell(r.ticker));
   if (compact) return row;
   row.append(
     ...[r.deltaScore, r.marketScore, r.accuracyScore, r.relevanceScore, r.avgCScoreL7D, r.avgCScoreL14D].map((n) => cell(formatScore(n))),
