@@ -17,6 +17,7 @@ import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
 import { CLIENT_NOTE, clientSection } from './bench/client';
 import { type BenchContext, type Figure, SECTIONS, type SectionName } from './bench/figures';
 import { LIGHTHOUSE_NOTE, lighthouseSection } from './bench/lighthouse';
+import { TRACK_NOTE, trackSection } from './bench/track';
 import { HISTORY_NOTE, historySection } from './bench/history';
 import { LIMITS_NOTE, limitsSection } from './bench/limits';
 import { benchPages } from './bench/pages';
@@ -135,6 +136,7 @@ try {
   await run('history', () => historySection(ctx));
   await run('deploy', async () => deploySection(ctx, (await ensureSite(ctx, 503)).dist));
   await run('alerts', () => alertsSection(ctx));
+  await run('track', () => trackSection(ctx));
   await run('ai', async () => {
     const fake = await startBenchModel();
     try {
@@ -169,7 +171,7 @@ const results: BenchResults = {
   sections,
   machine,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE, ai: AI_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE, ai: AI_NOTE, track: TRACK_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

@@ -7,36 +7,8 @@ import { writeDeployRules } from '../src/server/deploy-rules';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
 import { parseGateNames } from '../src/lib/domain/gates';
-import type { RunLog } from '../src/storage/run-log';
-import type { AlertStore } from '../src/storage/alerts';
 import { createDigestSender } from '../src/server/mail';
-
-/** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
-async function openRunLog(settings: ReturnType<typeof config>): Promise<{ log: RunLog; alerts: AlertStore; close(): Promise<void> } | null> {
-  // node:sqlite's "experimental" notice would land in cron's failure mail on every run: this job's stderr is for refusals.
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
-    if (!String(warning).includes('SQLite is an experimental feature')) emitWarning.call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
-  try {
-    const { migrateOwnTables, openDatabase } = await import('../src/storage/db');
-    const { RunLog } = await import('../src/storage/run-log');
-    const { AlertStore } = await import('../src/storage/alerts');
-    const database = openDatabase(settings.database);
-    // A database `npm start` has set up needs only our own pending migrations: Better Auth is seconds of imports.
-    if ((await database.db.introspection.getTables()).some((table) => table.name === 'user')) {
-      await migrateOwnTables(database.db);
-      return { log: new RunLog(database.db), alerts: new AlertStore(database.db), close: () => database.close() };
-    }
-    await database.close();
-    const { accountSettings, openAccounts } = await import('../src/server/accounts');
-    const accounts = await openAccounts({ ...accountSettings(settings), log: () => undefined });
-    return { log: new RunLog(accounts.database.db), alerts: new AlertStore(accounts.database.db), close: () => accounts.close() };
-  } catch (error) {
-    console.error(`The run log is not written: the accounts database cannot be opened (${(error as Error).message}).`);
-    return null;
-  }
-}
+import { jobTrackStep, openRunLog } from './job-database';
 
 let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
 let digests: ReturnType<typeof createDigestSender> | null = null;
@@ -65,6 +37,8 @@ try {
     progress: { tty: process.stdout.isTTY === true, columns: process.stdout.columns, write: (text: string) => process.stdout.write(text) },
     runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
     alerts: runLog === null ? undefined : { store: runLog.alerts, send: digests.send, siteUrl: settings.siteUrl },
+    // The closes and the ledger live in the same database (issue 17); without it the pages show the ledger unpriced.
+    track: runLog === null ? undefined : await jobTrackStep(settings, runLog.track),
   };
   const summary = await runDaily(options);
   console.log(formatSummary(summary, options));

@@ -4,10 +4,10 @@
  * drains it (src/server/operations.ts).
  */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { config as loadProcessConfig, ConfigError, requireProductionSettings, type Config } from '../src/config';
+import { config as loadProcessConfig, ConfigError, PROJECT_ROOT, requireProductionSettings, type Config } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { operatorTools } from '../src/ingest/operator-tools';
@@ -18,7 +18,9 @@ import { createLogger, drainOnSignal, requestOperations } from '../src/server/op
 import type { Readiness } from '../src/server/routes/context';
 import { securityPolicy } from '../src/server/security';
 import { apiOptions, createApi } from '../src/server/api';
-import { fundamentalsSourceFor } from '../src/server/providers';
+import { closingPricesSourceFor, fundamentalsSourceFor } from '../src/server/providers';
+import { TrackStore } from '../src/storage/track';
+import { readUniverse } from '../src/storage/universe';
 import { operatorPages } from '../src/server/routes/pages';
 import { RunLog } from '../src/storage/run-log';
 import { AlertStore } from '../src/storage/alerts';
@@ -53,6 +55,8 @@ const runLog = new RunLog(options.accounts.database.db);
 const deployRules = (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: config.apiOrigin });
 // Alerts (issue 14): every publish of this process stores the report's events and sends the digests.
 const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl };
+// The track record (issue 17): every publish stores the report dates' closes and records the ledger in the same database.
+const track = { store: new TrackStore(options.accounts.database.db), source: closingPricesSourceFor(config.polygon, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))) };
 const firstBuild = !(await hasBuild());
 if (firstBuild) readiness = 'building';
 
@@ -61,7 +65,7 @@ const provider = options.provider;
 const stripeApi = config.stripe?.apiUrl;
 const security = stripeApi ? await securityPolicy([new URL(stripeApi).origin]) : undefined;
 // Uploads and the token route run the same daily job, in this process, one at a time (src/server/publish-queue.ts).
-const tools = operatorTools({ ...dailyConfig(config), deployRules, fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => logger.info(line), alerts }, runLog);
+const tools = operatorTools({ ...dailyConfig(config), deployRules, fundamentals: fundamentalsSourceFor(config.polygon), log: (line: string) => logger.info(line), alerts, track }, runLog);
 // One index of the published build for the API and the server-rendered list filters.
 const site = new SiteIndexLoader(distDir);
 const app = createApp({
@@ -102,6 +106,7 @@ if (firstBuild) {
     log: (line: string) => logger.info(line),
     runLog: { log: runLog, trigger: 'start' as const },
     alerts,
+    track,
   };
   try {
     console.log(formatSummary(await runDaily(daily), daily));

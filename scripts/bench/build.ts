@@ -54,6 +54,11 @@ function rel(ctx: BenchContext, path: string): string {
   return relative(ctx.root, path);
 }
 
+/** The accounts database of a bench site, where scripts/bench/server.ts opens it too. */
+function benchDatabase(dirs: SiteDirs): string {
+  return join(dirs.dist, '..', 'bench-app.db');
+}
+
 /** Runs the daily job on a site's folders (`npm run daily` without npm) and fails loudly when it fails. */
 async function runDailyJob(ctx: BenchContext, dirs: SiteDirs): Promise<RunResult> {
   const env = {
@@ -63,6 +68,9 @@ async function runDailyJob(ctx: BenchContext, dirs: SiteDirs): Promise<RunResult
     DIST_DIR: rel(ctx, dirs.dist),
     UNIVERSE_FILE: rel(ctx, dirs.universe),
     COMPANY_INFO_FILE: rel(ctx, join(dirs.exports, '..', 'no-company-info.json')),
+    // The site's own accounts database (the bench server opens the same file): its run log, closes and ledger.
+    DATABASE_FILE: benchDatabase(dirs),
+    DATABASE_URL: '',
   };
   const result = await runTsx(ctx.root, 'scripts/daily.ts', [], env);
   if (result.code !== 0) {
@@ -77,6 +85,8 @@ async function freshBuild(ctx: BenchContext, dirs: SiteDirs): Promise<RunResult>
   await rm(dirs.archive, { recursive: true, force: true });
   await rm(`${dirs.archive}.lock`, { force: true });
   await rm(dirs.dist, { recursive: true, force: true });
+  // A fresh build records its ledger afresh: a ledger is kept across runs, like the archive.
+  for (const suffix of ['', '-wal', '-shm']) await rm(benchDatabase(dirs) + suffix, { force: true });
   await mkdir(join(dirs.exports, '..'), { recursive: true });
   return runDailyJob(ctx, dirs);
 }

@@ -22,7 +22,7 @@ export interface Figure {
 }
 
 /** The sections, in the order they run. */
-export const SECTIONS = ['build', 'weight', 'lighthouse', 'api', 'client', 'limits', 'history', 'deploy', 'alerts', 'ai'] as const;
+export const SECTIONS = ['build', 'weight', 'lighthouse', 'api', 'client', 'limits', 'history', 'deploy', 'alerts', 'ai', 'track'] as const;
 
 /** A section's name, as `--only` takes it. */
 export type SectionName = (typeof SECTIONS)[number];

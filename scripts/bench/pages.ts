@@ -8,7 +8,7 @@ export interface BenchPage {
   /** Short label for the tables: "/", "/heatmap", "ticker /signal/AAPL". */
   label: string;
   path: string;
-  kind: 'list' | 'heatmap' | 'archives' | 'ticker';
+  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track';
 }
 
 const PREFERRED_TICKER = 'AAPL';
@@ -23,6 +23,7 @@ export function benchPages(clientDir: string): BenchPage[] {
     { label: '/all-signals', path: '/all-signals', kind: 'list' },
     { label: '/heatmap', path: '/heatmap', kind: 'heatmap' },
     { label: '/archives', path: '/archives', kind: 'archives' },
+    { label: '/track-record', path: '/track-record', kind: 'track' },
     { label: `ticker /signal/${ticker}`, path: `/signal/${ticker}`, kind: 'ticker' },
   ];
 }

@@ -80,6 +80,7 @@ const TITLES: Record<SectionName, string> = {
   deploy: '8. Deploy (nginx in front of Node, two processes sharing Redis)',
   alerts: '9. Alerts (the digest of one report: composed, queued and sent)',
   ai: '10. AI (a stored analysis, /ai-analysis, tokens a day from the fake model server)',
+  track: '11. Track record (ledger and aggregates at scale)',
 };
 
 /** One line per miss: figure, value and budget. */

@@ -3,7 +3,7 @@
  * the static API, the smoke check and precompression, all inside a staging folder that nothing serves yet.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { buildEnv, PROJECT_ROOT, type BuildShape } from '../config';
@@ -19,6 +19,8 @@ import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
 import { pageHistory } from '../lib/domain/trend';
 import { createProgress, type Progress } from './progress';
+import { EMPTY_TRACK, publishedTrack, publishedTrackJson, type TrackData } from '../lib/domain/track-data';
+import { historyLedger } from '../lib/domain/track-record';
 
 // Pages besides one per ticker (lists, archives, learn, account...), for the progress bar's first estimate.
 const OTHER_PAGES_ESTIMATE = 30;
@@ -28,6 +30,8 @@ export interface BuildInputs {
   history: SignalHistory;
   files: ArchivedFile[];
   universe: UniverseCompany[];
+  /** The closes and the recorded ledger (the daily job's track step); absent: the ledger of the history, without prices. */
+  track?: TrackData;
 }
 
 /** The build's own settings: the company store, the share-image cache and the product name. */
@@ -69,7 +73,7 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   progress.stage('site data');
-  const { siteData, siteDataFile } = await writeSiteData(staging, inputs, settings);
+  const { siteData, siteDataFile, track } = await writeSiteData(staging, inputs, settings);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const { paywall, siteName } = settings.shape;
   const slice = freeSlice(siteData.history.latest);
@@ -94,7 +98,7 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
     }),
     (async () => {
       await new Promise((r) => setImmediate(r));
-      await writeStaticApi(apiRoot, siteData, siteName, paywall);
+      await writeStaticApi(apiRoot, siteData, siteName, paywall, track);
       return apiCompressor.finish();
     })(),
   ]);
@@ -111,17 +115,31 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
-async function writeSiteData(staging: string, { history, files, universe }: BuildInputs, settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source'>) {
+async function writeSiteData(staging: string, { history, files, universe, track }: BuildInputs, settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source' | 'shape'>) {
   const store = await readCompanyInfoStore(settings.companyInfoFile);
   const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
   const stored = settings.fundamentalsFile === null ? {} : (await readFundamentalsStore(settings.fundamentalsFile)).tickers;
   const fundamentals = Object.fromEntries(history.latest.flatMap((r) => (stored[r.ticker] ? [[r.ticker, stored[r.ticker]!]] : [])));
-  const siteData: SiteData = { builtAt: new Date().toISOString(), reportDate: history.dates.at(-1)!, history, files, universe, companies, fundamentals, source: settings.source };
+  const siteData: SiteData = {
+    builtAt: new Date().toISOString(),
+    reportDate: history.dates.at(-1)!,
+    history,
+    files,
+    universe,
+    companies,
+    fundamentals,
+    source: settings.source,
+    track: track ?? { ...EMPTY_TRACK, entries: historyLedger(history) },
+  };
   const siteDataFile = join(staging, 'data', 'site.json');
   await mkdir(join(staging, 'data'), { recursive: true });
-  // The pages get the history they show (pageHistory); the static API is written from the whole of it, here.
-  await writeFile(siteDataFile, JSON.stringify({ ...siteData, history: pageHistory(history) }));
-  return { siteData, siteDataFile };
+  // The track record as an anonymous visitor may see it, from the whole of the closes, once for the pages and the API.
+  const published = publishedTrack(siteData, settings.shape.paywall ? freeSlice(history.latest).lockedTopTickers : new Set());
+  // The pages get the history they show (pageHistory) and the track record as published, without the closes; the
+  // static API is written from the whole of both, here.
+  const pageData: SiteData = { ...siteData, history: pageHistory(history), track: { ...siteData.track, days: [], closes: {} }, trackView: publishedTrackJson(published) };
+  await writeFile(siteDataFile, JSON.stringify(pageData));
+  return { siteData, siteDataFile, track: published };
 }
 
 // Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)". The line ends (the
@@ -162,10 +180,10 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, s
   });
 }
 
-/** Moves the static API written beside the build into it (`astro build` writes no file under /api). */
+/** Moves the static API written beside the build into it (`astro build` writes no file under /api, nor the ledger CSV). */
 async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
   try {
-    await rename(join(apiRoot, 'api'), join(client, 'api'));
+    for (const name of await readdir(apiRoot)) await rename(join(apiRoot, name), join(client, name));
   } catch (error) {
     throw new DailyJobError(`The static API could not be moved into the build (${(error as Error).message}); the published site is unchanged.`);
   }

@@ -24,6 +24,7 @@ import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates'
 import type { DailySummary } from './summary';
 import { createProgress, PUBLISH_STAGE_OF, type ProgressOutput } from './progress';
 import { type AlertsStep, digestNotes, queueAlerts, sendDigests } from './alerts';
+import { backfillPrices, priceDigest, priceNotes, recordTrack, type TrackStep } from './track';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
@@ -75,6 +76,11 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
    * retries (up to a minute) never hold the upload page open; the log gets their outcome.
    */
   digestsInBackground?: boolean;
+  /**
+   * The track record (issue 17): the closes of every report date (the provider's grouped daily bars, stored in the
+   * accounts database) and the recorded ledger. Without it the pages show the ledger from the history, with no prices.
+   */
+  track?: TrackStep;
 };
 
 /** The daily job's settings from the process's Config (it reads the paths and the name it needs from it). */
@@ -166,15 +172,24 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       const today = config.today ?? new Date().toISOString().slice(0, 10);
       fundamentals = await refreshFundamentals({ tickers, source: config.fundamentals, file: fundamentalsFile, today, log });
     }
+    let prices: string[] | undefined;
+    if (config.track) {
+      progress.stage('prices');
+      const today = config.today ?? new Date(now()).toISOString().slice(0, 10);
+      const backfill = await backfillPrices(config.track, files.flatMap((file) => file.reportDates), today, log);
+      prices = priceNotes(backfill, config.track.source.name);
+    }
     // The same data with another SITE_URL, SITE_NAME, link, PAYWALL, API_ORIGIN (the deploy rules name it) or AI model
     // (the pages offer AI only with one) is another site: the settings are in the hash.
     const shape = buildShape(config);
-    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null });
+    // New closes are new inputs: the track record and the list prices change with them.
+    const priceInputs = config.track ? await priceDigest(config.track) : null;
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, prices: priceInputs });
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
     if (published) {
-      return { ...counts, ...unchanged, fundamentals, addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds(), stages: progress.finish() };
+      return { ...counts, ...unchanged, fundamentals, ...(prices?.length ? { track: prices } : {}), addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds(), stages: progress.finish() };
     }
 
     progress.stage('parse');
@@ -196,7 +211,13 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         progress,
         publishedClient: clientDir(distDir),
       };
-      const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe }, settings, log);
+      // A report date the archive held before this run and that this run's files (or a withdrawal) change is re-published:
+      // only its ledger rows are rewritten, and the run log says so.
+      const before = new Set(intake.archived.flatMap((file) => file.reportDates));
+      const republished = new Set([...intake.added.flatMap((a) => a.file.reportDates), ...(withdraw?.file.reportDates ?? [])].filter((date) => before.has(date)));
+      const recorded = config.track ? await recordTrack(config.track, history, republished) : null;
+      const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
+      const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe, track: recorded?.track }, settings, log);
       await config.deployRules?.(staging, { scriptHashes });
       progress.stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
@@ -207,6 +228,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       return {
         ...(published === undefined ? {} : { published }),
         ...(alerts ? { alerts } : {}),
+        ...(track?.length ? { track } : {}),
         ...counts,
         fundamentals,
         source,

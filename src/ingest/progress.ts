@@ -6,7 +6,7 @@
 import type { PublishStage } from '../lib/domain/operator';
 
 /** The stages of the daily job, in order (README "Data flow"). */
-export const DAILY_STAGES = ['pull', 'fundamentals', 'parse', 'site data', 'pages and images', 'static api', 'smoke check', 'compress', 'swap', 'publish command', 'alerts'] as const;
+export const DAILY_STAGES = ['pull', 'fundamentals', 'prices', 'parse', 'site data', 'pages and images', 'static api', 'smoke check', 'compress', 'swap', 'publish command', 'alerts'] as const;
 
 /** A stage of the daily job. */
 export type DailyStage = (typeof DAILY_STAGES)[number];
@@ -15,6 +15,7 @@ export type DailyStage = (typeof DAILY_STAGES)[number];
 export const PUBLISH_STAGE_OF: Record<DailyStage, PublishStage> = {
   pull: 'pull',
   fundamentals: 'pull',
+  prices: 'pull',
   parse: 'parse',
   'site data': 'build',
   'pages and images': 'build',

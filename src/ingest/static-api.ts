@@ -14,7 +14,8 @@ import {
   type CompanyDescription,
   type CompanyNameRecord,
 } from '../lib/domain/api-responses';
-import { PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
+import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
+import { ledgerCsv, publishedTrack, tickerTrackApi, trackRecordApi, type PublishedTrack } from '../lib/domain/track-data';
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
@@ -28,7 +29,7 @@ const CHECK_BATCH = 256;
  * `paywall` (PAYWALL=on) it writes what anonymous visitors may see: all-signals is the free slice, a locked top
  * ticker's files hold no score, and no similar-tickers list names a locked ticker's score.
  */
-export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string, paywall = false): Promise<number> {
+export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string, paywall = false, published?: PublishedTrack): Promise<number> {
   const apiDir = join(clientDir, 'api');
   await Promise.all(PER_TICKER_ROUTES.map((route) => mkdir(join(apiDir, route), { recursive: true })));
   const universe = new Map(site.universe.map((company) => [company.ticker, company]));
@@ -48,6 +49,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     writeFileSync(join(apiDir, path), JSON.stringify(body));
     written += 1;
   };
+  const track = published ?? publishedTrack(site, paywall ? slice.lockedTopTickers : new Set());
 
   for (const record of latest) {
     const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker], siteName);
@@ -63,6 +65,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     write(join('similar-tickers', file), similar(record));
     write(join('company-name', file), name);
     write(join('company-description', file), description);
+    write(join('track-record', file), tickerTrackApi(track.report, track.byTicker.get(record.ticker) ?? [], record.ticker));
   }
   const archive = archiveListing(site.files);
   write('all-signals.json', visibleRows(latest, slice, viewer, (r) => r.ticker).rows);
@@ -70,6 +73,8 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   write('company-descriptions.json', descriptions);
   write('excel-files.json', archive);
   write('csv-files.json', archive);
+  write('track-record.json', trackRecordApi(track.report));
+  writeFileSync(join(clientDir, LEDGER_CSV_PATH), ledgerCsv(track.report));
   return written;
 }
 
@@ -77,6 +82,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
 export async function checkStaticApi(clientDir: string, tickers: readonly string[]): Promise<string[]> {
   const expected = [
     ...REPORT_ROUTES.map((route) => `api/${route}.json`),
+    LEDGER_CSV_PATH,
     ...tickers.flatMap((ticker) => PER_TICKER_ROUTES.map((route) => `api/${route}/${ticker}.json`)),
   ];
   const problems: string[] = [];

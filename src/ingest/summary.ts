@@ -39,6 +39,8 @@ export interface DailySummary {
   published?: string[];
   /** What the alerts step did: events stored, digests queued and sent, any given up (absent without alerts). */
   alerts?: string[];
+  /** What the track-record step did: closes stored, ledger entries recorded, re-published dates rewritten (absent without it). */
+  track?: string[];
 }
 
 const SHOWN_WARNINGS = 20;
@@ -79,6 +81,7 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   if (summary.store) lines.push(`  history:      ${summary.store.reused} archived file(s) from the store, ${summary.store.made} parsed${summary.store.rebuilt ? ` (${summary.store.rebuilt} stale or unreadable, made again)` : ''}`);
   if (summary.published !== undefined) lines.push(`  published:    PUBLISH_COMMAND succeeded (${summary.published.length} line(s) of output, kept in the run log)`);
   for (const line of summary.alerts ?? []) lines.push(`  alerts:       ${line}`);
+  for (const line of summary.track ?? []) lines.push(`  track:        ${line}`);
   lines.push(`  warnings:     ${summary.warnings.length}`);
   for (const warning of summary.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${warning}`);
   if (summary.warnings.length > SHOWN_WARNINGS) lines.push(`    ... and ${summary.warnings.length - SHOWN_WARNINGS} more`);

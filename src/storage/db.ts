@@ -181,6 +181,32 @@ export interface AiChatTable {
   updated_at: string;
 }
 
+/** A trading day whose grouped daily bars are stored (issue 17), and where they came from. */
+export interface PriceDayTable {
+  date: string;
+  /** `polygon` or `demo`: a day fetched from another source than the job's is fetched again. */
+  source: string;
+  tickers: number;
+  fetched_at: string;
+}
+
+/** One ticker's close on one stored day. */
+export interface PriceBarTable {
+  date: string;
+  ticker: string;
+  close: number;
+}
+
+/** One recorded ledger entry: what the report said when the entry was first recorded (issue 17). */
+export interface LedgerEntryTable {
+  ticker: string;
+  report_date: string;
+  direction: string;
+  c_score: number;
+  exit_date: string | null;
+  recorded_at: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -196,6 +222,9 @@ export interface Database {
   ai_text: AiTextTable;
   ai_usage: AiUsageTable;
   ai_chat: AiChatTable;
+  price_day: PriceDayTable;
+  price_bar: PriceBarTable;
+  ledger_entry: LedgerEntryTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -379,6 +408,37 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (col) => col.notNull())
         .execute();
       await db.schema.createIndex('ai_chat_user').ifNotExists().on('ai_chat').columns(['user_id', 'updated_at']).execute();
+    },
+  },
+  '2026-11-28-track-01-prices-ledger': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('price_day')
+        .ifNotExists()
+        .addColumn('date', 'text', (col) => col.primaryKey())
+        .addColumn('source', 'text', (col) => col.notNull())
+        .addColumn('tickers', 'integer', (col) => col.notNull())
+        .addColumn('fetched_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable('price_bar')
+        .ifNotExists()
+        .addColumn('date', 'text', (col) => col.notNull())
+        .addColumn('ticker', 'text', (col) => col.notNull())
+        .addColumn('close', 'double precision', (col) => col.notNull())
+        .addPrimaryKeyConstraint('price_bar_pk', ['date', 'ticker'])
+        .execute();
+      await db.schema
+        .createTable('ledger_entry')
+        .ifNotExists()
+        .addColumn('ticker', 'text', (col) => col.notNull())
+        .addColumn('report_date', 'text', (col) => col.notNull())
+        .addColumn('direction', 'text', (col) => col.notNull())
+        .addColumn('c_score', 'double precision', (col) => col.notNull())
+        .addColumn('exit_date', 'text')
+        .addColumn('recorded_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('ledger_entry_pk', ['ticker', 'report_date'])
+        .execute();
     },
   },
 };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseOrExplain } from '../lib/domain/explain';
 import type { ReportSource } from '../lib/domain/report-source';
 import type { StoredFundamentals } from '../lib/domain/fundamentals';
+import { listPrices, type ListPrice, type PriceSource } from '../lib/domain/track-data';
 import { SiteDataSchema, type SignalHistory, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
 
 /** What the live routes know about the published build: its date, its records and the universe it used. */
@@ -16,6 +17,9 @@ export interface SiteIndex {
   /** Ratios and earnings dates the daily job fetched, by ticker. */
   fundamentals: ReadonlyMap<string, StoredFundamentals>;
   source: ReportSource;
+  /** The list rows' prices (issue 17 item 7): last close as of the report date and day change, by ticker. */
+  prices: ReadonlyMap<string, ListPrice>;
+  pricesSource: PriceSource;
 }
 
 /**
@@ -78,6 +82,9 @@ export class SiteIndexLoader {
       history: site.history,
       fundamentals: new Map(Object.entries(site.fundamentals)),
       source: site.source,
+      // The daily job's build carries the published prices (its site.json holds no closes); an older one, its closes.
+      prices: site.trackView ? new Map(site.trackView.prices) : listPrices(site.track, site.reportDate, site.history.latest.map((r) => r.ticker)),
+      pricesSource: site.track.prices,
     };
     this.signature = signature;
     return this.index;

@@ -10,6 +10,7 @@ const screens = [
   ['Currently Qualified', '/currently-qualified', 'Currently Qualified'],
   ['Reversals & Exits', '/reversals-exits', 'Reversals & Exits'],
   ['Heatmap', '/heatmap', 'Heatmap'],
+  ['Track Record', '/track-record', 'Track Record'],
   ['Archives', '/archives', 'Archives'],
   ['Learn', '/learn', 'Learn'],
   ['Changelog', '/changelog', 'Changelog'],

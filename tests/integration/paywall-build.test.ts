@@ -68,6 +68,9 @@ beforeAll(async () => {
     ARCHIVE_DIR: join(work, 'archive'),
     DIST_DIR: join(work, 'dist'),
     SHARE_IMAGE_CACHE: join(work, 'share-images'),
+    // Its own accounts database: the run log, the closes and the ledger of this archive only.
+    DATABASE_FILE: join(work, 'app.db'),
+    DATABASE_URL: '',
     SITE_URL: 'https://signals.example',
     PAYWALL: 'on',
   });

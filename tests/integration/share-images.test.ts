@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { EMPTY_TRACK } from '../../src/lib/domain/track-data';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ function record(ticker: string, cScore: number, reportDate = '2026-11-20'): Sign
 }
 
 function site(latest: SignalRecord[]): SiteData {
-  return { builtAt: '', reportDate: '2026-11-20', history: { dates: ['2026-11-20'], latest, scores: {} }, files: [], universe: [], companies: {}, fundamentals: {}, source: 'exports' };
+  return { builtAt: '', reportDate: '2026-11-20', history: { dates: ['2026-11-20'], latest, scores: {} }, files: [], universe: [], companies: {}, fundamentals: {}, source: 'exports', track: EMPTY_TRACK };
 }
 
 const dirs: string[] = [];

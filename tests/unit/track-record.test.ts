@@ -1,6 +1,6 @@
 /** Issue 17: outcomes computed from hand-made series, checked against hand-computed numbers. */
 import { describe, expect, it } from 'vitest';
-import { horizonOutcome, ledgerRows, scoreBand, signalEntries, summarize, type PriceSeries } from '../../src/lib/domain/track-record';
+import { aggregateLedger, horizonOutcome, ledgerRows, mergeLedger, scoreBand, signalEntries, summarize, type LedgerEntry, type PriceSeries } from '../../src/lib/domain/track-record';
 
 // January 2026's trading days from the 2nd to the 21st: Monday the 19th (Martin Luther King Jr. Day) is a holiday.
 const DAYS = ['2026-01-02', '2026-01-05', '2026-01-06', '2026-01-07', '2026-01-08', '2026-01-09', '2026-01-12', '2026-01-13', '2026-01-14', '2026-01-15', '2026-01-16', '2026-01-20', '2026-01-21'];
@@ -97,5 +97,66 @@ describe('the ledger', () => {
 
   it('bands qualified scores by size, the bearish ones mirrored', () => {
     expect([65, 74.99, 75, 84.99, 85, 100, -65, -85, 64.99].map(scoreBand)).toEqual(['65-75', '65-75', '75-85', '75-85', '85-100', '85-100', '65-75', '85-100', null]);
+  });
+});
+
+describe('the aggregates', () => {
+  // Five trading days after Jan 5 is Jan 12; the prices of each ticker make each outcome by hand.
+  const rows = [
+    ...ledgerRows('UP', ['2026-01-05'], [70], series({ ...flat(100), '2026-01-12': 110 })), // bullish 65-75: +10%, hit
+    ...ledgerRows('FLAT', ['2026-01-05'], [80], series({ ...flat(100), '2026-01-12': 97 })), // bullish 75-85: -3%, miss
+    ...ledgerRows('DOWN', ['2026-01-05'], [-90], series({ ...flat(50), '2026-01-12': 45 })), // bearish 85-100: +10%, hit
+    ...ledgerRows('LATE', ['2026-01-16'], [66], series(flat(20))), // bullish 65-75, opened Jan 16: still open at 5 days
+  ];
+  const sectors: Record<string, string> = { UP: 'Energy', FLAT: 'Energy', DOWN: 'Utilities' };
+  const aggregates = aggregateLedger(rows, (t) => sectors[t]);
+
+  it('by direction: hit rate and average return over the resolved signals, the open ones counted apart', () => {
+    expect(aggregates.signals).toBe(4);
+    expect([aggregates.firstDate, aggregates.lastDate]).toEqual(['2026-01-05', '2026-01-16']);
+    const bullish = aggregates.directions.bullish;
+    expect(bullish.signals).toBe(3);
+    expect(bullish.horizons[0]).toMatchObject({ horizon: 5, resolved: 2, open: 1, hits: 1, hitRate: 0.5 });
+    expect(bullish.horizons[0]!.averageReturn).toBeCloseTo((0.1 - 0.03) / 2, 10);
+    expect(aggregates.directions.bearish.horizons[0]).toMatchObject({ resolved: 1, hits: 1, hitRate: 1 });
+  });
+
+  it('by score band, the bearish bands mirrored: every band listed, an empty one with no figure', () => {
+    const band = (direction: string, label: string) => aggregates.bands.find((b) => b.direction === direction && b.band === label)!;
+    expect(aggregates.bands.map((b) => `${b.direction} ${b.band}`)).toEqual(['bullish 65-75', 'bullish 75-85', 'bullish 85-100', 'bearish 65-75', 'bearish 75-85', 'bearish 85-100']);
+    expect(band('bullish', '65-75')).toMatchObject({ signals: 2 });
+    expect(band('bullish', '65-75').horizons[0]).toMatchObject({ resolved: 1, open: 1, hitRate: 1 });
+    expect(band('bullish', '75-85').horizons[0]).toMatchObject({ resolved: 1, hitRate: 0 });
+    expect(band('bearish', '85-100').horizons[0]).toMatchObject({ resolved: 1, hitRate: 1 });
+    expect(band('bearish', '65-75')).toMatchObject({ signals: 0, horizons: [{ hitRate: null }, { hitRate: null }, { hitRate: null }] });
+  });
+
+  it('by sector and direction, a ticker without a sector under "Unknown"', () => {
+    expect(aggregates.sectors.map((s) => [s.sector, s.direction, s.signals])).toEqual([
+      ['Energy', 'bullish', 2],
+      ['Unknown', 'bullish', 1],
+      ['Utilities', 'bearish', 1],
+    ]);
+  });
+});
+
+describe('recording the ledger', () => {
+  const entry = (ticker: string, date: string, cScore: number, exitDate: string | null = null): LedgerEntry => ({ ticker, date, direction: cScore > 0 ? 'bullish' : 'bearish', cScore, exitDate });
+
+  it('keeps what was recorded, adds new entries and fills an exit once', () => {
+    const recorded = [entry('AAPL', '2026-01-05', 70), entry('MSFT', '2026-01-05', -80, '2026-01-06')];
+    // A later history says AAPL was 71 on the 5th (not re-published: kept at 70) and exited on the 7th; KO entered on the 7th.
+    const computed = [entry('AAPL', '2026-01-05', 71, '2026-01-07'), entry('MSFT', '2026-01-05', -80, '2026-01-06'), entry('KO', '2026-01-07', 66)];
+    const merged = mergeLedger(recorded, computed, new Set());
+    expect(merged).toMatchObject({ added: 1, exits: 1, replaced: 0 });
+    expect(merged.ledger).toEqual([entry('AAPL', '2026-01-05', 70, '2026-01-07'), entry('MSFT', '2026-01-05', -80, '2026-01-06'), entry('KO', '2026-01-07', 66)]);
+  });
+
+  it('a re-published date takes what the history says now, rows that vanished included', () => {
+    const recorded = [entry('AAPL', '2026-01-05', 70), entry('MSFT', '2026-01-05', -80)];
+    const computed = [entry('AAPL', '2026-01-05', 71)];
+    const merged = mergeLedger(recorded, computed, new Set(['2026-01-05']));
+    expect(merged).toMatchObject({ added: 0, replaced: 2 });
+    expect(merged.ledger).toEqual([entry('AAPL', '2026-01-05', 71)]);
   });
 });

@@ -4,10 +4,13 @@
  */
 
 /** The per-ticker daily-data routes, written as static JSON `api/<route>/<TICKER>.json`, in the order they are written. */
-export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description'] as const;
+export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description', 'track-record'] as const;
 
 /** The whole-report daily-data routes, written as static JSON `api/<route>.json`. */
-export const REPORT_ROUTES = ['all-signals', 'company-names', 'company-descriptions', 'excel-files', 'csv-files'] as const;
+export const REPORT_ROUTES = ['all-signals', 'company-names', 'company-descriptions', 'excel-files', 'csv-files', 'track-record'] as const;
+
+/** The ledger of the track record as CSV (issue 17), at the root of the build. */
+export const LEDGER_CSV_PATH = 'track-record.csv';
 
 /** The live routes' first path segment under /api answered with GET (and HEAD). */
 export const LIVE_GET_PREFIXES = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMPTY_TRACK, PublishedTrackJsonSchema, TrackDataSchema } from './track-data';
 import { StoredFundamentalsSchema } from './fundamentals';
 import { TICKER_PATTERN, TICKER_RULE } from './ticker';
 
@@ -122,5 +123,12 @@ export const SiteDataSchema = z.object({
   fundamentals: z.record(z.string(), StoredFundamentalsSchema).default({}),
   /** `sample` when the report is the generated sample exports: every page then says so. */
   source: z.enum(['sample', 'exports']).default('exports'),
+  /** The closes and the recorded ledger of the track record (issue 17); empty when the job had no track step. */
+  track: TrackDataSchema.default(EMPTY_TRACK),
+  /**
+   * The track record as published, computed by the daily job from the whole of `track`: the build's copy of the site
+   * data then carries no closes (five years of 6,000 tickers are millions of them).
+   */
+  trackView: PublishedTrackJsonSchema.optional(),
 });
 export type SiteData = z.infer<typeof SiteDataSchema>;

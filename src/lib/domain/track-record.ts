@@ -133,25 +133,48 @@ export function signalEntries(scores: readonly (number | null)[]): { index: numb
   return entries;
 }
 
+/** What the report history says about one entry: the part of a ledger row that is recorded once and kept. */
+export interface LedgerEntry {
+  ticker: string;
+  date: string;
+  direction: SignalSide;
+  cScore: number;
+  exitDate: string | null;
+}
+
+/** A ticker's entries in a report series (one per time it qualified), with their exit dates. */
+export function ledgerEntries(ticker: string, reportDates: readonly string[], scores: readonly (number | null)[]): LedgerEntry[] {
+  return signalEntries(scores).map(({ index, direction, exitIndex }) => ({
+    ticker,
+    date: reportDates[index]!,
+    direction,
+    cScore: scores[index]!,
+    exitDate: exitIndex === null ? null : reportDates[exitIndex]!,
+  }));
+}
+
+/** Every ticker's entries in a report history (`scores[ticker][i]` on `dates[i]`). */
+export function historyLedger(history: { dates: readonly string[]; scores: Readonly<Record<string, readonly (number | null)[]>> }): LedgerEntry[] {
+  return Object.entries(history.scores).flatMap(([ticker, scores]) => ledgerEntries(ticker, history.dates, scores));
+}
+
+/** An entry measured against the closes: the entry close, every horizon's outcome and the return to the exit. */
+export function measureEntry(entry: LedgerEntry, prices: PriceSeries): LedgerRow {
+  const { date, direction, exitDate } = entry;
+  const entryClose = closeOnOrBefore(prices, date)?.close ?? null;
+  const exitClose = exitDate === null ? null : (closeOnOrBefore(prices, exitDate)?.close ?? null);
+  const exitChange = entryClose === null || exitClose === null ? null : exitClose / entryClose - 1;
+  return {
+    ...entry,
+    entryClose,
+    outcomes: TRACK_HORIZONS.map((h) => horizonOutcome(prices, date, direction, entryClose, h)),
+    exitReturn: exitChange === null ? null : direction === 'bullish' ? exitChange : -exitChange,
+  };
+}
+
 /** A ticker's ledger: one row per time it qualified, with its outcomes at every horizon and its exit. */
 export function ledgerRows(ticker: string, reportDates: readonly string[], scores: readonly (number | null)[], prices: PriceSeries): LedgerRow[] {
-  return signalEntries(scores).map(({ index, direction, exitIndex }) => {
-    const date = reportDates[index]!;
-    const entryClose = closeOnOrBefore(prices, date)?.close ?? null;
-    const exitDate = exitIndex === null ? null : reportDates[exitIndex]!;
-    const exitClose = exitDate === null ? null : (closeOnOrBefore(prices, exitDate)?.close ?? null);
-    const exitChange = entryClose === null || exitClose === null ? null : exitClose / entryClose - 1;
-    return {
-      ticker,
-      date,
-      direction,
-      cScore: scores[index]!,
-      entryClose,
-      outcomes: TRACK_HORIZONS.map((h) => horizonOutcome(prices, date, direction, entryClose, h)),
-      exitDate,
-      exitReturn: exitChange === null ? null : direction === 'bullish' ? exitChange : -exitChange,
-    };
-  });
+  return ledgerEntries(ticker, reportDates, scores).map((entry) => measureEntry(entry, prices));
 }
 
 /** Score bands of the calibration chart: by |C-Score|, the bearish ones mirrored. */
@@ -200,4 +223,111 @@ export function summarize(rows: readonly LedgerRow[]): HorizonSummary[] {
     }
     return { horizon, resolved, open, hits, hitRate: resolved ? hits / resolved : null, averageReturn: resolved ? sum / resolved : null };
   });
+}
+
+/** The figures of one group of signals (a direction, a band, a sector): how many, and each horizon's summary. */
+export interface TrackGroup {
+  /** Signals in the group, open ones included. */
+  signals: number;
+  horizons: HorizonSummary[];
+}
+
+/** One score band of one direction: the calibration chart's bar. */
+export interface BandGroup extends TrackGroup {
+  direction: SignalSide;
+  band: (typeof SCORE_BANDS)[number]['label'];
+}
+
+/** One sector of one direction. */
+export interface SectorGroup extends TrackGroup {
+  direction: SignalSide;
+  sector: string;
+}
+
+/** The aggregates of the whole ledger: by direction, by score band and by sector. */
+export interface TrackAggregates {
+  signals: number;
+  /** The first and last report dates of the ledger (null when it is empty). */
+  firstDate: string | null;
+  lastDate: string | null;
+  directions: Record<SignalSide, TrackGroup>;
+  bands: BandGroup[];
+  sectors: SectorGroup[];
+}
+
+const SIDES: readonly SignalSide[] = ['bullish', 'bearish'];
+
+function group(rows: readonly LedgerRow[]): TrackGroup {
+  return { signals: rows.length, horizons: summarize(rows) };
+}
+
+/** Hit rate and average return by direction, by score band (bearish mirrored) and by sector (`sectorOf` a ticker, else "Unknown"). */
+export function aggregateLedger(rows: readonly LedgerRow[], sectorOf: (ticker: string) => string | undefined): TrackAggregates {
+  const bySide = new Map<SignalSide, LedgerRow[]>(SIDES.map((side) => [side, []]));
+  const byBand = new Map<string, LedgerRow[]>();
+  const bySector = new Map<string, LedgerRow[]>();
+  let firstDate: string | null = null;
+  let lastDate: string | null = null;
+  for (const row of rows) {
+    bySide.get(row.direction)!.push(row);
+    const bandKey = `${row.direction}|${scoreBand(row.cScore)}`;
+    (byBand.get(bandKey) ?? byBand.set(bandKey, []).get(bandKey)!).push(row);
+    const sectorKey = `${row.direction}|${sectorOf(row.ticker) ?? 'Unknown'}`;
+    (bySector.get(sectorKey) ?? bySector.set(sectorKey, []).get(sectorKey)!).push(row);
+    if (firstDate === null || row.date < firstDate) firstDate = row.date;
+    if (lastDate === null || row.date > lastDate) lastDate = row.date;
+  }
+  const bands = SIDES.flatMap((direction) => SCORE_BANDS.map((band) => ({ direction, band: band.label, ...group(byBand.get(`${direction}|${band.label}`) ?? []) })));
+  const sectors = [...bySector.entries()]
+    .map(([key, list]) => {
+      const [direction, sector] = key.split('|') as [SignalSide, string];
+      return { direction, sector, ...group(list) };
+    })
+    .sort((a, b) => a.sector.localeCompare(b.sector) || SIDES.indexOf(a.direction) - SIDES.indexOf(b.direction));
+  return {
+    signals: rows.length,
+    firstDate,
+    lastDate,
+    directions: { bullish: group(bySide.get('bullish')!), bearish: group(bySide.get('bearish')!) },
+    bands,
+    sectors,
+  };
+}
+
+/**
+ * The recorded ledger after a run: entries already recorded keep what they said when first recorded (date, direction,
+ * C-Score), so a later export that changes an old report leaves them alone; an exit date is filled once, when the
+ * report it happens on arrives. Only the `republished` report dates (an operator's re-publish of that date) are
+ * replaced by what the history says now. Returns the ledger and how many rows of the re-published dates changed.
+ */
+export function mergeLedger(
+  recorded: readonly LedgerEntry[],
+  computed: readonly LedgerEntry[],
+  republished: ReadonlySet<string>,
+): { ledger: LedgerEntry[]; added: number; replaced: number; exits: number } {
+  const key = (e: LedgerEntry) => `${e.ticker}|${e.date}`;
+  const same = (a: LedgerEntry | undefined, b: LedgerEntry | undefined) => a !== undefined && b !== undefined && a.direction === b.direction && a.cScore === b.cScore;
+  const fresh = new Map(computed.map((entry) => [key(entry), entry]));
+  const before = new Map(recorded.map((entry) => [key(entry), entry]));
+  const kept = new Map<string, LedgerEntry>();
+  let replaced = 0;
+  let exits = 0;
+  for (const entry of recorded) {
+    const now = fresh.get(key(entry));
+    if (republished.has(entry.date)) {
+      if (!same(entry, now)) replaced += 1;
+    } else if (entry.exitDate === null && now?.direction === entry.direction && now.exitDate !== null) {
+      exits += 1;
+      kept.set(key(entry), { ...entry, exitDate: now.exitDate });
+    } else kept.set(key(entry), entry);
+  }
+  let added = 0;
+  for (const entry of computed) {
+    if (kept.has(key(entry))) continue;
+    if (!republished.has(entry.date)) added += 1;
+    else if (!before.has(key(entry))) replaced += 1;
+    kept.set(key(entry), entry);
+  }
+  const ledger = [...kept.values()].sort((a, b) => a.date.localeCompare(b.date) || a.ticker.localeCompare(b.ticker));
+  return { ledger, added, replaced, exits };
 }

@@ -5,16 +5,17 @@
  * (./table.ts) reads them again, so sorting, filtering and the row window keep working. Loaded only by pages that
  * have something locked.
  */
-import { formatDate, formatScore } from '../../lib/domain/format';
+import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/format';
 import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/lists';
 import type { SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
+import { classifySignal, scoreChange, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
 import { TREND_ARROW } from '../../components/tone';
 import { openPaywall } from '../../stores/paywall';
 import { $user } from '../../stores/user';
 import { showRowStar } from './stars';
 import { heatmapLayout } from '../../lib/domain/heatmap';
 import { heatmapIndexHtml, heatmapSectorsHtml } from '../../components/heatmap-markup';
+import { listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/list-price';
 
 /** The event the table code listens for: the table's body rows were replaced. */
 export const ROWS_REPLACED = 'table-rows-replaced';
@@ -72,6 +73,28 @@ function cell(text: string): HTMLTableCellElement {
   return td;
 }
 
+/** The prices of the Pro answer's rows (issue 17 item 7), as the build puts them in the free rows. */
+let listPrices: { prices: Record<string, ListPrice>; pricesSource: PriceSource } = { prices: {}, pricesSource: 'none' };
+
+/** The price cell of components/SignalTable.astro. */
+function priceCell(ticker: string): HTMLTableCellElement {
+  const price = listPriceCell(listPrices.prices[ticker], listPrices.pricesSource);
+  const td = document.createElement('td');
+  td.dataset.v = price.sortValue;
+  const change = document.createElement('span');
+  change.className = 'pc';
+  change.textContent = price.change;
+  td.append(`${price.close} `, change);
+  if (price.demo) {
+    const demo = document.createElement('span');
+    demo.className = 'muted';
+    demo.title = 'Demo prices';
+    demo.textContent = ' demo';
+    td.append(demo);
+  }
+  return td;
+}
+
 /** One row as components/SignalTable.astro renders it. */
 export function signalRow({ record: r, extra = [] }: Row, compact = false): HTMLTableRowElement {
   const row = document.createElement('tr');
@@ -113,7 +136,14 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
   arrow.setAttribute('role', 'img');
   arrow.setAttribute('aria-label', trend.label);
   arrow.textContent = trend.mark;
-  score.append(`${formatScore(r.cScore)} `, badge, ' ', arrow);
+  // The change since yesterday shows in the phone card; the table shows its arrow (as SignalTable.astro).
+  const change = document.createElement('span');
+  change.className = 'chg';
+  const changeValue = document.createElement('span');
+  changeValue.className = 'chg-v';
+  changeValue.textContent = ` ${formatSignedScore(scoreChange(r.cScore, r.yesterdayCScore))}`;
+  change.append(arrow, changeValue);
+  score.append(`${formatScore(r.cScore)} `, badge, ' ', change);
   const extraCells = extra.map((e) => {
     const td = document.createElement('td');
     if (e.sortValue !== undefined) td.dataset.v = e.sortValue;
@@ -125,7 +155,7 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
     } else td.textContent = e.text;
     return td;
   });
-  row.append(starCell, tickerCell, ...extraCells, score);
+  row.append(starCell, tickerCell, ...extraCells, score, priceCell(r.ticker));
   if (compact) return row;
   row.append(
     ...[r.deltaScore, r.marketScore, r.accuracyScore, r.relevanceScore, r.avgCScoreL7D, r.avgCScoreL14D].map((n) => cell(formatScore(n))),
@@ -133,6 +163,23 @@ export function signalRow({ record: r, extra = [] }: Row, compact = false): HTML
     cell(`${r.countL14DWithSignal} of 14`),
   );
   return row;
+}
+
+const TABLE_OWN_COLUMNS = new Set(['watch', 'ticker', 'cScore', 'price', 'delta', 'market', 'accuracy', 'relevance', 'avg7', 'avg14', 'days7', 'days14']);
+
+/** Gives each cell its column's class (`c-KEY`, and `c-extra` with its label for a list's own columns), from the header, as the build does: the phone cards and the column chooser place cells by them. */
+function classifyCells(row: HTMLTableRowElement, table: HTMLTableElement): void {
+  const heads = table.tHead?.rows[0]?.cells ?? [];
+  [...row.cells].forEach((cell, i) => {
+    const head = heads[i];
+    const key = head?.dataset.key ?? (head?.classList.contains('c-watch') ? 'watch' : undefined);
+    if (key === undefined) return;
+    cell.classList.add(`c-${key}`);
+    if (!TABLE_OWN_COLUMNS.has(key)) {
+      cell.classList.add('c-extra');
+      cell.dataset.label = head!.textContent?.trim() ?? '';
+    }
+  });
 }
 
 /** A Pro route's answer, or null when it refuses (signed out meanwhile, or not Pro): the free slice then stays. */
@@ -146,6 +193,8 @@ async function proAnswer(path: string): Promise<unknown> {
 async function showProRows(list: string, gate: HTMLElement): Promise<void> {
   const body = await proAnswer(`/api/pro/lists/${list}`);
   if (body === null) return;
+  const priced = body as Partial<typeof listPrices>;
+  listPrices = { prices: priced.prices ?? {}, pricesSource: priced.pricesSource ?? 'none' };
   for (const { id, rows, compact } of PRO_TABLES[list]!(body)) {
     const table = document.getElementById(id);
     if (!(table instanceof HTMLTableElement)) continue;
@@ -154,6 +203,7 @@ async function showProRows(list: string, gate: HTMLElement): Promise<void> {
     const rowsFragment = document.createDocumentFragment();
     for (const row of fresh) rowsFragment.append(row);
     table.tBodies[0]!.replaceChildren(rowsFragment);
+    fresh.forEach((row) => classifyCells(row, table));
     fresh.forEach(showRowStar);
     const empty = table.parentElement?.querySelector<HTMLElement>('.table-empty:not([data-no-match])');
     if (empty) empty.hidden = fresh.length > 0;

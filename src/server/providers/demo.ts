@@ -7,6 +7,7 @@ import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
 import type { Earnings, NewsArticle, Quote } from '../../lib/domain/market';
 import type { UniverseCompany } from '../../lib/domain/schemas';
 import { TtlCache } from '../cache';
+import type { ClosingPricesSource, DailyClose } from '../../lib/domain/track-data';
 import { NO_EARNINGS, type Bar, type LogoImage, type MarketDataProvider, type ProviderStatus, type TickerDetails } from './provider';
 
 const DAY_MS = 86_400_000;
@@ -69,7 +70,7 @@ export interface DemoOptions {
 }
 
 /** The demo provider. */
-export class DemoProvider implements MarketDataProvider {
+export class DemoProvider implements MarketDataProvider, ClosingPricesSource {
   readonly name = 'demo' as const;
   private readonly universe: Map<string, UniverseCompany>;
   private readonly now: () => number;
@@ -133,6 +134,14 @@ export class DemoProvider implements MarketDataProvider {
       if (weekday !== 0 && weekday !== 6) bars.push(demoBar(ticker, day));
     }
     return this.answered(bars);
+  }
+
+  /** Every universe ticker's demo close on a weekday up to today (the same walk as the bars); none on a weekend or later. */
+  groupedDaily(date: string): Promise<DailyClose[]> {
+    const day = dayNumber(date);
+    const weekday = new Date(day * DAY_MS).getUTCDay();
+    if (weekday === 0 || weekday === 6 || day > Math.floor(this.now() / DAY_MS)) return this.answered([]);
+    return this.answered([...this.universe.keys()].map((ticker) => ({ ticker, close: demoClose(ticker, day) })));
   }
 
   previousClose(ticker: string): Promise<Bar | null> {

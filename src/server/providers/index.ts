@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config';
 import type { FundamentalsSource } from '../../lib/domain/fundamentals';
+import type { ClosingPricesSource } from '../../lib/domain/track-data';
 import type { UniverseCompany } from '../../lib/domain/schemas';
 import { DemoProvider } from './demo';
 import { PolygonProvider } from './polygon';
@@ -17,6 +18,14 @@ export function providerFor(settings: Config['polygon'], universe: readonly Univ
  */
 export function fundamentalsSourceFor(settings: Config['polygon']): FundamentalsSource | null {
   return polygonFor(settings);
+}
+
+/**
+ * The daily job's source of closes for the track record: the Polygon provider's grouped daily bars when
+ * POLYGON_API_KEY is set (its own per-minute budget, waited for), else the demo provider's deterministic demo closes.
+ */
+export function closingPricesSourceFor(settings: Config['polygon'], universe: readonly UniverseCompany[]): ClosingPricesSource {
+  return polygonFor(settings) ?? new DemoProvider({ universe });
 }
 
 function polygonFor(settings: Config['polygon'], redis: Redis | null = null): PolygonProvider | null {

@@ -9,6 +9,7 @@ import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
 import { explainIssues } from '../../lib/domain/explain';
 import { safeHttpUrl } from '../../lib/domain/url';
 import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/fundamentals';
+import { closesOfGroupedBars, GroupedDailySchema, type ClosingPricesSource, type DailyClose } from '../../lib/domain/track-data';
 import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import type { Redis } from 'ioredis';
 import { RateBudget, TtlCache } from '../cache';
@@ -122,8 +123,8 @@ export function errorBodyText(text: string): string {
     .slice(0, 200);
 }
 
-/** The Polygon provider; also the daily job's source of fundamentals (bulk calls that wait for the budget). */
-export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
+/** The Polygon provider; also the daily job's source of fundamentals and closes (bulk calls that wait for the budget). */
+export class PolygonProvider implements MarketDataProvider, FundamentalsSource, ClosingPricesSource {
   readonly name = 'polygon' as const;
   private readonly baseUrl: string;
   private readonly budget: RateBudget | SharedBudget;
@@ -272,6 +273,13 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource {
   earningsCalendar(tickers: readonly string[], from: string): AsyncIterable<EarningsRow[]> {
     const query = new URLSearchParams({ 'ticker.any_of': tickers.join(','), 'date.gte': from, sort: 'date.asc', limit: String(BULK_PAGE_LIMIT) });
     return this.pages(`/benzinga/v1/earnings?${query}`, EarningsPageSchema);
+  }
+
+  /** Every stock's close on `date` (`/v2/aggs/grouped/locale/us/market/stocks/{date}`): one call, waiting for the budget. */
+  async groupedDaily(date: string): Promise<DailyClose[]> {
+    const closes: DailyClose[] = [];
+    for await (const bars of this.pages(`/v2/aggs/grouped/locale/us/market/stocks/${encodeURIComponent(date)}?adjusted=true`, GroupedDailySchema)) closes.push(...closesOfGroupedBars(bars));
+    return closes;
   }
 
   /** Every page of a bulk call, following next_url; waits for the budget instead of failing (the daily job may wait). */

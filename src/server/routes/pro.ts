@@ -28,6 +28,13 @@ export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<Se
     return site.history;
   }
 
+  // The list rows' price cells (issue 17 item 7), as the build renders them into the free rows.
+  async function prices() {
+    const site = (await context.site.current())!;
+    const rows = Object.fromEntries(site.history.latest.flatMap((r) => (site.prices.has(r.ticker) ? [[r.ticker, site.prices.get(r.ticker)!]] : [])));
+    return { prices: rows, pricesSource: site.pricesSource };
+  }
+
   return new Hono<SessionEnv>()
     .use('*', sessionUser, requirePro, async (c, next) => {
       await next();
@@ -39,13 +46,13 @@ export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<Se
       const h = await history();
       switch (c.req.valid('param').list) {
         case 'all-signals':
-          return c.json({ rows: allSignals(h) });
+          return c.json({ rows: allSignals(h), ...(await prices()) });
         case 'currently-qualified':
-          return c.json({ rows: currentlyQualified(h) });
+          return c.json({ rows: currentlyQualified(h), ...(await prices()) });
         case 'recently-qualified':
-          return c.json(recentlyQualified(h));
+          return c.json({ ...recentlyQualified(h), ...(await prices()) });
         case 'reversals-exits':
-          return c.json({ ...reversalsAndExits(h), records: h.latest });
+          return c.json({ ...reversalsAndExits(h), records: h.latest, ...(await prices()) });
         case 'heatmap': {
           // The tiles are sized by market cap, as the build sizes them.
           const { companies } = await context.companies.read();

@@ -1,0 +1,107 @@
+/**
+ * The daily job's track-record steps (issue 17). Prices: the grouped daily bars of every report date the database
+ * lacks, oldest first, one call per date within the provider's per-minute budget; each day is stored as it arrives,
+ * so a backfill cut short resumes with the first missing day on the next run. Ledger: every time a ticker qualified,
+ * recorded once and kept (README "Track record"), then measured against the stored closes for the build.
+ */
+import type { SignalHistory } from '../lib/domain/schemas';
+import type { ClosingPricesSource, TrackData } from '../lib/domain/track-data';
+import { historyLedger, mergeLedger, type LedgerEntry } from '../lib/domain/track-record';
+import type { TrackStore } from '../storage/track';
+
+/** The track step's parts: where closes are stored and where they come from (the provider of the job). */
+export interface TrackStep {
+  store: TrackStore;
+  source: ClosingPricesSource;
+}
+
+/** What the backfill did. */
+export interface PricesSummary {
+  /** Days stored by this run. */
+  fetched: string[];
+  /** Report dates still without closes after this run. */
+  missing: string[];
+  /** Dates the source answered without bars (not traded yet): asked again on the next run. */
+  empty: string[];
+  /** Why the backfill stopped early (the next run resumes), or null. */
+  stoppedBy: string | null;
+}
+
+/** Report dates up to `today` that the store lacks from this source, oldest first. */
+export async function missingPriceDays(store: TrackStore, source: ClosingPricesSource['name'], reportDates: Iterable<string>, today: string): Promise<string[]> {
+  const stored = new Set((await store.priceDays()).filter((day) => day.source === source).map((day) => day.date));
+  return [...new Set(reportDates)].filter((date) => date <= today && !stored.has(date)).sort();
+}
+
+/** Fetches and stores the closes of every report date the store lacks, oldest first; never throws for an upstream failure. */
+export async function backfillPrices(step: TrackStep, reportDates: Iterable<string>, today: string, log: (line: string) => void): Promise<PricesSummary> {
+  const due = await missingPriceDays(step.store, step.source.name, reportDates, today);
+  const summary: PricesSummary = { fetched: [], missing: [], empty: [], stoppedBy: null };
+  for (const [i, date] of due.entries()) {
+    try {
+      const closes = await step.source.groupedDaily(date);
+      if (closes.length === 0) summary.empty.push(date);
+      else {
+        await step.store.saveDay(date, step.source.name, closes);
+        summary.fetched.push(date);
+      }
+    } catch (error) {
+      summary.stoppedBy = (error as Error).message;
+      summary.missing = due.slice(i);
+      log(`Prices stopped at ${date} (the next run resumes there): ${summary.stoppedBy}`);
+      break;
+    }
+  }
+  summary.missing = [...summary.empty, ...summary.missing];
+  if (due.length > 0) log(`Prices: closes for ${summary.fetched.length} of ${due.length} report dates (${step.source.name}).`);
+  return summary;
+}
+
+/** The backfill as the run log's notes. */
+export function priceNotes(summary: PricesSummary, source: ClosingPricesSource['name']): string[] {
+  const notes: string[] = [];
+  if (summary.fetched.length > 0) notes.push(`closes of ${summary.fetched.length} report date(s) stored from ${source} (${summary.fetched[0]} to ${summary.fetched.at(-1)})`);
+  if (summary.empty.length > 0) notes.push(`no bars yet for ${summary.empty.join(', ')}: asked again on the next run`);
+  if (summary.stoppedBy !== null) notes.push(`prices stopped early, the next run resumes at ${summary.missing.find((d) => !summary.empty.includes(d))}: ${summary.stoppedBy}`);
+  return notes;
+}
+
+/**
+ * Records the ledger of `history` (new entries, exits filled; the `republished` dates' rows replaced) and returns the
+ * track data the build reads with the run log's notes.
+ */
+export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>): Promise<{ track: TrackData; notes: string[] }> {
+  const computed = historyLedger(history);
+  const previous = await step.store.ledger();
+  // A recorded date the archive no longer holds (its file withdrawn) has no report behind it: its rows go too.
+  const reported = new Set(history.dates);
+  const gone = [...new Set(previous.map((e) => e.date))].filter((date) => !reported.has(date)).sort();
+  const rewritten = new Set([...republished, ...gone]);
+  const merged = mergeLedger(previous, computed, rewritten);
+  await step.store.saveLedger(merged.ledger, previous, rewritten);
+  const notes: string[] = [];
+  if (merged.added > 0 || merged.exits > 0) notes.push(`ledger: ${merged.added} new entries, ${merged.exits} exits recorded`);
+  if (gone.length > 0) notes.push(`ledger: the rows of ${gone.join(', ')} removed: the archive no longer holds these reports`);
+  for (const date of [...republished].sort()) {
+    if (previous.some((e) => e.date === date) || merged.ledger.some((e) => e.date === date)) {
+      notes.push(`ledger: the re-publish of ${date} rewrote its rows (${merged.replaced} changed in all)`);
+    }
+  }
+  return { track: await trackDataOf(step, merged.ledger, history), notes };
+}
+
+/** The closes the build needs (the ledger's and the latest report's tickers, every stored day) with the ledger. */
+export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], history: SignalHistory): Promise<TrackData> {
+  const days = (await step.store.priceDays()).filter((day) => day.source === step.source.name).map((day) => day.date);
+  const tickers = new Set([...entries.map((e) => e.ticker), ...history.latest.map((r) => r.ticker)]);
+  const stored = await step.store.closes(tickers, days[0]);
+  const closes: Record<string, (number | null)[]> = {};
+  for (const [ticker, byDay] of stored) closes[ticker] = days.map((day) => byDay.get(day) ?? null);
+  return { prices: days.length === 0 ? 'none' : step.source.name, days, closes, entries };
+}
+
+/** A digest of the stored days from this source: part of the inputs hash, so new closes rebuild the site. */
+export async function priceDigest(step: TrackStep): Promise<string> {
+  const days = (await step.store.priceDays()).filter((day) => day.source === step.source.name);
+  return `${step.source.name}:${days.map((day) => `${day.date}=${day.tickers}`).join(',')}`;
+}

@@ -1,0 +1,298 @@
+/**
+ * The track record as the site publishes it (issue 17): the closing prices the daily job stored (grouped daily bars,
+ * one call per report date), the recorded ledger, and what the pages, the static API and the ledger CSV derive from
+ * them. One source for every figure: the page, the stock card, `/api/track-record` and the CSV call the same functions.
+ */
+import { z } from 'zod';
+import { toCsv } from './csv';
+import { formatReturn, type ListPrice, type PriceSource } from './list-price';
+import { ledgerStatus } from './ledger-view';
+
+export { formatReturn, type ListPrice, type PriceSource };
+import {
+  aggregateLedger,
+  measureEntry,
+  TRACK_HORIZONS,
+  type LedgerEntry,
+  type LedgerRow,
+  type PriceSeries,
+  type TrackAggregates,
+} from './track-record';
+
+const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
+
+/** The label every page and file built from demo closes carries (the price card's words). */
+export const DEMO_PRICES_LABEL = 'Demo prices';
+
+/** One ticker's close on one day, from the grouped daily bars. */
+export interface DailyClose {
+  ticker: string;
+  close: number;
+}
+
+/** The daily job's source of closes for the whole market: one call per date (Polygon's grouped daily bars, or the demo walk). */
+export interface ClosingPricesSource {
+  readonly name: 'polygon' | 'demo';
+  /** Every stock's close on `date` (yyyy-mm-dd); an empty list when the day has no bars yet (a holiday, or not closed). */
+  groupedDaily(date: string): Promise<DailyClose[]>;
+}
+
+/** One bar of `/v2/aggs/grouped/locale/us/market/stocks/{date}` (the fields we keep; the rest pass through). */
+export const GroupedBarSchema = z.object({ T: z.string(), c: z.number(), o: z.number().optional(), t: z.number().optional(), v: z.number().optional() });
+
+/** The grouped daily bars answer: `results` is absent or empty on a day without trading. */
+export const GroupedDailySchema = z.object({ results: z.array(GroupedBarSchema).optional(), resultsCount: z.number().optional(), status: z.string().optional(), next_url: z.string().nullish() });
+
+/** Closes of the grouped answer's bars, positive and finite only. */
+export function closesOfGroupedBars(bars: readonly z.infer<typeof GroupedBarSchema>[]): DailyClose[] {
+  return bars.filter((bar) => Number.isFinite(bar.c) && bar.c > 0).map((bar) => ({ ticker: bar.T, close: bar.c }));
+}
+
+const LedgerEntrySchema = z.object({
+  ticker: z.string(),
+  date: IsoDay,
+  direction: z.enum(['bullish', 'bearish']),
+  cScore: z.number(),
+  exitDate: IsoDay.nullable(),
+});
+
+/** What the daily job hands the build for the track record. */
+export const TrackDataSchema = z.object({
+  prices: z.enum(['polygon', 'demo', 'none']),
+  /** Trading days with closes, ascending. */
+  days: z.array(IsoDay),
+  /** Closes by ticker, aligned with `days` (null: no close that day), for the tickers of the ledger and the latest report. */
+  closes: z.record(z.string(), z.array(z.number().nullable())),
+  /** The recorded ledger, oldest first. */
+  entries: z.array(LedgerEntrySchema),
+});
+export type TrackData = z.infer<typeof TrackDataSchema>;
+
+/** No closes and no ledger: what a build without the track step carries. */
+export const EMPTY_TRACK: TrackData = { prices: 'none', days: [], closes: {}, entries: [] };
+
+/** A ticker's price series from the track data. */
+export function priceSeriesOf(track: TrackData, ticker: string): PriceSeries {
+  const closes = new Map<string, number>();
+  const list = track.closes[ticker];
+  if (list) list.forEach((close, i) => close !== null && closes.set(track.days[i]!, close));
+  return { days: track.days, closes };
+}
+
+/** The measured ledger (every entry with its outcomes), newest first. */
+export function measuredLedger(track: TrackData): LedgerRow[] {
+  const series = new Map<string, PriceSeries>();
+  const rows = track.entries.map((entry) => {
+    let prices = series.get(entry.ticker);
+    if (prices === undefined) series.set(entry.ticker, (prices = priceSeriesOf(track, entry.ticker)));
+    return measureEntry(entry, prices);
+  });
+  return rows.sort((a, b) => b.date.localeCompare(a.date) || a.ticker.localeCompare(b.ticker));
+}
+
+/** The whole track record: the measured ledger and its aggregates. */
+export interface TrackReport {
+  prices: PriceSource;
+  /** The last trading day with closes (the outcomes are "as of" it), or null. */
+  asOf: string | null;
+  ledger: LedgerRow[];
+  aggregates: TrackAggregates;
+}
+
+/** The track record of the site data's track part; sectors from the universe. */
+export function trackReport(track: TrackData, sectorOf: (ticker: string) => string | undefined): TrackReport {
+  const ledger = measuredLedger(track);
+  return { prices: track.prices, asOf: track.days.at(-1) ?? null, ledger, aggregates: aggregateLedger(ledger, sectorOf) };
+}
+
+/** Each ticker's last close as of `reportDate` and its day change (item 7 of issue 17). */
+export function listPrices(track: TrackData, reportDate: string, tickers: readonly string[]): Map<string, ListPrice> {
+  const prices = new Map<string, ListPrice>();
+  let end = track.days.length - 1;
+  while (end >= 0 && track.days[end]! > reportDate) end--;
+  for (const ticker of tickers) {
+    const list = track.closes[ticker];
+    if (!list) continue;
+    let i = end;
+    while (i >= 0 && list[i] === null) i--;
+    if (i < 0) continue;
+    let j = i - 1;
+    while (j >= 0 && list[j] === null) j--;
+    const close = list[i]!;
+    const before = j >= 0 ? list[j]! : null;
+    prices.set(ticker, { date: track.days[i]!, close, change: before === null ? null : close / before - 1 });
+  }
+  return prices;
+}
+
+/** The ledger CSV's columns, in their stable order (README "Track record"). */
+export const LEDGER_CSV_COLUMNS = [
+  'ticker',
+  'report_date',
+  'direction',
+  'c_score',
+  'entry_close',
+  ...TRACK_HORIZONS.flatMap((h) => [`close_${h}d`, `close_${h}d_date`, `return_${h}d`, `status_${h}d`]),
+  'exit_date',
+  'exit_return',
+  'prices',
+] as const;
+
+const fixed = (value: number | null, digits: number) => (value === null ? '' : value.toFixed(digits));
+
+/** The ledger as CSV: one row per signal, returns as fractions in the signal's direction, statuses `hit`, `miss`, `open`, `stopped-hit`, `stopped-miss`, `no-price`. */
+export function ledgerCsv(report: TrackReport): string {
+  const rows = report.ledger.map((row) => [
+    row.ticker,
+    row.date,
+    row.direction,
+    row.cScore.toFixed(2),
+    fixed(row.entryClose, 2),
+    ...row.outcomes.flatMap((o) => [fixed(o.close, 2), o.date ?? '', fixed(o.signalReturn, 6), ledgerStatus(o)]),
+    row.exitDate ?? '',
+    fixed(row.exitReturn, 6),
+    report.prices === 'demo' ? 'demo' : report.prices,
+  ]);
+  return toCsv([[...LEDGER_CSV_COLUMNS], ...rows]);
+}
+
+/** A JSON body with its fractions at the CSV's precision (6 decimals): no float noise in the static API. */
+function rounded<T>(body: T): T {
+  return JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value))) as T;
+}
+
+/** `/api/track-record`: the aggregates, what they rest on, and where the prices came from. */
+export function trackRecordApi(report: TrackReport) {
+  return rounded({
+    prices: report.prices,
+    pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
+    asOf: report.asOf,
+    horizons: [...TRACK_HORIZONS],
+    ...report.aggregates,
+    csv: '/track-record.csv',
+  });
+}
+
+/** `/api/track-record/{T}`: one ticker's ledger (newest first) with its hit rate and average return. */
+export function tickerTrackApi(report: TrackReport, rows: readonly LedgerRow[], ticker: string) {
+  const aggregates = aggregateLedger(rows, () => undefined);
+  return rounded({
+    ticker,
+    prices: report.prices,
+    pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
+    asOf: report.asOf,
+    signals: rows.length,
+    bullish: aggregates.directions.bullish,
+    bearish: aggregates.directions.bearish,
+    ledger: rows,
+  });
+}
+
+/** A ticker's rows of the measured ledger, by ticker. */
+export function ledgerByTicker(ledger: readonly LedgerRow[]): Map<string, LedgerRow[]> {
+  const byTicker = new Map<string, LedgerRow[]>();
+  for (const row of ledger) (byTicker.get(row.ticker) ?? byTicker.set(row.ticker, []).get(row.ticker)!).push(row);
+  return byTicker;
+}
+
+/** The licence the Dataset JSON-LD and the README state for the published data. */
+export const DATA_LICENSE_TEXT =
+  'The signal files and the track record may be downloaded, quoted and reused with a link to this site as the source; they are information, not investment advice.';
+
+/** schema.org `Dataset` JSON-LD for /track-record and /archives. */
+export function datasetJsonLd(options: {
+  name: string;
+  description: string;
+  url: string;
+  siteName: string;
+  siteUrl: string;
+  temporalCoverage: string | null;
+  /** False when PAYWALL=on keeps the downloads for Pro. */
+  isAccessibleForFree: boolean;
+  distributions: { url: string; format: 'text/csv' | 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'; name: string }[];
+}) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Dataset',
+    name: options.name,
+    description: options.description,
+    url: options.url,
+    license: DATA_LICENSE_TEXT,
+    isAccessibleForFree: options.isAccessibleForFree,
+    creator: { '@type': 'Organization', name: options.siteName, url: options.siteUrl },
+    ...(options.temporalCoverage ? { temporalCoverage: options.temporalCoverage } : {}),
+    distribution: options.distributions.map((d) => ({ '@type': 'DataDownload', encodingFormat: d.format, contentUrl: d.url, name: d.name })),
+  };
+}
+
+/** An ISO 8601 interval of two dates (`2026-08-27/2026-11-20`), or the one date, or null. */
+export function temporalCoverage(first: string | null, last: string | null): string | null {
+  if (first === null || last === null) return null;
+  return first === last ? first : `${first}/${last}`;
+}
+
+/**
+ * The track record an anonymous visitor may see: with PAYWALL=on a locked top ticker's entry on the latest report
+ * would show today's score, so it waits for the next report (its later rows show it as yesterday's entry).
+ */
+export function publicTrack(track: TrackData, lockedTopTickers: ReadonlySet<string>, reportDate: string): TrackData {
+  if (lockedTopTickers.size === 0) return track;
+  return { ...track, entries: track.entries.filter((e) => !(e.date === reportDate && lockedTopTickers.has(e.ticker))) };
+}
+
+/** A hit rate as a percent with 1 decimal ('62.5%'); none resolved shows '—'. */
+export function formatHitRate(rate: number | null | undefined): string {
+  return typeof rate === 'number' && Number.isFinite(rate) ? `${(rate * 100).toFixed(1)}%` : '—';
+}
+
+/** The note every track-record figure carries. */
+export const PAST_RESULTS_NOTE = 'Past results do not predict future ones. These are the outcomes of published signals, not investment advice.';
+
+/** The published track record of a site: the report a visitor may see, its rows by ticker, and the list prices. */
+export interface PublishedTrack {
+  report: TrackReport;
+  byTicker: Map<string, LedgerRow[]>;
+  prices: Map<string, ListPrice>;
+}
+
+/** The track record the build publishes (pages, static API, CSV alike); `locked` are the top tickers PAYWALL=on locks. */
+export function publishedTrack(
+  site: { track: TrackData; reportDate: string; universe: readonly { ticker: string; sector: string }[]; history: { latest: readonly { ticker: string; sector?: string | undefined }[] } },
+  locked: ReadonlySet<string>,
+): PublishedTrack {
+  const sectors = new Map(site.universe.map((company) => [company.ticker, company.sector]));
+  for (const record of site.history.latest) if (record.sector) sectors.set(record.ticker, record.sector);
+  const report = trackReport(publicTrack(site.track, locked, site.reportDate), (ticker) => sectors.get(ticker));
+  const prices = listPrices(site.track, site.reportDate, site.history.latest.map((r) => r.ticker));
+  return { report, byTicker: ledgerByTicker(report.ledger), prices };
+}
+
+
+/** A published track record as JSON: what the daily job hands the static build (the pages need no closes). */
+export interface PublishedTrackJson {
+  report: TrackReport;
+  prices: [string, ListPrice][];
+}
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null;
+
+/** The shape check of a PublishedTrackJson in the site data (the daily job made it in the same run, from checked data). */
+export const PublishedTrackJsonSchema = z.object({
+  report: z.custom<TrackReport>((value) => isObject(value) && Array.isArray((value as TrackReport).ledger) && isObject((value as TrackReport).aggregates)),
+  prices: z.array(z.tuple([z.string(), z.custom<ListPrice>(isObject)])),
+});
+
+/** The JSON form of a published track record. */
+export function publishedTrackJson(track: PublishedTrack): PublishedTrackJson {
+  return { report: track.report, prices: [...track.prices] };
+}
+
+/** A published track record from its JSON form. */
+export function publishedTrackFromJson(json: PublishedTrackJson): PublishedTrack {
+  return { report: json.report, byTicker: ledgerByTicker(json.report.ledger), prices: new Map(json.prices) };
+}
+
+/** A score band as a reader reads it: "65 to 75" for bullish, the mirror "−75 to −65" for bearish. */
+export function bandLabel(direction: 'bullish' | 'bearish', band: string): string {
+  return direction === 'bearish' ? band.split('-').map((n) => `−${n}`).reverse().join(' to ') : band.replace('-', ' to ');
+}

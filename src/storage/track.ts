@@ -1,0 +1,95 @@
+/**
+ * The track record's tables in the accounts database (issue 17): the closes of every stored trading day (grouped
+ * daily bars, one day at a time, so a backfill cut short keeps every finished day) and the recorded ledger.
+ */
+import type { Kysely } from 'kysely';
+import type { DailyClose } from '../lib/domain/track-data';
+import type { LedgerEntry } from '../lib/domain/track-record';
+import { type Database, nowText } from './db';
+
+/** Bound values per statement stay far below SQLite's and PostgreSQL's limits. */
+const ROWS_PER_INSERT = 300;
+
+/** A stored trading day. */
+export interface StoredPriceDay {
+  date: string;
+  source: string;
+  tickers: number;
+}
+
+/** Reads and writes the closes and the ledger. */
+export class TrackStore {
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** Every stored day, oldest first. */
+  async priceDays(): Promise<StoredPriceDay[]> {
+    return this.db.selectFrom('price_day').select(['date', 'source', 'tickers']).orderBy('date').execute();
+  }
+
+  /** Stores one day's closes (replacing what the day held), in one transaction: a day is whole or absent. */
+  async saveDay(date: string, source: string, closes: readonly DailyClose[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('price_bar').where('date', '=', date).execute();
+      for (let i = 0; i < closes.length; i += ROWS_PER_INSERT) {
+        const batch = closes.slice(i, i + ROWS_PER_INSERT).map((bar) => ({ date, ticker: bar.ticker, close: bar.close }));
+        await trx.insertInto('price_bar').values(batch).execute();
+      }
+      await trx.deleteFrom('price_day').where('date', '=', date).execute();
+      await trx.insertInto('price_day').values({ date, source, tickers: closes.length, fetched_at: nowText(this.now()) }).execute();
+    });
+  }
+
+  /** The closes of `tickers` on the stored days from `from` on, by ticker and day. */
+  async closes(tickers: ReadonlySet<string>, from = '0000-00-00'): Promise<Map<string, Map<string, number>>> {
+    const rows = await this.db.selectFrom('price_bar').select(['date', 'ticker', 'close']).where('date', '>=', from).execute();
+    const byTicker = new Map<string, Map<string, number>>();
+    for (const row of rows) {
+      if (!tickers.has(row.ticker)) continue;
+      (byTicker.get(row.ticker) ?? byTicker.set(row.ticker, new Map()).get(row.ticker)!).set(row.date, Number(row.close));
+    }
+    return byTicker;
+  }
+
+  /** The recorded ledger, oldest first. */
+  async ledger(): Promise<LedgerEntry[]> {
+    const rows = await this.db.selectFrom('ledger_entry').select(['ticker', 'report_date', 'direction', 'c_score', 'exit_date']).orderBy('report_date').orderBy('ticker').execute();
+    return rows.map((row) => ({
+      ticker: row.ticker,
+      date: row.report_date,
+      direction: row.direction === 'bearish' ? 'bearish' : 'bullish',
+      cScore: Number(row.c_score),
+      exitDate: row.exit_date,
+    }));
+  }
+
+  /** Writes the ledger's changes: new entries, exits filled, and the rows of the re-published dates replaced. */
+  async saveLedger(ledger: readonly LedgerEntry[], previous: readonly LedgerEntry[], republished: ReadonlySet<string>): Promise<void> {
+    const key = (e: LedgerEntry) => `${e.ticker}|${e.date}`;
+    const before = new Map(previous.filter((e) => !republished.has(e.date)).map((e) => [key(e), e]));
+    const recordedAt = nowText(this.now());
+    await this.db.transaction().execute(async (trx) => {
+      for (const date of republished) await trx.deleteFrom('ledger_entry').where('report_date', '=', date).execute();
+      const fresh = ledger.filter((e) => !before.has(key(e)));
+      for (let i = 0; i < fresh.length; i += ROWS_PER_INSERT) {
+        const batch = fresh.slice(i, i + ROWS_PER_INSERT).map((e) => ({
+          ticker: e.ticker,
+          report_date: e.date,
+          direction: e.direction,
+          c_score: e.cScore,
+          exit_date: e.exitDate,
+          recorded_at: recordedAt,
+        }));
+        await trx.insertInto('ledger_entry').values(batch).execute();
+      }
+      for (const entry of ledger) {
+        const old = before.get(key(entry));
+        if (old !== undefined && old.exitDate === null && entry.exitDate !== null) {
+          await trx.updateTable('ledger_entry').set({ exit_date: entry.exitDate }).where('ticker', '=', entry.ticker).where('report_date', '=', entry.date).execute();
+        }
+      }
+    });
+  }
+}
