@@ -94,9 +94,7 @@ export async function recordTrack(step: TrackStep, history: SignalHistory, repub
 export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], history: SignalHistory): Promise<TrackData> {
   const days = (await step.store.priceDays()).filter((day) => day.source === step.source.name).map((day) => day.date);
   const tickers = new Set([...entries.map((e) => e.ticker), ...history.latest.map((r) => r.ticker)]);
-  const stored = await step.store.closes(tickers, days[0]);
-  const closes: Record<string, (number | null)[]> = {};
-  for (const [ticker, byDay] of stored) closes[ticker] = days.map((day) => byDay.get(day) ?? null);
+  const closes = await step.store.closesOn(days, tickers);
   return { prices: days.length === 0 ? 'none' : step.source.name, days, closes, entries };
 }
 

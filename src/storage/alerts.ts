@@ -15,7 +15,7 @@ import {
   type EventDirection,
   type SignalEvent,
 } from '../lib/domain/alerts';
-import { type Database, nowText } from './db';
+import { chunks, type Database, nowText } from './db';
 
 /** A database row holds at most this many bound values per statement (SQLite's and PostgreSQL's limits, with room). */
 const ROWS_PER_INSERT = 200;
@@ -26,12 +26,6 @@ function newToken(): string {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** A user's settings as /account shows them. */
 export interface AlertSettingsView extends AlertSettings {

@@ -458,6 +458,13 @@ export async function migrateOwnTables(db: Kysely<Database>): Promise<void> {
 /** The dates our tables store: ISO text on both databases. */
 export const nowText = (now = Date.now()): string => new Date(now).toISOString();
 
+/** `items` in runs of at most `size`: multi-row inserts stay under SQLite's and PostgreSQL's bound-value limits. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** A Date from whatever the driver returns for a Better Auth date (Date on PostgreSQL, text or ms on SQLite). */
 export function asDate(value: Date | string | number | null | undefined): Date | null {
   if (value === null || value === undefined) return null;

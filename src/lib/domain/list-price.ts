@@ -3,7 +3,7 @@
  * daily job's stored bars. Light imports only: the Pro rows' browser script renders the same cell.
  */
 
-import { formatPercent } from './format';
+import { formatPercent, formatPrice } from './format';
 
 /** Where the closes came from: the market-data API, the offline demo provider, or nowhere yet. */
 export type PriceSource = 'polygon' | 'demo' | 'none';
@@ -24,6 +24,5 @@ export function formatReturn(fraction: number | null | undefined): string {
 /** A list row's price cell: the close, the day change as a signed percent, "demo" under the demo provider. */
 export function listPriceCell(price: ListPrice | undefined, prices: PriceSource): { close: string; change: string; demo: boolean; sortValue: string } {
   if (price === undefined) return { close: '—', change: '', demo: false, sortValue: '' };
-  const close = `$${price.close.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  return { close, change: formatReturn(price.change), demo: prices === 'demo', sortValue: String(price.close) };
+  return { close: formatPrice(price.close), change: formatReturn(price.change), demo: prices === 'demo', sortValue: String(price.close) };
 }
