@@ -80,13 +80,24 @@ export async function followAccount(email: string | null): Promise<void> {
   const before = JSON.stringify($watchlist.get());
   const saved = first ? await send('POST', $watchlist.get()) : await send('GET');
   if (saved === null || account !== email) return;
-  // A star pressed while the list was on its way wins: it is saved rather than overwritten.
-  if (!first && JSON.stringify($watchlist.get()) !== before) {
-    void send('PUT', $watchlist.get());
+  const now = $watchlist.get();
+  const changed = JSON.stringify(now) !== before;
+  if (!first) {
+    // A star pressed while the list was on its way wins: it is saved rather than overwritten.
+    if (changed) void send('PUT', now);
+    else $watchlist.set(saved);
     return;
   }
-  $watchlist.set(saved);
-  if (first) $mergedFor.set(email);
+  $mergedFor.set(email);
+  // The merge answered the list as it was when sent: a star pressed meanwhile is merged in too (and saved, by the
+  // listener below, since the list then differs from the server's), and one taken off stays off.
+  if (!changed) {
+    $watchlist.set(saved);
+    return;
+  }
+  const sent = JSON.parse(before) as string[];
+  const merged = [...saved.filter((t) => now.includes(t) || !sent.includes(t)), ...now.filter((t) => !saved.includes(t))];
+  $watchlist.set(merged);
 }
 
 // Signed in, every change is saved to the account too (the local list stays as this browser's copy).

@@ -24,6 +24,8 @@ test('signed out, the Alerts section of the watch button offers to sign in, by k
 });
 
 test('signed in, watching a stock offers its alerts; /account saves the settings and makes the private feed', async ({ page }) => {
+  // Sign-up, two pages and five API round trips: on a loaded CI machine that can pass the 30 s default.
+  test.slow();
   const email = `alerts-${Date.now()}@example.com`;
   await page.goto('/login?returnTo=%2Fsignal%2FAAPL');
   const signUp = page.getByRole('region', { name: 'Create an account' });
