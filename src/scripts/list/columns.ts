@@ -5,12 +5,14 @@
 import { OPTIONAL_COLUMNS, hiddenColumnClasses, type OptionalColumnKey } from '../../lib/domain/table-columns';
 import { $shownColumns, showColumn } from '../../stores/table-columns';
 
-/** Shows the chooser when the page has a table with optional columns, and applies the stored choice to those tables. */
+/** Wires the chooser when the page has a table with optional columns, and applies the stored choice to those tables. */
 export function enhanceColumnChooser(): void {
   const tables = [...document.querySelectorAll<HTMLTableElement>('table[data-optional]')];
   const chooser = document.querySelector<HTMLDetailsElement>('[data-col-chooser]');
-  if (tables.length === 0 || !chooser) return;
-  chooser.hidden = false;
+  if (!chooser) return;
+  // The build shows the chooser on pages with optional columns (CSS shows it from the first frame with JavaScript).
+  chooser.hidden = tables.length === 0;
+  if (chooser.hidden) return;
   const boxes = [...chooser.querySelectorAll<HTMLInputElement>('input[data-col]')];
   // The chooser sits in the filter form, whose input events re-filter the table: a column change is not a filter.
   chooser.addEventListener('input', (event) => event.stopPropagation());
