@@ -141,6 +141,20 @@ describe('encodeTrend / decodeTrend: the embedded trend round-trips', () => {
   it('keeps every date, score and flag', () => {
     expect(decodeTrend('AAPL', encodeTrend(trend))).toEqual(trend);
   });
+  it('writes the first date whole and each later one as days since the point before, across months and years', () => {
+    const long: TrendResponse = {
+      ticker: 'AAPL',
+      reportDate: '2027-01-04',
+      trend: [
+        { date: '2026-12-30', cScore: 1 },
+        { date: '2026-12-31', cScore: 2, is14DayAvg: true },
+        { date: '2026-12-30', cScore: 3 },
+        { date: '2027-01-04', cScore: 4, isCurrentDay: true },
+      ],
+    };
+    expect(encodeTrend(long)).toBe('2027-01-04|2026-12-30,1,;1,2,14;-1,3,;5,4,c');
+    expect(decodeTrend('AAPL', encodeTrend(long))).toEqual(long);
+  });
   it('an empty trend stays empty', () => {
     expect(decodeTrend('AAPL', encodeTrend({ ...trend, trend: [] }))).toEqual({ ...trend, trend: [] });
     expect(decodeTrend('AAPL', '').trend).toEqual([]);

@@ -48,11 +48,32 @@ describe('spreadLabels', () => {
   });
 });
 
+/** The y of every point of an "M x,y c dx1,dy1,dx2,dy2,dx,dy ..." path, made absolute: the start, then each curve's two control points and end. */
+function absoluteYs(path: string): number[] {
+  const [start, ...curves] = path.split('c');
+  const [, y] = start!.slice(1).split(',').map(Number);
+  const ys = [y!];
+  let y0 = y!;
+  for (const curve of curves) {
+    const values = curve.match(/-?\d+/g)!.map(Number);
+    expect(values).toHaveLength(6);
+    ys.push(y0 + values[1]!, y0 + values[3]!, y0 + values[5]!);
+    y0 += values[5]!;
+  }
+  return ys;
+}
+
 describe('monotonePath', () => {
+  it('draws relative curves whose ends land on the rounded points', () => {
+    const points = [{ x: 0.4, y: 10.2 }, { x: 11.6, y: 49.7 }, { x: 22.5, y: 50.4 }];
+    const path = monotonePath(points);
+    expect(path.startsWith('M0,10c')).toBe(true);
+    expect(absoluteYs(path).filter((_, i) => i % 3 === 0)).toEqual([10, 50, 50]);
+  });
+
   it('never overshoots the scores of the two days it joins', () => {
     const points = [{ x: 0, y: 10 }, { x: 100, y: 50 }, { x: 200, y: 50 }, { x: 300, y: 20 }, { x: 400, y: 90 }];
-    const numbers = monotonePath(points).slice(1).split(/[C,]/).map(Number);
-    const ys = numbers.filter((_, i) => i % 2 === 1);
+    const ys = absoluteYs(monotonePath(points));
     // Each curve's control points stay between its ends.
     for (let i = 0; i < points.length - 1; i += 1) {
       const [a, b] = [points[i]!.y, points[i + 1]!.y];

@@ -158,23 +158,31 @@ export function scriptJson(value: unknown): string {
 
 /**
  * A trend response in the compact text a page embeds: 'reportDate|date,score,flags;...' where flags is any of
- * c (current day), y (yesterday), 7 and 14 (the averages). About a third of the JSON's size.
+ * c (current day), y (yesterday), 7 and 14 (the averages). The first point's date is written whole, each later one as
+ * the days since the point before ('3' for a Friday to a Monday). About a fifth of the JSON's size.
  */
 export function encodeTrend(trend: TrendResponse): string {
-  const points = trend.trend.map((p) => {
+  const points = trend.trend.map((p, i) => {
     const flags = `${p.isCurrentDay ? 'c' : ''}${p.isYesterday ? 'y' : ''}${p.is7DayAvg ? '7' : ''}${p.is14DayAvg ? '14' : ''}`;
-    return `${p.date},${p.cScore},${flags}`;
+    const date = i === 0 ? p.date : String(Math.round((Date.parse(p.date) - Date.parse(trend.trend[i - 1]!.date)) / DAY_MS));
+    return `${date},${p.cScore},${flags}`;
   });
   return `${trend.reportDate}|${points.join(';')}`;
 }
 
+const DAY_MS = 86_400_000;
+const WHOLE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 /** The trend response back from `encodeTrend`'s text. */
 export function decodeTrend(ticker: string, text: string): TrendResponse {
   const [reportDate = '', body = ''] = text.split('|');
+  let previous = '';
   const trend: TrendPoint[] = body === ''
     ? []
     : body.split(';').map((entry) => {
-        const [date = '', score = '', flags = ''] = entry.split(',');
+        const [written = '', score = '', flags = ''] = entry.split(',');
+        const date = WHOLE_DATE.test(written) ? written : new Date(Date.parse(previous) + Number(written) * DAY_MS).toISOString().slice(0, 10);
+        previous = date;
         const point: TrendPoint = { date, cScore: Number(score) };
         if (flags.includes('c')) point.isCurrentDay = true;
         if (flags.includes('y')) point.isYesterday = true;

@@ -72,8 +72,7 @@ export function monotonePath(points: readonly { x: number; y: number }[]): strin
   const n = points.length;
   if (n === 0) return '';
   // Whole units: a thousandth of the plot's width, half a point of score; finer adds bytes to every stock page, not detail.
-  const f = (v: number) => Math.round(v).toString();
-  if (n === 1) return `M${f(points[0]!.x)},${f(points[0]!.y)}`;
+  if (n === 1) return `M${Math.round(points[0]!.x)},${Math.round(points[0]!.y)}`;
   const widths = points.slice(1).map((p, i) => p.x - points[i]!.x || 1e-9);
   const slopes = points.slice(1).map((p, i) => (p.y - points[i]!.y) / widths[i]!);
   const tangents = points.map((_, i) => {
@@ -84,11 +83,24 @@ export function monotonePath(points: readonly { x: number; y: number }[]): strin
     const mean = (a * hb + b * ha) / (ha + hb);
     return Math.sign(a) * Math.min(Math.abs(a), Math.abs(b), 0.5 * Math.abs(mean)) * 2;
   });
-  let d = `M${f(points[0]!.x)},${f(points[0]!.y)}`;
+  // Relative curves ("c"), each from the rounded end of the one before, so no rounding adds up: a day is about 11
+  // units wide, and two-digit offsets cut the path of a 90-day chart by a third (bytes on every stock page).
+  let [x0, y0] = [Math.round(points[0]!.x), Math.round(points[0]!.y)];
+  let d = `M${x0},${y0}`;
+  const rel = (values: number[]) => values.map((v, i) => (i > 0 && v >= 0 ? ',' : '') + String(v)).join('');
   for (let i = 0; i < n - 1; i += 1) {
     const [p, q] = [points[i]!, points[i + 1]!];
     const h = (q.x - p.x) / 3;
-    d += `C${f(p.x + h)},${f(p.y + h * tangents[i]!)},${f(q.x - h)},${f(q.y - h * tangents[i + 1]!)},${f(q.x)},${f(q.y)}`;
+    const [x1, y1] = [Math.round(q.x), Math.round(q.y)];
+    d += `c${rel([
+      Math.round(p.x + h) - x0,
+      Math.round(p.y + h * tangents[i]!) - y0,
+      Math.round(q.x - h) - x0,
+      Math.round(q.y - h * tangents[i + 1]!) - y0,
+      x1 - x0,
+      y1 - y0,
+    ])}`;
+    [x0, y0] = [x1, y1];
   }
   return d;
 }
