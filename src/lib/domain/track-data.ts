@@ -81,12 +81,15 @@ export function priceSeriesOf(track: TrackData, ticker: string): PriceSeries {
 
 /** The measured ledger (every entry with its outcomes), newest first. */
 export function measuredLedger(track: TrackData): LedgerRow[] {
-  const series = new Map<string, PriceSeries>();
-  const rows = track.entries.map((entry) => {
-    let prices = series.get(entry.ticker);
-    if (prices === undefined) series.set(entry.ticker, (prices = priceSeriesOf(track, entry.ticker)));
-    return measureEntry(entry, prices);
-  });
+  const byTicker = new Map<string, LedgerEntry[]>();
+  for (const entry of track.entries) (byTicker.get(entry.ticker) ?? byTicker.set(entry.ticker, []).get(entry.ticker)!).push(entry);
+  // One ticker's price series at a time, dropped once its entries are measured: five years of 6,000 tickers' closes
+  // kept as maps together would take hundreds of MiB.
+  const rows: LedgerRow[] = [];
+  for (const [ticker, entries] of byTicker) {
+    const prices = priceSeriesOf(track, ticker);
+    for (const entry of entries) rows.push(measureEntry(entry, prices));
+  }
   return rows.sort((a, b) => b.date.localeCompare(a.date) || a.ticker.localeCompare(b.ticker));
 }
 
