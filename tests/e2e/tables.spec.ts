@@ -147,3 +147,30 @@ test('the landing page: what the C-Score is, the day in numbers, top and new sig
   await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('apple');
   await expect(page.locator('#all-signals tbody tr:not([hidden])')).toHaveCount(1);
 });
+
+// Issue 18's Lighthouse 100 on a list: nothing moves when the page script enhances the filter bar and the table
+// (Apply gives way to the column chooser, headings become sort buttons, rows come into view).
+test('a list page does not shift when its script runs, on a phone and at 1280 px', async ({ browser }) => {
+  for (const viewport of [{ width: 412, height: 823 }, { width: 1280, height: 800 }]) {
+    const context = await browser.newContext({ viewport, isMobile: viewport.width < 640, hasTouch: viewport.width < 640 });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const shifts: { value: number; nodes: string[] }[] = [];
+      (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; sources: { node?: Node }[] }[]) {
+          shifts.push({ value: entry.value, nodes: entry.sources.map((s) => (s.node instanceof Element ? `${s.node.tagName}.${s.node.className}` : '?')) });
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (const path of ['/all-signals', '/currently-qualified', '/reversals-exits']) {
+      await page.goto(path);
+      await expect(page.locator('table[data-sortable] th .sort-btn').first()).toBeAttached();
+      // A shift is reported within a frame or two of the change that made it.
+      await page.waitForTimeout(500);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts);
+      expect(shifts, `${path} at ${viewport.width} px`).toEqual([]);
+    }
+    await context.close();
+  }
+});
