@@ -44,4 +44,16 @@ describe('share images', () => {
     expect(await readdir(cache)).toHaveLength(3);
     expect(await readFile(join(root, 'b', 'og', 'signal', 'AAPL.png'))).toEqual(png);
   });
+
+  it('draws each image on a clean canvas: an image drawn after others is the same as when drawn alone', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'share-images-'));
+    dirs.push(root);
+    const options = (name: string) => ({ cacheDir: join(root, name), siteName: 'C-Score Signals' });
+    // A long name and a notice-free bearish image first, then MMM: nothing of them may remain in MMM's pixels.
+    await withShareImages(site([record('GOOGL', -99.5), record('BRK.B', 88), record('MMM', 10)]), join(root, 'after'), async () => undefined, options('c1'));
+    await withShareImages(site([record('MMM', 10)]), join(root, 'alone'), async () => undefined, options('c2'));
+    const after = await readFile(join(root, 'after', 'og', 'signal', 'MMM.png'));
+    expect(after).toEqual(await readFile(join(root, 'alone', 'og', 'signal', 'MMM.png')));
+    expect(after).not.toEqual(await readFile(join(root, 'after', 'og', 'signal', 'GOOGL.png')));
+  });
 });
