@@ -29,7 +29,7 @@ export interface PricesSummary {
 
 /** Report dates up to `today` that the store lacks from this source, oldest first. */
 export async function missingPriceDays(store: TrackStore, source: ClosingPricesSource['name'], reportDates: Iterable<string>, today: string): Promise<string[]> {
-  const stored = new Set((await store.priceDays()).filter((day) => day.source === source).map((day) => day.date));
+  const stored = new Set((await store.priceDays(source)).map((day) => day.date));
   return [...new Set(reportDates)].filter((date) => date <= today && !stored.has(date)).sort();
 }
 
@@ -92,7 +92,7 @@ export async function recordTrack(step: TrackStep, history: SignalHistory, repub
 
 /** The closes the build needs (the ledger's and the latest report's tickers, every stored day) with the ledger. */
 export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], history: SignalHistory): Promise<TrackData> {
-  const days = (await step.store.priceDays()).filter((day) => day.source === step.source.name).map((day) => day.date);
+  const days = (await step.store.priceDays(step.source.name)).map((day) => day.date);
   const tickers = new Set([...entries.map((e) => e.ticker), ...history.latest.map((r) => r.ticker)]);
   const closes = await step.store.closesOn(days, tickers);
   return { prices: days.length === 0 ? 'none' : step.source.name, days, closes, entries };
@@ -100,6 +100,6 @@ export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], histo
 
 /** A digest of the stored days from this source: part of the inputs hash, so new closes rebuild the site. */
 export async function priceDigest(step: TrackStep): Promise<string> {
-  const days = (await step.store.priceDays()).filter((day) => day.source === step.source.name);
+  const days = await step.store.priceDays(step.source.name);
   return `${step.source.name}:${days.map((day) => `${day.date}=${day.tickers}`).join(',')}`;
 }

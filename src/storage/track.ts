@@ -26,9 +26,11 @@ export class TrackStore {
     readonly now: () => number = Date.now,
   ) {}
 
-  /** Every stored day, oldest first. */
-  async priceDays(): Promise<StoredPriceDay[]> {
-    return this.db.selectFrom('price_day').select(['date', 'source', 'tickers']).orderBy('date').execute();
+  /** Every stored day (from `source` only, when given), oldest first. */
+  async priceDays(source?: string): Promise<StoredPriceDay[]> {
+    let query = this.db.selectFrom('price_day').select(['date', 'source', 'tickers']);
+    if (source !== undefined) query = query.where('source', '=', source);
+    return query.orderBy('date').execute();
   }
 
   /** Stores one day's closes (replacing what the day held), in one transaction: a day is whole or absent. */

@@ -77,11 +77,12 @@ export async function followAccount(email: string | null): Promise<void> {
   account = email;
   if (email === null) return;
   const first = $mergedFor.get() !== email;
-  const before = JSON.stringify($watchlist.get());
-  const saved = first ? await send('POST', $watchlist.get()) : await send('GET');
+  const sent = $watchlist.get();
+  const saved = first ? await send('POST', sent) : await send('GET');
   if (saved === null || account !== email) return;
+  // The store's lists are replaced, never changed in place: a new array means a star was pressed meanwhile.
   const now = $watchlist.get();
-  const changed = JSON.stringify(now) !== before;
+  const changed = now !== sent;
   if (!first) {
     // A star pressed while the list was on its way wins: it is saved rather than overwritten.
     if (changed) void send('PUT', now);
@@ -95,7 +96,6 @@ export async function followAccount(email: string | null): Promise<void> {
     $watchlist.set(saved);
     return;
   }
-  const sent = JSON.parse(before) as string[];
   const merged = [...saved.filter((t) => now.includes(t) || !sent.includes(t)), ...now.filter((t) => !saved.includes(t))];
   $watchlist.set(merged);
 }
