@@ -194,10 +194,10 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
 
     progress.stage('parse');
     const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
-    const { history, universe, rows, warnings, files: records, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
+    const { history, universe, rows, warnings, archivedSizes, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
     // A withdrawal is the operator's own correction: the gates judge new files only.
     const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
-    const gates = withdraw === null ? checkGates(records.slice(0, archived.length), intake.added, gateSettings) : unchanged;
+    const gates = withdraw === null ? checkGates(archivedSizes, intake.added, gateSettings) : unchanged;
 
     return withStaging(distDir, async (staging) => {
       const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);

@@ -22,8 +22,11 @@ export interface GateSettings {
   now: number;
 }
 
+/** Each report date's ticker count and the file its report comes from. */
+export type ReportSizes = ReadonlyMap<string, { tickers: number; file: string }>;
+
 /** Each report date's ticker count, the file archived later winning a date (as buildHistory assembles them). */
-function reportSizes(files: readonly FileScores[]): Map<string, { tickers: number; file: string }> {
+export function reportSizes(files: readonly FileScores[]): Map<string, { tickers: number; file: string }> {
   const sizes = new Map<string, { tickers: number; file: string }>();
   for (const file of files) for (const day of file.dates) sizes.set(day.date, { tickers: day.tickers.length, file: file.fileName });
   return sizes;
@@ -39,7 +42,7 @@ function latestOf(dates: Iterable<string>): string | undefined {
  * Runs the gates on a run's new files against what the archive held. Throws a DailyJobError naming every file and gate
  * that stops the run (exit code 1); returns the overrides used and the corrected dates.
  */
-export function checkGates(previous: readonly FileScores[], added: readonly { file: ArchivedFile; scores: FileScores }[], settings: GateSettings): GateResult {
+export function checkGates(before: ReportSizes, added: readonly { file: ArchivedFile; scores: FileScores }[], settings: GateSettings): GateResult {
   const stops: string[] = [];
   const overrides: GateOverride[] = [];
   const corrections: Correction[] = [];
@@ -57,7 +60,6 @@ export function checkGates(previous: readonly FileScores[], added: readonly { fi
     }
   }
 
-  const before = reportSizes(previous);
   const previousLatest = latestOf(before.keys());
   if (previousLatest !== undefined) {
     for (const { file } of added) {
@@ -70,7 +72,7 @@ export function checkGates(previous: readonly FileScores[], added: readonly { fi
       if (accepted) for (const change of changes) corrections.push(change);
     }
 
-    const after = reportSizes([...previous, ...added.map((a) => a.scores)]);
+    const after = new Map([...before, ...reportSizes(added.map((a) => a.scores))]);
     const latest = latestOf(after.keys())!;
     const was = before.get(previousLatest)!.tickers;
     const now = after.get(latest)!;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { ExportLimits } from '../lib/domain/export';
 import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
+import { readMatrixFile, writeMatrixFile } from '../storage/matrix-file';
 
 /** One report date of a file: its tickers and their C-Scores, in the same order. */
 export interface DateScores {
@@ -71,10 +72,36 @@ function isFileScores(value: unknown, fileName: string): value is FileScores {
   return rows === v.rows;
 }
 
+/** The assembled history's header in its matrix file: everything but the values, and the parser version. */
+type AssembledHeader = Omit<AssembledHistory, 'values'> & { version: string };
+
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+function isAssembledHeader(value: unknown, version: string): value is AssembledHeader {
+  if (typeof value !== 'object' || value === null) return false;
+  const h = value as Partial<AssembledHeader>;
+  return (
+    h.version === version &&
+    isStrings(h.files) &&
+    isStrings(h.fileNames) &&
+    h.fileNames.length === h.files.length &&
+    isStrings(h.dates) &&
+    isStrings(h.tickers) &&
+    isStrings(h.warnings) &&
+    typeof h.rows === 'number' &&
+    Array.isArray(h.dateFiles) &&
+    h.dateFiles.length === h.dates.length &&
+    h.dateFiles.every((i) => Number.isInteger(i) && i >= 0 && i < h.files!.length)
+  );
+}
+
 /** The store of parsed files under `dir`, for entries of parser version `version`. */
 export class HistoryStore {
-  /** Entries read back, made again, and found stale or unreadable this run. */
-  readonly counts = { reused: 0, made: 0, rebuilt: 0 };
+  /**
+   * Archived files whose scores came from the assembled history, entries read back, made again, and found stale or
+   * unreadable this run.
+   */
+  readonly counts = { assembled: 0, reused: 0, made: 0, rebuilt: 0 };
 
   constructor(
     readonly dir: string,
@@ -106,6 +133,24 @@ export class HistoryStore {
     return null;
   }
 
+  private get assembledPath(): string {
+    return join(this.dir, 'assembled.bin');
+  }
+
+  /** The assembled history last kept, or null when there is none, it is stale or it does not read back whole. */
+  async readAssembled(): Promise<AssembledHistory | null> {
+    const file = await readMatrixFile<AssembledHeader>(this.assembledPath, (h) => (isAssembledHeader(h, this.version) ? h.tickers.length * h.dates.length : null));
+    if (!file) return null;
+    const { version: _, ...header } = file.header;
+    return { ...header, values: file.values };
+  }
+
+  /** Keeps `history` as the assembled history (written whole, then renamed into place). */
+  async writeAssembled(history: AssembledHistory): Promise<void> {
+    const { values, ...header } = history;
+    await writeMatrixFile(this.assembledPath, { version: this.version, ...header } satisfies AssembledHeader, values);
+  }
+
   /** Keeps `scores` as the entry of `file` (written whole, then renamed into place). */
   async write(file: ArchivedFile, scores: FileScores): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -119,4 +164,106 @@ export class HistoryStore {
 /** Opens the store under `dir` for the running parser and `limits`. */
 export async function openHistoryStore(dir: string, limits: ExportLimits): Promise<HistoryStore> {
   return new HistoryStore(dir, await parserVersion(limits));
+}
+
+/**
+ * Every archived file's scores assembled into one matrix, as buildHistory lays them out: the report dates ascending
+ * (a date in two files from the one archived later), the tickers in order of first appearance. The store keeps it as
+ * one file, so a run reads the whole history in one call and adds only the new files' days.
+ */
+export interface AssembledHistory {
+  /** The SHA-256 of each file it was assembled from, in archive order. */
+  files: string[];
+  fileNames: string[];
+  dates: string[];
+  /** For each date, the index (in `files`) of the file its scores come from. */
+  dateFiles: number[];
+  tickers: string[];
+  /** The rows of all the files. */
+  rows: number;
+  /** The dates found in two files, and which one was used. */
+  warnings: string[];
+  /** `tickers.length` x `dates.length`, a ticker's scores together; NaN: the ticker was not in that report. */
+  values: Float64Array;
+}
+
+/** A file's scores as the assembly takes them: its SHA-256 beside what parsing it produced. */
+export interface HashedScores {
+  sha256: string;
+  scores: FileScores;
+}
+
+/** Assembles `files` (in archive order) from scratch. */
+export function assembleHistory(files: readonly HashedScores[]): AssembledHistory {
+  const warnings: string[] = [];
+  const byDate = new Map<string, { file: number; scores: DateScores }>();
+  files.forEach(({ scores: file }, index) => {
+    for (const scores of file.dates) {
+      const earlier = byDate.get(scores.date);
+      if (earlier) warnings.push(`${scores.date} is in ${files[earlier.file]!.scores.fileName} and ${file.fileName}: using ${file.fileName}, archived later.`);
+      byDate.set(scores.date, { file: index, scores });
+    }
+  });
+  const dates = [...byDate.keys()].sort();
+  const empty: AssembledHistory = {
+    files: files.map((f) => f.sha256),
+    fileNames: files.map((f) => f.scores.fileName),
+    dates: [],
+    dateFiles: [],
+    tickers: [],
+    rows: files.reduce((sum, f) => sum + f.scores.rows, 0),
+    warnings,
+    values: new Float64Array(0),
+  };
+  return appendDates(empty, dates.map((date) => byDate.get(date)!));
+}
+
+/**
+ * `base` with `more` files archived after it, or null when they cannot simply be added: a date of theirs is not
+ * after every date of `base`, or two of them hold the same date (then the history is assembled again).
+ */
+export function extendHistory(base: AssembledHistory, more: readonly HashedScores[]): AssembledHistory | null {
+  const last = base.dates.at(-1) ?? '';
+  const days: { file: number; scores: DateScores }[] = [];
+  const seen = new Set<string>();
+  more.forEach(({ scores: file }, i) => {
+    for (const scores of file.dates) {
+      days.push({ file: base.files.length + i, scores });
+      seen.add(scores.date);
+    }
+  });
+  if (seen.size !== days.length || days.some((d) => d.scores.date <= last)) return null;
+  const extended = {
+    ...base,
+    files: [...base.files, ...more.map((f) => f.sha256)],
+    fileNames: [...base.fileNames, ...more.map((f) => f.scores.fileName)],
+    rows: base.rows + more.reduce((sum, f) => sum + f.scores.rows, 0),
+  };
+  return appendDates(extended, days.sort((a, b) => (a.scores.date < b.scores.date ? -1 : 1)));
+}
+
+/** `base` with `days` (ascending, each after the last of `base`) added as new columns. */
+function appendDates(base: AssembledHistory, days: readonly { file: number; scores: DateScores }[]): AssembledHistory {
+  if (days.length === 0) return base;
+  const tickers = [...base.tickers];
+  const rowOf = new Map(tickers.map((ticker, i) => [ticker, i]));
+  for (const { scores } of days) for (const ticker of scores.tickers) if (!rowOf.has(ticker)) rowOf.set(ticker, tickers.push(ticker) - 1);
+  const width = base.dates.length + days.length;
+  const values = new Float64Array(tickers.length * width).fill(NaN);
+  for (let row = 0; row < base.tickers.length; row++) values.set(base.values.subarray(row * base.dates.length, (row + 1) * base.dates.length), row * width);
+  days.forEach(({ scores }, i) => {
+    const column = base.dates.length + i;
+    scores.tickers.forEach((ticker, j) => (values[rowOf.get(ticker)! * width + column] = scores.scores[j]!));
+  });
+  return { ...base, dates: [...base.dates, ...days.map((d) => d.scores.date)], dateFiles: [...base.dateFiles, ...days.map((d) => d.file)], tickers, values };
+}
+
+/** Each report date's ticker count and the file it comes from (what the data gates compare a new file with). */
+export function assembledSizes(history: AssembledHistory): Map<string, { tickers: number; file: string }> {
+  const counts = new Array<number>(history.dates.length).fill(0);
+  const width = history.dates.length;
+  for (let row = 0; row < history.tickers.length; row++) {
+    for (let column = 0; column < width; column++) if (!Number.isNaN(history.values[row * width + column]!)) counts[column]!++;
+  }
+  return new Map(history.dates.map((date, i) => [date, { tickers: counts[i]!, file: history.fileNames[history.dateFiles[i]!]! }]));
 }

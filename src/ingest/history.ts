@@ -5,7 +5,8 @@ import { readArchivedBytes } from '../storage/archive';
 import { readUniverse } from '../storage/universe';
 import { DailyJobError } from './error';
 import { parseExport } from './parse';
-import { fileScores, type DateScores, type FileScores, type HistoryStore } from './history-store';
+import { assembledSizes, assembleHistory, extendHistory, fileScores, type AssembledHistory, type FileScores, type HashedScores, type HistoryStore } from './history-store';
+import { reportSizes, type ReportSizes } from './gates';
 
 /** The records one accepted file contributed, in the order the files were archived. */
 export interface FileRecords {
@@ -20,33 +21,25 @@ export interface HistoryResult {
 }
 
 /**
- * Assembles every report date x every ticker from the accepted files. When two files carry the same report
- * date, the one archived later wins for that date (a corrected re-export replaces the first). `latestRecords` gives
- * the full records of the file that holds the latest report; they get company name, sector and sub-industry from the
- * universe where the export lacks them.
+ * The history of the assembled files: every report date x every ticker (a date in two files from the one archived
+ * later). `latestRecords` gives the full records of the latest report from the file that holds it (its index among the
+ * assembled files); they get company name, sector and sub-industry from the universe where the export lacks them.
  */
-export function buildHistory(files: readonly FileScores[], latestRecords: (fileName: string, date: string) => SignalRecord[], universe: UniverseCompany[]): HistoryResult {
-  const warnings: string[] = [];
-  const byDate = new Map<string, { fileName: string; scores: DateScores }>();
-  for (const file of files) {
-    for (const scores of file.dates) {
-      const earlier = byDate.get(scores.date);
-      if (earlier) warnings.push(`${scores.date} is in ${earlier.fileName} and ${file.fileName}: using ${file.fileName}, archived later.`);
-      byDate.set(scores.date, { fileName: file.fileName, scores });
-    }
-  }
-  const dates = [...byDate.keys()].sort();
+export function buildHistory(assembled: AssembledHistory, latestRecords: (file: number, date: string) => SignalRecord[], universe: UniverseCompany[]): HistoryResult {
+  const { dates, tickers, values } = assembled;
+  const width = dates.length;
   const scores: Record<string, (number | null)[]> = {};
-  dates.forEach((date, i) => {
-    const day = byDate.get(date)!.scores;
-    day.tickers.forEach((ticker, j) => {
-      const row = (scores[ticker] ??= new Array<number | null>(dates.length).fill(null));
-      row[i] = day.scores[j]!;
-    });
+  tickers.forEach((ticker, row) => {
+    const series = new Array<number | null>(width);
+    for (let i = 0; i < width; i++) {
+      const value = values[row * width + i]!;
+      series[i] = Number.isNaN(value) ? null : value;
+    }
+    scores[ticker] = series;
   });
   const companies = new Map(universe.map((company) => [company.ticker, company]));
   const lastDate = dates.at(-1);
-  const latest = (lastDate ? latestRecords(byDate.get(lastDate)!.fileName, lastDate) : []).map((record) => {
+  const latest = (lastDate ? latestRecords(assembled.dateFiles.at(-1)!, lastDate) : []).map((record) => {
     const company = companies.get(record.ticker);
     if (!company) return record;
     return {
@@ -57,15 +50,15 @@ export function buildHistory(files: readonly FileScores[], latestRecords: (fileN
     };
   });
   const history: SignalHistory = { dates, latest, scores };
-  return { history: { ...history, latest: withSignalChangeType(history) }, warnings };
+  return { history: { ...history, latest: withSignalChangeType(history) }, warnings: [...assembled.warnings] };
 }
 
 /** The history of every accepted file, with the universe it was joined with and how many rows it was read from. */
 export interface LoadedHistory extends HistoryResult {
   universe: UniverseCompany[];
   rows: number;
-  /** Every file's report dates, tickers and scores, the archived ones first, in archive order (what the data gates compare). */
-  files: FileScores[];
+  /** Each report date of the archived files (without this run's new ones): its ticker count and file, for the data gates. */
+  archivedSizes: ReportSizes;
   /** How the store of parsed files served this run (absent without a store). */
   store?: HistoryStore['counts'];
 }
@@ -78,49 +71,81 @@ async function parseArchived(archiveDir: string, file: ArchivedFile, limits: Exp
   }
 }
 
+/** A new file of the run: archived by it (then with its hash) or only previewed, with its scores or its records. */
+export interface AddedFile {
+  file?: ArchivedFile;
+  scores?: FileScores;
+  records: FileRecords | null;
+}
+
 /**
- * The daily job's "load history" step: each archived file's scores from the store (parsed again only when the store
- * lacks it or holds a stale entry), the new files' records, assembled; only the file that holds the latest report is
- * read whole. An archived file that no longer parses stops the job.
+ * The daily job's "load history" step. The store's assembled history covers the archive as the last run left it: a
+ * run reads it in one call and adds only the files archived after it (a new day is one more column). Without it, or
+ * when the files cannot simply be added (a withdrawal, a corrected past date), each archived file's scores come from
+ * the store (parsed again only when it lacks them or holds a stale entry) and are assembled from scratch. Only the file
+ * that holds the latest report is read whole. An archived file that no longer parses stops the job.
  */
 export async function loadHistory(
   archiveDir: string,
   archived: readonly ArchivedFile[],
-  added: readonly { file?: ArchivedFile; scores?: FileScores; records: FileRecords | null }[],
+  added: readonly AddedFile[],
   universeFile: string,
   limits: ExportLimits = DEFAULT_EXPORT_LIMITS,
   store: HistoryStore | null = null,
 ): Promise<LoadedHistory> {
   const universe = await readUniverse(universeFile);
-  const files: FileScores[] = [];
   // JSON.parse makes every ticker of a stored entry a string of its own: five years of 6,000 tickers are 7.5 million
-  // of them. One shared string per ticker keeps the loaded history a fraction of that.
+  // of them. One shared string per ticker keeps the entries a fraction of that while they are assembled.
   const tickers = new Map<string, string>();
   const shared = (ticker: string) => tickers.get(ticker) ?? (tickers.set(ticker, ticker), ticker);
-  for (const file of archived) {
+  const scoresOf = async (file: ArchivedFile): Promise<HashedScores> => {
     let entry = store ? await store.read(file) : null;
     if (entry) for (const date of entry.dates) date.tickers = date.tickers.map(shared);
     if (!entry) {
       entry = fileScores(file.fileName, await parseArchived(archiveDir, file, limits));
       await store?.write(file, entry);
     }
-    files.push(entry);
-  }
+    return { sha256: file.sha256, scores: entry };
+  };
+  const fresh: HashedScores[] = [];
   for (const a of added) {
-    const entry = a.scores ?? fileScores(a.records!.fileName, a.records!.records);
-    // A new file's entry is kept now, so the next run reads it back instead of parsing the file again.
-    if (a.file) await store?.write(a.file, entry);
-    files.push(entry);
+    const scores = a.scores ?? fileScores(a.records!.fileName, a.records!.records);
+    // A new file's entry is kept now, so a run that assembles from scratch reads it back instead of parsing the file again.
+    if (a.file) await store?.write(a.file, scores);
+    fresh.push({ sha256: a.file?.sha256 ?? '', scores });
   }
-  // The latest report's records: from memory for a new file, else its archived file read once more. The file that
-  // wins the latest date is the last one holding it, as buildHistory assembles them.
+
+  const base = store ? await store.readAssembled() : null;
+  let assembled: AssembledHistory | null = null;
+  let archivedSizes: ReportSizes | null = null;
+  if (base && base.files.every((sha256, i) => archived[i]?.sha256 === sha256)) {
+    const later: HashedScores[] = [];
+    for (const file of archived.slice(base.files.length)) later.push(await scoresOf(file));
+    const withArchived = extendHistory(base, later);
+    assembled = withArchived && extendHistory(withArchived, fresh);
+    if (withArchived && assembled) {
+      store!.counts.assembled = base.files.length;
+      // The new files' dates all come after the archived ones: the gates compare with the archived ones alone.
+      archivedSizes = assembledSizes(withArchived);
+    }
+  }
+  if (!assembled || !archivedSizes) {
+    const old: HashedScores[] = [];
+    for (const file of archived) old.push(await scoresOf(file));
+    archivedSizes = reportSizes(old.map((f) => f.scores));
+    assembled = assembleHistory([...old, ...fresh]);
+  }
+  // Kept for the next run unless it holds a file only previewed (not archived, so without a hash).
+  if (store && assembled !== base && added.every((a) => a.file)) await store.writeAssembled(assembled);
+
+  // The latest report's records: from memory for a new file, else its archived file read once more.
   let latest: SignalRecord[] = [];
-  const lastDate = files.flatMap((f) => f.dates.map((d) => d.date)).sort().at(-1);
+  const lastDate = assembled.dates.at(-1);
   if (lastDate !== undefined) {
-    const index = files.findLastIndex((f) => f.dates.some((d) => d.date === lastDate));
+    const index = assembled.dateFiles.at(-1)!;
     const records = index >= archived.length ? (added[index - archived.length]!.records?.records ?? []) : await parseArchived(archiveDir, archived[index]!, limits);
     latest = records.filter((r) => r.reportDate === lastDate);
   }
-  const { history, warnings } = buildHistory(files, () => latest, universe);
-  return { history, warnings, universe, files, rows: files.reduce((sum, f) => sum + f.rows, 0), ...(store ? { store: store.counts } : {}) };
+  const { history, warnings } = buildHistory(assembled, () => latest, universe);
+  return { history, warnings, universe, archivedSizes, rows: assembled.rows, ...(store ? { store: store.counts } : {}) };
 }

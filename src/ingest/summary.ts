@@ -23,8 +23,11 @@ export interface DailySummary {
   seconds: number;
   /** The time of each stage, in order. */
   stages?: StageTime[];
-  /** How the history store served the run: archived files read back from it, parsed and kept, found stale. */
-  store?: { reused: number; made: number; rebuilt: number };
+  /**
+   * How the history store served the run: archived files from its assembled history, entries read back, files parsed
+   * and kept, entries found stale.
+   */
+  store?: { assembled: number; reused: number; made: number; rebuilt: number };
   /** What the fundamentals step fetched (absent without a key). */
   fundamentals?: FundamentalsSummary;
   /** Where the published report comes from (absent when nothing was published). */
@@ -78,7 +81,11 @@ export function formatSummary(summary: DailySummary, where: { source: string; di
   for (const line of gates.withdrawn ?? []) lines.push(`  withdrawn:    ${line}`);
   for (const line of gates.corrections ?? []) lines.push(`  correction:   ${line}`);
   for (const line of gates.overrides ?? []) lines.push(`  accepted:     ${line}`);
-  if (summary.store) lines.push(`  history:      ${summary.store.reused} archived file(s) from the store, ${summary.store.made} parsed${summary.store.rebuilt ? ` (${summary.store.rebuilt} stale or unreadable, made again)` : ''}`);
+  if (summary.store) {
+    const { assembled, reused, made, rebuilt } = summary.store;
+    const parts = [...(assembled ? [`${assembled} archived file(s) from the assembled history`] : []), `${reused} from the store`, `${made} parsed${rebuilt ? ` (${rebuilt} stale or unreadable, made again)` : ''}`];
+    lines.push(`  history:      ${parts.join(', ')}`);
+  }
   if (summary.published !== undefined) lines.push(`  published:    PUBLISH_COMMAND succeeded (${summary.published.length} line(s) of output, kept in the run log)`);
   for (const line of summary.alerts ?? []) lines.push(`  alerts:       ${line}`);
   for (const line of summary.track ?? []) lines.push(`  track:        ${line}`);

@@ -42,15 +42,33 @@ describe('the history store', { timeout: 120_000 }, () => {
   it('keeps each new file\'s scores as it is archived, and the next run reads them back instead of parsing', async () => {
     const first = await runDaily(daily);
     expect(first.status).toBe('published');
-    expect(first.store).toEqual({ reused: 0, made: 3, rebuilt: 0 });
+    expect(first.store).toEqual({ assembled: 0, reused: 0, made: 3, rebuilt: 0 });
     expect((await readdir(join(work, 'history'))).filter((name) => name.endsWith('.json'))).toHaveLength(3);
     fresh = await builtHistory();
     expect(fresh).toMatchObject({ history: { dates: ['2026-11-18', '2026-11-19', '2026-11-20'], scores: { AAPL: [70, 72.5, 80], MSFT: [-40, -66, -90] } } });
 
+    // The next run reads the assembled history in one piece: no entry is read, no file parsed.
     const again = await runDaily({ ...daily, force: true });
-    expect(again.store).toEqual({ reused: 3, made: 0, rebuilt: 0 });
+    expect(again.store).toEqual({ assembled: 3, reused: 0, made: 0, rebuilt: 0 });
     expect(again.rows).toBe(9);
     expect(await builtHistory()).toEqual(fresh);
+  });
+
+  it('assembles the history from the file entries when the assembled history is stale or truncated, and keeps it again', async () => {
+    const assembled = join(work, 'history', 'assembled.bin');
+    const bytes = await readFile(assembled);
+    // Another version of the parser: its version string, same length, changed in the header.
+    const version = /"version":"([0-9a-f]+)"/.exec(bytes.toString('latin1'))![1]!;
+    await writeFile(assembled, Buffer.from(bytes.toString('latin1').replace(version, 'f'.repeat(version.length)), 'latin1'));
+    const stale = await runDaily({ ...daily, force: true });
+    expect(stale.store).toEqual({ assembled: 0, reused: 3, made: 0, rebuilt: 0 });
+    expect(await builtHistory()).toEqual(fresh);
+
+    await writeFile(assembled, (await readFile(assembled)).subarray(0, bytes.length - 5));
+    const truncated = await runDaily({ ...daily, force: true });
+    expect(truncated.store).toEqual({ assembled: 0, reused: 3, made: 0, rebuilt: 0 });
+    expect(await builtHistory()).toEqual(fresh);
+    expect((await readFile(assembled)).length).toBe(bytes.length);
   });
 
   it('makes an entry of another parser version, or a truncated one, again from the archive: the site comes out the same', async () => {
@@ -63,15 +81,18 @@ describe('the history store', { timeout: 120_000 }, () => {
     const text = await readFile(truncated, 'utf8');
     await writeFile(truncated, text.slice(0, text.length / 2));
 
+    // The assembled history goes too: the run assembles the history from the entries.
+    await rm(join(work, 'history', 'assembled.bin'));
+
     const repaired = await runDaily({ ...daily, force: true });
-    expect(repaired.store).toEqual({ reused: 1, made: 2, rebuilt: 2 });
+    expect(repaired.store).toEqual({ assembled: 0, reused: 1, made: 2, rebuilt: 2 });
     expect(await builtHistory()).toEqual(fresh);
     expect(JSON.parse(await readFile(truncated, 'utf8')).scores.rows).toBe(3);
 
     // A store that is gone altogether is made again the same way.
     await rm(join(work, 'history'), { recursive: true });
     const rebuilt = await runDaily({ ...daily, force: true });
-    expect(rebuilt.store).toEqual({ reused: 0, made: 3, rebuilt: 0 });
+    expect(rebuilt.store).toEqual({ assembled: 0, reused: 0, made: 3, rebuilt: 0 });
     expect(await builtHistory()).toEqual(fresh);
   });
 });
@@ -92,10 +113,15 @@ describe('the same archive, built in one run or day by day', { timeout: 180_000 
     const stepwise = join(work, 'stepwise');
     const settings = dailyIn(stepwise, { historyStore: join(stepwise, 'history'), now: daily.now });
     await mkdir(settings.source, { recursive: true });
+    const assembledFrom: number[] = [];
     for (const name of ['signals-2026-11-18.csv', 'signals-2026-11-19.csv', 'signals-2026-11-20.csv']) {
       await copyFile(join(work, 'source', name), join(settings.source, name));
-      expect((await runDaily(settings)).status).toBe('published');
+      const run = await runDaily(settings);
+      expect(run.status).toBe('published');
+      assembledFrom.push(run.store!.assembled);
     }
+    // Each day was added to the assembled history the run before had kept.
+    expect(assembledFrom).toEqual([0, 1, 2]);
     // The same archive (its files and their upload times), built at once: no store, no earlier build, nothing new.
     const once = join(work, 'once');
     await cp(settings.archiveDir, join(once, 'archive'), { recursive: true });
