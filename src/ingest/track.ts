@@ -8,6 +8,7 @@ import type { SignalHistory } from '../lib/domain/schemas';
 import type { ClosingPricesSource, TrackData } from '../lib/domain/track-data';
 import { historyLedger, mergeLedger, type LedgerEntry } from '../lib/domain/track-record';
 import type { TrackStore } from '../storage/track';
+import { cachedCloses } from './closes-cache';
 
 /** The track step's parts: where closes are stored and where they come from (the provider of the job). */
 export interface TrackStep {
@@ -70,7 +71,7 @@ export function priceNotes(summary: PricesSummary, source: ClosingPricesSource['
  * Records the ledger of `history` (new entries, exits filled; the `republished` dates' rows replaced) and returns the
  * track data the build reads with the run log's notes.
  */
-export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>): Promise<{ track: TrackData; notes: string[] }> {
+export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>, closesCache: string | null = null): Promise<{ track: TrackData; notes: string[] }> {
   const computed = historyLedger(history);
   const previous = await step.store.ledger();
   // A recorded date the archive no longer holds (its file withdrawn) has no report behind it: its rows go too.
@@ -87,14 +88,18 @@ export async function recordTrack(step: TrackStep, history: SignalHistory, repub
       notes.push(`ledger: the re-publish of ${date} rewrote its rows (${merged.replaced} changed in all)`);
     }
   }
-  return { track: await trackDataOf(step, merged.ledger, history), notes };
+  return { track: await trackDataOf(step, merged.ledger, history, closesCache), notes };
 }
 
-/** The closes the build needs (the ledger's and the latest report's tickers, every stored day) with the ledger. */
-export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], history: SignalHistory): Promise<TrackData> {
-  const days = (await step.store.priceDays(step.source.name)).map((day) => day.date);
+/**
+ * The closes the build needs (the ledger's and the latest report's tickers, every stored day) with the ledger; through
+ * the cache file `closesCache` when given (see closes-cache.ts).
+ */
+export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], history: SignalHistory, closesCache: string | null = null): Promise<TrackData> {
+  const stored = await step.store.priceDays(step.source.name);
+  const days = stored.map((day) => day.date);
   const tickers = new Set([...entries.map((e) => e.ticker), ...history.latest.map((r) => r.ticker)]);
-  const closes = await step.store.closesOn(days, tickers);
+  const { closes } = await cachedCloses(step.store, stored, tickers, closesCache);
   return { prices: days.length === 0 ? 'none' : step.source.name, days, closes, entries };
 }
 

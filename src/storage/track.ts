@@ -11,12 +11,16 @@ import { chunks, type Database, nowText } from './db';
 const ROWS_PER_INSERT = 300;
 /** Report days read per query when the closes are loaded: at most about 120,000 rows of 6,000 tickers at a time. */
 const DAYS_PER_READ = 20;
+/** Up to this many tickers are asked for by name (an IN list); more are filtered from each day's rows. */
+const FEW_TICKERS = 500;
 
 /** A stored trading day. */
 export interface StoredPriceDay {
   date: string;
   source: string;
   tickers: number;
+  /** When the day was stored: a day stored again (its closes replaced) has another. */
+  fetchedAt: string;
 }
 
 /** Reads and writes the closes and the ledger. */
@@ -28,7 +32,7 @@ export class TrackStore {
 
   /** Every stored day (from `source` only, when given), oldest first. */
   async priceDays(source?: string): Promise<StoredPriceDay[]> {
-    let query = this.db.selectFrom('price_day').select(['date', 'source', 'tickers']);
+    let query = this.db.selectFrom('price_day').select(['date', 'source', 'tickers', 'fetched_at as fetchedAt']);
     if (source !== undefined) query = query.where('source', '=', source);
     return query.orderBy('date').execute();
   }
@@ -46,18 +50,22 @@ export class TrackStore {
   }
 
   /**
-   * The closes of `tickers` on `days` (ascending), one list per ticker aligned with `days` (null: no close that day);
-   * a ticker without any close is left out. Read a few weeks at a time and filled straight from the rows: five years
-   * of 6,000 tickers are 7.5 million closes, far too many row objects (or maps per ticker) to hold at once.
+   * The closes of `tickers` (every ticker, when null) on `days` (ascending), one list per ticker aligned with `days`
+   * (null: no close that day); a ticker without any close is left out. Read a few weeks at a time and filled straight
+   * from the rows: five years of 6,000 tickers are 7.5 million closes, far too many row objects (or maps per ticker) to
+   * hold at once.
    */
-  async closesOn(days: readonly string[], tickers: ReadonlySet<string>): Promise<Record<string, (number | null)[]>> {
+  async closesOn(days: readonly string[], tickers: ReadonlySet<string> | null): Promise<Record<string, (number | null)[]>> {
     const closes: Record<string, (number | null)[]> = {};
     const dayIndex = new Map(days.map((day, i) => [day, i]));
     for (const run of chunks(days, DAYS_PER_READ)) {
-      const rows = await this.db.selectFrom('price_bar').select(['date', 'ticker', 'close']).where('date', '>=', run[0]!).where('date', '<=', run.at(-1)!).execute();
+      let query = this.db.selectFrom('price_bar').select(['date', 'ticker', 'close']).where('date', '>=', run[0]!).where('date', '<=', run.at(-1)!);
+      // A few tickers (the cache of the daily job lacks them) are picked by the database; many are filtered here.
+      if (tickers !== null && tickers.size <= FEW_TICKERS) query = query.where('ticker', 'in', [...tickers]);
+      const rows = await query.execute();
       for (const row of rows) {
         const i = dayIndex.get(row.date);
-        if (i === undefined || !tickers.has(row.ticker)) continue;
+        if (i === undefined || (tickers !== null && !tickers.has(row.ticker))) continue;
         (closes[row.ticker] ??= new Array<number | null>(days.length).fill(null))[i] = Number(row.close);
       }
     }
