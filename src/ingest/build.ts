@@ -3,6 +3,7 @@
  * the static API, the smoke check and precompression, all inside a staging folder that nothing serves yet.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -19,7 +20,7 @@ import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
 import { pageHistory } from '../lib/domain/trend';
 import { createProgress, type Progress } from './progress';
-import { EMPTY_TRACK, publishedTrack, publishedTrackJson, type TrackData } from '../lib/domain/track-data';
+import { EMPTY_TRACK, LEDGER_PAGE_ROWS, publishedTrack, publishedTrackJson, tickerLedgerFile, type TrackData } from '../lib/domain/track-data';
 import { historyLedger } from '../lib/domain/track-record';
 
 // Pages besides one per ticker (lists, archives, learn, account...), for the progress bar's first estimate.
@@ -104,6 +105,8 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   ]);
   if (built.status === 'rejected') throw built.reason;
   if (api.status === 'rejected') throw api.reason;
+  // Only the build reads the tickers' ledger files: the static API and the CSV publish the ledger.
+  await rm(join(staging, 'data', 'ledger'), { recursive: true, force: true });
   progress.stage('static api');
   await moveStaticApi(apiRoot, client);
   pageCompressor.exclude(api.value.handled);
@@ -135,10 +138,20 @@ async function writeSiteData(staging: string, { history, files, universe, track 
   await mkdir(join(staging, 'data'), { recursive: true });
   // The track record as an anonymous visitor may see it, from the whole of the closes, once for the pages and the API.
   const published = publishedTrack(siteData, settings.shape.paywall ? freeSlice(history.latest).lockedTopTickers : new Set());
-  // The pages get the history they show (pageHistory) and the track record as published, without the closes; the
-  // static API is written from the whole of both, here.
-  const pageData: SiteData = { ...siteData, history: pageHistory(history), track: { ...siteData.track, days: [], closes: {} }, trackView: publishedTrackJson(published) };
+  // The pages get the history they show (pageHistory) and the track record as published, without the closes and with
+  // the newest ledger rows only (the track-record page's); each ticker's rows go to a file of their own, which its
+  // stock page reads. Five years of the ledger held whole by the build's process were half a gigabyte. The static API is
+  // written from the whole of both, here.
+  const view = publishedTrackJson(published);
+  const pageData: SiteData = {
+    ...siteData,
+    history: pageHistory(history),
+    track: { ...siteData.track, days: [], closes: {}, entries: [] },
+    trackView: { ...view, report: { ...view.report, ledger: view.report.ledger.slice(0, LEDGER_PAGE_ROWS) }, ledgerTotal: view.report.ledger.length },
+  };
   await writeFile(siteDataFile, JSON.stringify(pageData));
+  await mkdir(join(staging, 'data', 'ledger'));
+  for (const [ticker, rows] of published.byTicker) writeFileSync(tickerLedgerFile(join(staging, 'data'), ticker), JSON.stringify(rows));
   return { siteData, siteDataFile, track: published };
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { constants as zlib, crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
 import type { SiteData } from '../lib/domain/schemas';
@@ -245,7 +245,9 @@ function encodeIndexedPng(indices: Uint8Array, plte: Buffer, raw: Buffer): Buffe
     Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
     pngChunk('IHDR', header),
     pngChunk('PLTE', plte),
-    pngChunk('IDAT', deflateSync(raw, { level: 3 })),
+    // Run-length matching only: the rows of flat colour and anti-aliased text compress as well as with a full search
+    // (a little better, measured on the share images), in less time.
+    pngChunk('IDAT', deflateSync(raw, { level: 3, strategy: zlib.Z_RLE })),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }

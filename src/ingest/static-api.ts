@@ -15,7 +15,7 @@ import {
   type CompanyNameRecord,
 } from '../lib/domain/api-responses';
 import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
-import { ledgerCsv, publishedTrack, tickerTrackApi, trackRecordApi, type PublishedTrack } from '../lib/domain/track-data';
+import { ledgerCsv, publishedTrack, tickerTrackJson, trackRecordApi, type PublishedTrack } from '../lib/domain/track-data';
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
@@ -45,8 +45,9 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   // Each file is written as soon as it is made: five years of trend points for 6,000 tickers would otherwise sit in
   // memory together (millions of objects). Synchronous writes: for tens of thousands of small files they beat the
   // thread pool's round trips several times over.
-  const write = (path: string, body: unknown) => {
-    writeFileSync(join(apiDir, path), JSON.stringify(body));
+  const write = (path: string, body: unknown) => writeText(path, JSON.stringify(body));
+  const writeText = (path: string, text: string) => {
+    writeFileSync(join(apiDir, path), text);
     written += 1;
   };
   const track = published ?? publishedTrack(site, paywall ? slice.lockedTopTickers : new Set());
@@ -65,7 +66,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     write(join('similar-tickers', file), similar(record));
     write(join('company-name', file), name);
     write(join('company-description', file), description);
-    write(join('track-record', file), tickerTrackApi(track.report, track.byTicker.get(record.ticker) ?? [], record.ticker));
+    writeText(join('track-record', file), tickerTrackJson(track.report, track.byTicker.get(record.ticker) ?? [], record.ticker));
   }
   const archive = archiveListing(site.files);
   write('all-signals.json', visibleRows(latest, slice, viewer, (r) => r.ticker).rows);

@@ -161,7 +161,12 @@ export function ledgerCsv(report: TrackReport): string {
 
 /** A JSON body with its fractions at the CSV's precision (6 decimals): no float noise in the static API. */
 function rounded<T>(body: T): T {
-  return JSON.parse(JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value))) as T;
+  return JSON.parse(roundedJson(body)) as T;
+}
+
+/** `body` as JSON, with its fractions rounded as `rounded` does: what the static API writes, in one pass. */
+export function roundedJson(body: unknown): string {
+  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value));
 }
 
 /** `/api/track-record`: the aggregates, what they rest on, and where the prices came from. */
@@ -178,8 +183,17 @@ export function trackRecordApi(report: TrackReport) {
 
 /** `/api/track-record/{T}`: one ticker's ledger (newest first) with its hit rate and average return. */
 export function tickerTrackApi(report: TrackReport, rows: readonly LedgerRow[], ticker: string) {
+  return rounded(tickerTrackBody(report, rows, ticker));
+}
+
+/** `/api/track-record/{T}` as the JSON the static API writes (tickerTrackApi's body). */
+export function tickerTrackJson(report: TrackReport, rows: readonly LedgerRow[], ticker: string): string {
+  return roundedJson(tickerTrackBody(report, rows, ticker));
+}
+
+function tickerTrackBody(report: TrackReport, rows: readonly LedgerRow[], ticker: string) {
   const aggregates = aggregateLedger(rows, () => undefined);
-  return rounded({
+  return {
     ticker,
     prices: report.prices,
     pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
@@ -188,7 +202,7 @@ export function tickerTrackApi(report: TrackReport, rows: readonly LedgerRow[], 
     bullish: aggregates.directions.bullish,
     bearish: aggregates.directions.bearish,
     ledger: rows,
-  });
+  };
 }
 
 /** A ticker's rows of the measured ledger, by ticker. */
@@ -271,10 +285,24 @@ export function publishedTrack(
 }
 
 
+/** The ledger rows the track-record page's HTML holds, newest first; sorting or filtering loads the rest from the CSV. */
+export const LEDGER_PAGE_ROWS = 200;
+
 /** A published track record as JSON: what the daily job hands the static build (the pages need no closes). */
 export interface PublishedTrackJson {
+  /** With `ledgerTotal`, its ledger is the newest LEDGER_PAGE_ROWS rows only. */
   report: TrackReport;
   prices: [string, ListPrice][];
+  /**
+   * Set when the daily job cut the ledger (five years of it are 130,000 rows, most of the site data): how many rows
+   * the whole ledger has. Each ticker's rows are then in a file of their own beside the site data (`tickerLedgerFile`).
+   */
+  ledgerTotal?: number;
+}
+
+/** Where the daily job writes a ticker's ledger rows (JSON, newest first) beside the site data file. */
+export function tickerLedgerFile(siteDataDir: string, ticker: string): string {
+  return `${siteDataDir}/ledger/${ticker}.json`;
 }
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null;
@@ -283,6 +311,7 @@ const isObject = (value: unknown): boolean => typeof value === 'object' && value
 export const PublishedTrackJsonSchema = z.object({
   report: z.custom<TrackReport>((value) => isObject(value) && Array.isArray((value as TrackReport).ledger) && isObject((value as TrackReport).aggregates)),
   prices: z.array(z.tuple([z.string(), z.custom<ListPrice>(isObject)])),
+  ledgerTotal: z.number().int().nonnegative().optional(),
 });
 
 /** The JSON form of a published track record. */
