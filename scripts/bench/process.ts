@@ -20,8 +20,9 @@ export interface RunResult {
 
 /** Runs the TypeScript entry point `script` with tsx on this Node (the project's Node 24), under GNU time when present. */
 export function runTsx(root: string, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
-  const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-  const command = [process.execPath, tsx, script, ...args];
+  // As `npm run daily` and the systemd unit run it: one Node process with tsx's loader (tsx's own command line adds a
+  // second process that only relays signals).
+  const command = [process.execPath, '--import', 'tsx', script, ...args];
   const timed = existsSync(GNU_TIME);
   const [file, ...rest] = timed ? [GNU_TIME, '-v', ...command] : command;
   return new Promise((resolve, reject) => {

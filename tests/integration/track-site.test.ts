@@ -3,6 +3,7 @@
  * ledger recorded) publishes /track-record, the stock pages' card, the list prices, the static API, the ledger CSV
  * and the Dataset JSON-LD; the real server answers them. Then a re-publish of an old date, which the run log records.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,12 @@ describe('the track record of a published report', () => {
     expect(aapl).toContain('Average ROI');
     const msft = await readFile(join(client, 'signal', 'MSFT', 'index.html'), 'utf8');
     expect(msft).toContain(`MSFT has not qualified as a signal (|C-Score| 65 or more) in the ${DATES.length} reports since Nov 10, 2026, so it has no track record yet.`);
+    // The pages read each ticker's rows from a file of their own, gone once the build is done; the site data keeps the
+    // count and the newest rows (/track-record's).
+    const site = JSON.parse(await readFile(join(daily.distDir, 'data', 'site.json'), 'utf8'));
+    expect(site.trackView.ledgerTotal).toBe(2);
+    expect(site.track.entries).toEqual([]);
+    expect(existsSync(join(daily.distDir, 'data', 'ledger'))).toBe(false);
   });
 
   it('each list row shows its last close and day change, marked demo', async () => {
