@@ -15,7 +15,7 @@ import type { ReportSource } from '../lib/domain/report-source';
 import { DailyJobError } from './error';
 import { createCompressor } from './precompress';
 import { withShareImages } from './share-images';
-import { smokeCheck } from './smoke';
+import { PageCheck, smokeCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
 import { pageHistory } from '../lib/domain/trend';
@@ -83,7 +83,9 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   // Both cores work while `astro build` renders pages in its own process: this one draws the share images, writes the
   // static API beside the build (astro empties its folder first) and compresses each page as soon as it is written.
   const previousDir = settings.publishedClient ?? null;
-  const pageCompressor = createCompressor(client, { previousDir });
+  // The smoke check looks at each page as the compressor reads it, while the build renders the next ones.
+  const pageCheck = new PageCheck();
+  const pageCompressor = createCompressor(client, { previousDir, inspect: (path, bytes) => pageCheck.inspect(path, bytes) });
   const apiRoot = join(staging, 'static-api');
   const apiCompressor = createCompressor(apiRoot, { previousDir });
   const onPage = (done: number, path: string) => {
@@ -110,10 +112,10 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   progress.stage('static api');
   await moveStaticApi(apiRoot, client);
   pageCompressor.exclude(api.value.handled);
-  progress.stage('smoke check');
-  const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker));
   progress.stage('compress');
   await pageCompressor.finish();
+  progress.stage('smoke check');
+  const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker), pageCheck);
   return { siteData, pages, scriptHashes };
 }
 
@@ -208,8 +210,8 @@ async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
 }
 
 /** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */
-async function smoke(client: string, tickers: string[]): Promise<{ pages: number; scriptHashes: string[] }> {
-  const { problems, pages, scriptHashes } = await smokeCheck(client, tickers);
+async function smoke(client: string, tickers: string[], check: PageCheck): Promise<{ pages: number; scriptHashes: string[] }> {
+  const { problems, pages, scriptHashes } = await smokeCheck(client, tickers, check);
   for (const problem of await checkStaticApi(client, tickers)) problems.push(problem);
   if (problems.length > 0) {
     throw new DailyJobError(

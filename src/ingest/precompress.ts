@@ -75,9 +75,13 @@ async function linkCompressed(from: string, to: string): Promise<boolean> {
 
 /**
  * A compressor for `dir`. With `previousDir` (the same files of the published build, same layout), a file whose bytes
- * are unchanged reuses that build's `.br` and `.gz`.
+ * are unchanged reuses that build's `.br` and `.gz`. `inspect` is given each file's bytes as they are read (the smoke
+ * check's look at the pages, without reading them again).
  */
-export function createCompressor(dir: string, { previousDir = null }: { previousDir?: string | null } = {}): Compressor {
+export function createCompressor(
+  dir: string,
+  { previousDir = null, inspect }: { previousDir?: string | null; inspect?: (relativePath: string, bytes: Buffer) => void } = {},
+): Compressor {
   const summary = { compressed: 0, reused: 0 };
   const queued = new Set<string>();
   const waiting: string[] = [];
@@ -87,6 +91,7 @@ export function createCompressor(dir: string, { previousDir = null }: { previous
   async function compressOne(relativePath: string): Promise<void> {
     const path = join(dir, relativePath);
     const bytes = await readFile(path);
+    inspect?.(relativePath, bytes);
     if (bytes.length < MIN_COMPRESS_BYTES) return;
     if (previousDir !== null) {
       const previous = join(previousDir, relativePath);

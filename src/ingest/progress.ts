@@ -6,7 +6,7 @@
 import type { PublishStage } from '../lib/domain/operator';
 
 /** The stages of the daily job, in order (README "Data flow"). */
-export const DAILY_STAGES = ['pull', 'fundamentals', 'prices', 'parse', 'site data', 'pages and images', 'static api', 'smoke check', 'compress', 'swap', 'publish command', 'alerts'] as const;
+export const DAILY_STAGES = ['pull', 'fundamentals', 'prices', 'parse', 'site data', 'pages and images', 'static api', 'compress', 'smoke check', 'swap', 'publish command', 'alerts'] as const;
 
 /** A stage of the daily job. */
 export type DailyStage = (typeof DAILY_STAGES)[number];
@@ -20,8 +20,8 @@ export const PUBLISH_STAGE_OF: Record<DailyStage, PublishStage> = {
   'site data': 'build',
   'pages and images': 'build',
   'static api': 'build',
-  'smoke check': 'smoke',
   compress: 'smoke',
+  'smoke check': 'smoke',
   swap: 'swap',
   'publish command': 'swap',
   alerts: 'swap',

@@ -57,27 +57,50 @@ async function htmlFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
 }
 
+/**
+ * The smoke check's look at each HTML page: text a broken template leaves, and the CSP hashes of its inline scripts.
+ * The daily job feeds it each page as the compressor reads it during the build, so the pages are read once; `result`
+ * reads any page it was not given.
+ */
+export class PageCheck {
+  private readonly problems: string[] = [];
+  private readonly hashes = new Set<string>();
+  private readonly seen = new Set<string>();
+
+  /** Looks at a file of the build (its path relative to the client folder, `/`-separated); other than HTML is ignored. */
+  inspect(relativePath: string, bytes: Buffer | string): void {
+    if (!relativePath.endsWith('.html') || this.seen.has(relativePath)) return;
+    this.seen.add(relativePath);
+    const html = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
+    const broken = findBrokenText(html);
+    if (broken) this.problems.push(`${relativePath} shows "${broken}"`);
+    for (const hash of inlineScriptHashes(html)) this.hashes.add(hash);
+  }
+
+  /** The check of the whole build in `clientDir`: every page it must have, and every page looked at. */
+  async result(clientDir: string, tickers: readonly string[]): Promise<{ problems: string[]; pages: number; scriptHashes: string[] }> {
+    const files = await htmlFiles(clientDir);
+    const paths = files.map((file) => relative(clientDir, file).split('\\').join('/'));
+    const present = new Set(paths);
+    const missing: string[] = [];
+    for (const route of FIXED_ROUTES) {
+      if (!present.has(route)) missing.push(`missing page ${route}`);
+    }
+    for (const ticker of tickers) {
+      if (!present.has(`signal/${ticker}/index.html`)) missing.push(`missing page signal/${ticker}/index.html`);
+    }
+    const unseen = paths.filter((path) => !this.seen.has(path));
+    const batch = 64;
+    for (let i = 0; i < unseen.length; i += batch) {
+      const chunk = unseen.slice(i, i + batch);
+      const texts = await Promise.all(chunk.map((path) => readFile(join(clientDir, path), 'utf8')));
+      texts.forEach((html, j) => this.inspect(chunk[j]!, html));
+    }
+    return { problems: [...missing, ...this.problems], pages: files.length, scriptHashes: [...this.hashes].sort() };
+  }
+}
+
 /** Checks a fresh build before it is published; returns the problems found (none means it may go live). */
-export async function smokeCheck(clientDir: string, tickers: string[]): Promise<{ problems: string[]; pages: number; scriptHashes: string[] }> {
-  const files = await htmlFiles(clientDir);
-  const present = new Set(files.map((file) => relative(clientDir, file).split('\\').join('/')));
-  const problems: string[] = [];
-  for (const route of FIXED_ROUTES) {
-    if (!present.has(route)) problems.push(`missing page ${route}`);
-  }
-  for (const ticker of tickers) {
-    if (!present.has(`signal/${ticker}/index.html`)) problems.push(`missing page signal/${ticker}/index.html`);
-  }
-  const scriptHashes = new Set<string>();
-  const batch = 64;
-  for (let i = 0; i < files.length; i += batch) {
-    const chunk = files.slice(i, i + batch);
-    const texts = await Promise.all(chunk.map((file) => readFile(file, 'utf8')));
-    texts.forEach((html, j) => {
-      const broken = findBrokenText(html);
-      if (broken) problems.push(`${relative(clientDir, chunk[j]!)} shows "${broken}"`);
-      for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash);
-    });
-  }
-  return { problems, pages: files.length, scriptHashes: [...scriptHashes].sort() };
+export async function smokeCheck(clientDir: string, tickers: string[], check = new PageCheck()): Promise<{ problems: string[]; pages: number; scriptHashes: string[] }> {
+  return check.result(clientDir, tickers);
 }

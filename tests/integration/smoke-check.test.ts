@@ -1,0 +1,51 @@
+/**
+ * Issue 15: the smoke check looks at each page as the build's compressor reads it (the pages are read once), and
+ * still reads a page nobody handed it; a page it was given is not read again.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompressor } from '../../src/ingest/precompress';
+import { PageCheck } from '../../src/ingest/smoke';
+
+let root: string;
+const page = (body: string) => `<!doctype html><html><head><script>window.x = undefined;</script></head><body>${body}${' '.repeat(1100)}</body></html>`;
+const write = async (path: string, text: string) => {
+  await mkdir(dirname(join(root, path)), { recursive: true });
+  await writeFile(join(root, path), text);
+};
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'smoke-check-'));
+  await write('index.html', page('<p>C-Score 72.50</p>'));
+  await write('signal/AAPL/index.html', page('<p>C-Score NaN</p>'));
+  await write('signal/KO/index.html', page('<p>vs undefined yesterday</p>'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('the smoke check fed by the compressor', () => {
+  it('finds broken text in the pages the compressor read and in those it did not, and names the missing pages', async () => {
+    const check = new PageCheck();
+    const read: string[] = [];
+    const compressor = createCompressor(root, { inspect: (path, bytes) => (read.push(path), check.inspect(path, bytes)) });
+    compressor.add('index.html');
+    compressor.add('signal/AAPL/index.html');
+    compressor.exclude(['signal/KO/index.html']);
+    await compressor.finish();
+    expect(read.sort()).toEqual(['index.html', 'signal/AAPL/index.html']);
+
+    const { problems, pages, scriptHashes } = await check.result(root, ['AAPL', 'KO', 'MSFT']);
+    expect(pages).toBe(3);
+    expect(problems).toContain('missing page signal/MSFT/index.html');
+    expect(problems).toContain('missing page 404.html');
+    expect(problems.filter((p) => p.startsWith('signal/'))).toEqual([
+      expect.stringMatching(/^signal\/AAPL\/index\.html shows ".*C-Score NaN/),
+      // Not handed to the check by the compressor: read by the check itself.
+      expect.stringMatching(/^signal\/KO\/index\.html shows ".*vs undefined yesterday/),
+    ]);
+    // The inline script is hashed once, whichever way the pages came.
+    expect(scriptHashes).toHaveLength(1);
+    expect(problems.some((p) => p.startsWith('index.html'))).toBe(false);
+  });
+});
