@@ -48,26 +48,28 @@ export async function cachedCloses(store: TrackStore, days: readonly StoredPrice
   // The days stored since (every ticker: a ticker asked for later finds them), and the whole of each ticker not held.
   const newDays = cachedDays < width ? await store.closesOn(dates.slice(cachedDays), null) : {};
   const newTickers = missing.size > 0 && cachedDays > 0 ? await store.closesOn(dates.slice(0, cachedDays), missing) : {};
+  const current = usable && cachedDays === width && missing.size === 0;
   // A ticker asked for is kept even without a close, so the next run does not look for it again.
-  const rows = [...new Set([...cachedTickers, ...Object.keys(newDays), ...missing])].sort();
-  const values = new Float64Array(rows.length * width).fill(NaN);
+  const rows = current ? cachedTickers : [...new Set([...cachedTickers, ...Object.keys(newDays), ...missing])].sort();
   const rowOf = new Map(rows.map((ticker, i) => [ticker, i]));
-  cachedTickers.forEach((ticker, old) => values.set(cache!.values.subarray(old * cachedDays, (old + 1) * cachedDays), rowOf.get(ticker)! * width));
-  for (const [ticker, series] of Object.entries(newDays)) series.forEach((close, i) => close !== null && (values[rowOf.get(ticker)! * width + cachedDays + i] = close));
-  for (const [ticker, series] of Object.entries(newTickers)) series.forEach((close, i) => close !== null && (values[rowOf.get(ticker)! * width + i] = close));
-  if (!usable || cachedDays < width || missing.size > 0) await writeMatrixFile(file, { stamps, tickers: rows } satisfies Header, values);
+  // Nothing new since the cache was written (a rebuild of the same day): its matrix is used as it is.
+  const values = current ? cache.values : new Float64Array(rows.length * width).fill(NaN);
+  if (!current) {
+    cachedTickers.forEach((ticker, old) => values.set(cache!.values.subarray(old * cachedDays, (old + 1) * cachedDays), rowOf.get(ticker)! * width));
+    for (const [ticker, series] of Object.entries(newDays)) series.forEach((close, i) => close !== null && (values[rowOf.get(ticker)! * width + cachedDays + i] = close));
+    for (const [ticker, series] of Object.entries(newTickers)) series.forEach((close, i) => close !== null && (values[rowOf.get(ticker)! * width + i] = close));
+    await writeMatrixFile(file, { stamps, tickers: rows } satisfies Header, values);
+  }
 
+  // Each ticker's list is made when it is read (the track record reads each once), not held: five years of 6,000
+  // tickers' closes as lists of numbers take three times the matrix's 60 MB.
   const closes: Closes = {};
   for (const ticker of [...tickers].sort()) {
     const row = rowOf.get(ticker);
     if (row === undefined) continue;
-    const series = new Array<number | null>(width);
-    let any = false;
-    for (let i = 0; i < width; i++) {
-      const close = values[row * width + i]!;
-      series[i] = Number.isNaN(close) ? null : ((any = true), close);
-    }
-    if (any) closes[ticker] = series;
+    const series = values.subarray(row * width, (row + 1) * width);
+    if (series.every((close) => Number.isNaN(close))) continue;
+    Object.defineProperty(closes, ticker, { enumerable: true, get: () => Array.from(series, (close) => (Number.isNaN(close) ? null : close)) });
   }
   return { closes, cached: { days: cachedDays, tickers: cachedTickers.length } };
 }
