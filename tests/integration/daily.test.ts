@@ -106,7 +106,7 @@ describe('npm run daily', { timeout: 90_000 }, () => {
     // Not a terminal: one line per stage as it ends, and the summary's time per stage.
     expect(result.stdout).toMatch(/^stage parse: \d+\.\d s$/m);
     expect(result.stdout).toMatch(/^stage pages and images: [\d.]+ s \(\d+ pages, 3 images\)$/m);
-    expect(result.stdout).toMatch(/^ {2}stages: {7}pull [\d.]+ s, prices [\d.]+ s, parse [\d.]+ s, site data [\d.]+ s, pages and images [\d.]+ s, static api [\d.]+ s, smoke check [\d.]+ s, compress [\d.]+ s, swap [\d.]+ s(, alerts [\d.]+ s)?$/m);
+    expect(result.stdout).toMatch(/^ {2}stages: {7}pull [\d.]+ s, prices [\d.]+ s, parse [\d.]+ s, site data [\d.]+ s, pages and images [\d.]+ s, static api [\d.]+ s, compress [\d.]+ s, smoke check [\d.]+ s, swap [\d.]+ s(, alerts [\d.]+ s)?$/m);
 
     const site = JSON.parse(await readFile(join(work, 'dist/data/site.json'), 'utf8'));
     expect(site.reportDate).toBe('2026-11-20');
