@@ -148,6 +148,9 @@ test('the landing page: what the C-Score is, the day in numbers, top and new sig
   await expect(page.locator('#all-signals tbody tr:not([hidden])')).toHaveCount(1);
 });
 
+/** The smallest layout shift score counted as a visible move (Lighthouse's CLS budget for "good" is 0.1 in all). */
+const VISIBLE_SHIFT = 0.001;
+
 // Issue 18's Lighthouse 100 on a list: nothing moves when the page script enhances the filter bar and the table
 // (Apply gives way to the column chooser, headings become sort buttons, rows come into view).
 test('a list page does not shift when its script runs, on a phone and at 1280 px', async ({ browser }) => {
@@ -168,8 +171,13 @@ test('a list page does not shift when its script runs, on a phone and at 1280 px
       await expect(page.locator('table[data-sortable] th .sort-btn').first()).toBeAttached();
       // A shift is reported within a frame or two of the change that made it.
       await page.waitForTimeout(500);
-      const shifts = await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts);
-      expect(shifts, `${path} at ${viewport.width} px`).toEqual([]);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: { value: number }[] }).shifts);
+      // A row coming into view can still move by a fraction of a pixel (a shift of 0.00004 was seen on a loaded
+      // machine): nothing a reader sees. The shifts this test guards against were 0.01 to 0.1 each.
+      expect(
+        shifts.filter((shift) => shift.value >= VISIBLE_SHIFT),
+        `${path} at ${viewport.width} px`,
+      ).toEqual([]);
     }
     await context.close();
   }
