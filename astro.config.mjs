@@ -50,7 +50,7 @@ export default defineConfig({
   redirects: { '/archives/1': '/archives' },
   // Stylesheets under vite.build.assetsInlineLimit go inline: the stock page's own 10 KB of card styles (3 KB gzip)
   // then cost no request before the first paint, while the shared Base sheet stays one cached file.
-  build: { format: 'directory', inlineStylesheets: 'auto', concurrency: Number(process.env.ASTRO_CONCURRENCY ?? 1) },
+  build: { format: 'directory', inlineStylesheets: 'auto' },
   // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
   // the noindex pages (the not-found screens, the account pages, the placeholders) stay out.
   integrations: [
