@@ -3,7 +3,7 @@
  * the static API, the smoke check and precompression, all inside a staging folder that nothing serves yet.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -20,7 +20,8 @@ import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
 import { pageHistory } from '../lib/domain/trend';
 import { createProgress, type Progress } from './progress';
-import { EMPTY_TRACK, LEDGER_PAGE_ROWS, publishedTrack, publishedTrackJson, tickerLedgerFile, type TrackData } from '../lib/domain/track-data';
+import { EMPTY_TRACK, LEDGER_PAGE_ROWS, LEDGER_ROWS_FILE, publishedTrack, publishedTrackJson, type TrackData } from '../lib/domain/track-data';
+import type { LedgerRow } from '../lib/domain/track-record';
 import { historyLedger } from '../lib/domain/track-record';
 
 // Pages besides one per ticker (lists, archives, learn, account...), for the progress bar's first estimate.
@@ -107,8 +108,8 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   ]);
   if (built.status === 'rejected') throw built.reason;
   if (api.status === 'rejected') throw api.reason;
-  // Only the build reads the tickers' ledger files: the static API and the CSV publish the ledger.
-  await rm(join(staging, 'data', 'ledger'), { recursive: true, force: true });
+  // Only the build reads the ledger rows file: the static API and the CSV publish the ledger.
+  await rm(join(staging, 'data', LEDGER_ROWS_FILE), { force: true });
   progress.stage('static api');
   await moveStaticApi(apiRoot, client);
   pageCompressor.exclude(api.value.handled);
@@ -145,20 +146,37 @@ async function writeSiteData(staging: string, { history, files, universe, track 
   if (track) track.closes = {};
   siteData.track = { ...siteData.track, closes: {} };
   // The pages get the history they show (pageHistory) and the track record as published, without the closes and with
-  // the newest ledger rows only (the track-record page's); each ticker's rows go to a file of their own, which its
-  // stock page reads. Five years of the ledger held whole by the build's process were half a gigabyte. The static API is
-  // written from the whole of both, here.
+  // the newest ledger rows only (the track-record page's); each ticker's rows go to one file beside the site data, at
+  // an offset the site data gives, which its stock page reads. Five years of the ledger held whole by the build's
+  // process were half a gigabyte. The static API is written from the whole of both, here.
+  const ledgerIndex = writeLedgerRows(join(staging, 'data', LEDGER_ROWS_FILE), published.byTicker);
   const view = publishedTrackJson(published);
   const pageData: SiteData = {
     ...siteData,
     history: pageHistory(history),
     track: { ...siteData.track, days: [], closes: {}, entries: [] },
-    trackView: { ...view, report: { ...view.report, ledger: view.report.ledger.slice(0, LEDGER_PAGE_ROWS) }, ledgerTotal: view.report.ledger.length },
+    trackView: { ...view, report: { ...view.report, ledger: view.report.ledger.slice(0, LEDGER_PAGE_ROWS) }, ledgerTotal: view.report.ledger.length, ledgerIndex },
   };
   await writeFile(siteDataFile, JSON.stringify(pageData));
-  await mkdir(join(staging, 'data', 'ledger'));
-  for (const [ticker, rows] of published.byTicker) writeFileSync(tickerLedgerFile(join(staging, 'data'), ticker), JSON.stringify(rows));
   return { siteData, siteDataFile, track: published };
+}
+
+/** Writes each ticker's ledger rows to `path`, one JSON array a line; returns each one's byte offset and length. */
+function writeLedgerRows(path: string, byTicker: ReadonlyMap<string, readonly LedgerRow[]>): Record<string, [number, number]> {
+  const index: Record<string, [number, number]> = {};
+  const file = openSync(path, 'w');
+  try {
+    let offset = 0;
+    for (const [ticker, rows] of byTicker) {
+      const bytes = Buffer.from(`${JSON.stringify(rows)}\n`);
+      for (let written = 0; written < bytes.length; ) written += writeSync(file, bytes, written);
+      index[ticker] = [offset, bytes.length - 1];
+      offset += bytes.length;
+    }
+  } finally {
+    closeSync(file);
+  }
+  return index;
 }
 
 // Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)". The line ends (the

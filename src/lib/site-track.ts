@@ -2,12 +2,12 @@
  * The track record the static build shows (issue 17), computed once per build from the site data: the page, the
  * stock pages' cards and the list prices read it here; the static API and the CSV call the same domain function.
  */
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSync, readSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { config } from '../config';
 import { anonymousViewer, siteSlice } from './site-access';
 import { siteData } from './site-data';
-import { publishedTrack, publishedTrackFromJson, tickerLedgerFile, type ListPrice, type PublishedTrack, type TrackReport } from './domain/track-data';
+import { LEDGER_ROWS_FILE, publishedTrack, publishedTrackFromJson, type ListPrice, type PublishedTrack, type TrackReport } from './domain/track-data';
 import type { LedgerRow } from './domain/track-record';
 
 let cached: PublishedTrack | undefined;
@@ -29,19 +29,18 @@ export function siteLedgerTotal(): number {
   return siteData().trackView?.ledgerTotal ?? computed().report.ledger.length;
 }
 
-/** One ticker's ledger rows, newest first: from its own file when the daily job cut the ledger in the site data. */
-export function siteTickerLedger(ticker: string): LedgerRow[] {
-  if (siteData().trackView?.ledgerTotal === undefined) return computed().byTicker.get(ticker) ?? [];
-  try {
-    return JSON.parse(readFileSync(tickerLedgerFile(dirname(config().siteDataFile), ticker), 'utf8')) as LedgerRow[];
-  } catch (error) {
-    // A ticker without a signal has no file; any other failure stops the build rather than show an empty record.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
+let ledgerFile: number | undefined;
 
-/** The list rows' prices (last close as of the report date, day change), by ticker. */
-export function siteListPrices(): Map<string, ListPrice> {
-  return computed().prices;
+/** One ticker's ledger rows, newest first: from the ledger rows file when the daily job cut the ledger in the site data. */
+export function siteTickerLedger(ticker: string): LedgerRow[] {
+  const view = siteData().trackView;
+  if (view?.ledgerIndex === undefined) return computed().byTicker.get(ticker) ?? [];
+  const at = view.ledgerIndex[ticker];
+  // A ticker without a signal has no rows.
+  if (at === undefined) return [];
+  ledgerFile ??= openSync(join(dirname(config().siteDataFile), LEDGER_ROWS_FILE), 'r');
+  const bytes = Buffer.alloc(at[1]);
+  const read = readSync(ledgerFile, bytes, 0, at[1], at[0]);
+  if (read !== at[1]) throw new Error(`The ledger rows file ends before ${ticker}'s rows: run "npm run daily -- --force" to write it again.`);
+  return JSON.parse(bytes.toString('utf8')) as LedgerRow[];
 }

@@ -11,6 +11,7 @@ import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { DemoProvider, demoClose } from '../../src/server/providers/demo';
+import { LEDGER_ROWS_FILE } from '../../src/lib/domain/track-data';
 import { RunLog } from '../../src/storage/run-log';
 import { TrackStore } from '../../src/storage/track';
 import { readUniverse } from '../../src/storage/universe';
@@ -121,12 +122,13 @@ describe('the track record of a published report', () => {
     expect(aapl).toContain('Average ROI');
     const msft = await readFile(join(client, 'signal', 'MSFT', 'index.html'), 'utf8');
     expect(msft).toContain(`MSFT has not qualified as a signal (|C-Score| 65 or more) in the ${DATES.length} reports since Nov 10, 2026, so it has no track record yet.`);
-    // The pages read each ticker's rows from a file of their own, gone once the build is done; the site data keeps the
-    // count and the newest rows (/track-record's).
+    // The pages read each ticker's rows from the ledger rows file, at the offset the site data gives, and the file is
+    // gone once the build is done; the site data keeps the count and the newest rows (/track-record's).
     const site = JSON.parse(await readFile(join(daily.distDir, 'data', 'site.json'), 'utf8'));
     expect(site.trackView.ledgerTotal).toBe(2);
+    expect(Object.keys(site.trackView.ledgerIndex).sort()).toEqual(['AAPL', 'XOM']);
     expect(site.track.entries).toEqual([]);
-    expect(existsSync(join(daily.distDir, 'data', 'ledger'))).toBe(false);
+    expect(existsSync(join(daily.distDir, 'data', LEDGER_ROWS_FILE))).toBe(false);
   });
 
   it('each list row shows its last close and day change, marked demo', async () => {

@@ -295,15 +295,15 @@ export interface PublishedTrackJson {
   prices: [string, ListPrice][];
   /**
    * Set when the daily job cut the ledger (five years of it are 130,000 rows, most of the site data): how many rows
-   * the whole ledger has. Each ticker's rows are then in a file of their own beside the site data (`tickerLedgerFile`).
+   * the whole ledger has. Each ticker's rows are then in the ledger rows file beside the site data (LEDGER_ROWS_FILE),
+   * at the byte offset and length `ledgerIndex` gives.
    */
   ledgerTotal?: number;
+  ledgerIndex?: Record<string, [number, number]>;
 }
 
-/** Where the daily job writes a ticker's ledger rows (JSON, newest first) beside the site data file. */
-export function tickerLedgerFile(siteDataDir: string, ticker: string): string {
-  return `${siteDataDir}/ledger/${ticker}.json`;
-}
+/** The file beside the site data that holds each ticker's ledger rows, newest first: one JSON array a line. */
+export const LEDGER_ROWS_FILE = 'ledger-rows.jsonl';
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null;
 
@@ -312,6 +312,7 @@ export const PublishedTrackJsonSchema = z.object({
   report: z.custom<TrackReport>((value) => isObject(value) && Array.isArray((value as TrackReport).ledger) && isObject((value as TrackReport).aggregates)),
   prices: z.array(z.tuple([z.string(), z.custom<ListPrice>(isObject)])),
   ledgerTotal: z.number().int().nonnegative().optional(),
+  ledgerIndex: z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
 });
 
 /** The JSON form of a published track record. */
