@@ -44,3 +44,8 @@ export function siteTickerLedger(ticker: string): LedgerRow[] {
   if (read !== at[1]) throw new Error(`The ledger rows file ends before ${ticker}'s rows: run "npm run daily -- --force" to write it again.`);
   return JSON.parse(bytes.toString('utf8')) as LedgerRow[];
 }
+
+/** The list rows' prices (last close as of the report date, day change), by ticker. */
+export function siteListPrices(): Map<string, ListPrice> {
+  return computed().prices;
+}
