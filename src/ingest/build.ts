@@ -15,7 +15,7 @@ import type { ReportSource } from '../lib/domain/report-source';
 import { DailyJobError } from './error';
 import { createCompressor } from './precompress';
 import { withShareImages } from './share-images';
-import { PageCheck, smokeCheck } from './smoke';
+import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi } from './static-api';
 import { freeSlice } from '../lib/domain/entitlements';
 import { pageHistory } from '../lib/domain/trend';
@@ -144,7 +144,6 @@ async function writeSiteData(staging: string, { history, files, universe, track 
   // Measured: nothing after this reads the closes, and five years of them are 7.5 million numbers. They are let go
   // here (the job's track step hands them over for this), not held while `astro build` runs beside this process.
   if (track) track.closes = {};
-  siteData.track = { ...siteData.track, closes: {} };
   // The pages get the history they show (pageHistory) and the track record as published, without the closes and with
   // the newest ledger rows only (the track-record page's); each ticker's rows go to one file beside the site data, at
   // an offset the site data gives, which its stock page reads. Five years of the ledger held whole by the build's
@@ -229,7 +228,7 @@ async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
 
 /** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */
 async function smoke(client: string, tickers: string[], check: PageCheck): Promise<{ pages: number; scriptHashes: string[] }> {
-  const { problems, pages, scriptHashes } = await smokeCheck(client, tickers, check);
+  const { problems, pages, scriptHashes } = await check.result(client, tickers);
   for (const problem of await checkStaticApi(client, tickers)) problems.push(problem);
   if (problems.length > 0) {
     throw new DailyJobError(

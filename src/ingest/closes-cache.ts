@@ -6,7 +6,7 @@
  * replaced) or a cache that does not read back whole makes the run read everything again. The database stays the
  * source of truth; the cache is a copy of it.
  */
-import { readMatrixFile, writeMatrixFile } from '../storage/matrix-file';
+import { isStringArray, readMatrixFile, rowLists, writeMatrixFile } from '../storage/matrix-file';
 import type { StoredPriceDay, TrackStore } from '../storage/track';
 
 type Closes = Record<string, (number | null)[]>;
@@ -20,9 +20,7 @@ interface Header {
 const stampOf = (day: StoredPriceDay) => `${day.date}|${day.source}|${day.tickers}|${day.fetchedAt}`;
 
 const isHeader = (value: unknown): value is Header =>
-  typeof value === 'object' &&
-  value !== null &&
-  ['stamps', 'tickers'].every((key) => Array.isArray((value as Record<string, unknown>)[key]) && ((value as Record<string, unknown[]>)[key]!).every((v) => typeof v === 'string'));
+  typeof value === 'object' && value !== null && isStringArray((value as Partial<Header>).stamps) && isStringArray((value as Partial<Header>).tickers);
 
 /** How the cache served a read: days and tickers from it, and those read from the database. */
 export interface ClosesRead {
@@ -61,15 +59,8 @@ export async function cachedCloses(store: TrackStore, days: readonly StoredPrice
     await writeMatrixFile(file, { stamps, tickers: rows } satisfies Header, values);
   }
 
-  // Each ticker's list is made when it is read (the track record reads each once), not held: five years of 6,000
-  // tickers' closes as lists of numbers take three times the matrix's 60 MB.
-  const closes: Closes = {};
-  for (const ticker of [...tickers].sort()) {
-    const row = rowOf.get(ticker);
-    if (row === undefined) continue;
-    const series = values.subarray(row * width, (row + 1) * width);
-    if (series.every((close) => Number.isNaN(close))) continue;
-    Object.defineProperty(closes, ticker, { enumerable: true, get: () => Array.from(series, (close) => (Number.isNaN(close) ? null : close)) });
-  }
+  // Each ticker's list is made when the track record reads it (once), not held.
+  const wanted = [...tickers].sort().flatMap((ticker): [string, number][] => (rowOf.has(ticker) ? [[ticker, rowOf.get(ticker)!]] : []));
+  const closes = rowLists(wanted, values, width, true);
   return { closes, cached: { days: cachedDays, tickers: cachedTickers.length } };
 }

@@ -2,7 +2,7 @@
  * The daily job, step by step as README "Data flow" draws it: accept new files -> up to date? -> load history ->
  * build into staging -> publish. A refused file or a failed build throws before anything published changes.
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DEFAULT_SITE_URL, PROJECT_ROOT, type BuildShape, type Config } from '../config';
 import type { FundamentalsSource } from '../lib/domain/fundamentals';
 import { buildIntoStaging } from './build';
@@ -216,7 +216,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       const before = new Set(intake.archived.flatMap((file) => file.reportDates));
       const republished = new Set([...intake.added.flatMap((a) => a.file.reportDates), ...(withdraw?.file.reportDates ?? [])].filter((date) => before.has(date)));
       // The closes are kept beside the history store, so a run reads only the days stored since the last one.
-      const recorded = config.track ? await recordTrack(config.track, history, republished, store === null ? null : join(store.dir, 'closes.bin')) : null;
+      const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
       const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
       const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe, track: recorded?.track }, settings, log);
       await config.deployRules?.(staging, { scriptHashes });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { ExportLimits } from '../lib/domain/export';
 import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
-import { readMatrixFile, writeMatrixFile } from '../storage/matrix-file';
+import { isStringArray as isStrings, readMatrixFile, writeMatrixFile } from '../storage/matrix-file';
 
 /** One report date of a file: its tickers and their C-Scores, in the same order. */
 export interface DateScores {
@@ -75,8 +75,6 @@ function isFileScores(value: unknown, fileName: string): value is FileScores {
 /** The assembled history's header in its matrix file: everything but the values, and the parser version. */
 type AssembledHeader = Omit<AssembledHistory, 'values'> & { version: string };
 
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
-
 function isAssembledHeader(value: unknown, version: string): value is AssembledHeader {
   if (typeof value !== 'object' || value === null) return false;
   const h = value as Partial<AssembledHeader>;
@@ -135,6 +133,11 @@ export class HistoryStore {
 
   private get assembledPath(): string {
     return join(this.dir, 'assembled.bin');
+  }
+
+  /** Where the daily job keeps the track record's closes beside the history (closes-cache.ts). */
+  get closesPath(): string {
+    return join(this.dir, 'closes.bin');
   }
 
   /** The assembled history last kept, or null when there is none, it is stale or it does not read back whole. */

@@ -7,6 +7,7 @@ import { DailyJobError } from './error';
 import { parseExport } from './parse';
 import { assembledSizes, assembleHistory, extendHistory, fileScores, type AssembledHistory, type FileScores, type HashedScores, type HistoryStore } from './history-store';
 import { reportSizes, type ReportSizes } from './gates';
+import { rowLists } from '../storage/matrix-file';
 
 /** The records one accepted file contributed, in the order the files were archived. */
 export interface FileRecords {
@@ -22,23 +23,15 @@ export interface HistoryResult {
 
 /**
  * The history of the assembled files: every report date x every ticker (a date in two files from the one archived
- * later). `latestRecords` gives the full records of the latest report from the file that holds it (its index among the
- * assembled files); they get company name, sector and sub-industry from the universe where the export lacks them.
+ * later). `latestRecords` are the full records of the latest report; they get company name, sector and sub-industry from
+ * the universe where the export lacks them.
  */
-export function buildHistory(assembled: AssembledHistory, latestRecords: (file: number, date: string) => SignalRecord[], universe: UniverseCompany[]): HistoryResult {
+export function buildHistory(assembled: AssembledHistory, latestRecords: readonly SignalRecord[], universe: UniverseCompany[]): HistoryResult {
   const { dates, tickers, values } = assembled;
-  const width = dates.length;
-  // Each ticker's scores are made as a list when they are read, from the assembled matrix, not held as lists: five
-  // years of 6,000 tickers are 7.5 million scores, 60 MB in the matrix and three times that as lists of numbers, which
-  // the daily job would keep through the whole build. The readers (the lists, the trends, the ledger) read them.
-  const scores: Record<string, (number | null)[]> = {};
-  tickers.forEach((ticker, row) => {
-    const series = values.subarray(row * width, (row + 1) * width);
-    Object.defineProperty(scores, ticker, { enumerable: true, get: () => Array.from(series, (value) => (Number.isNaN(value) ? null : value)) });
-  });
+  // Each ticker's scores are made as a list when they are read (the lists, the trends, the ledger), not held as lists.
+  const scores = rowLists(tickers.map((ticker, row): [string, number] => [ticker, row]), values, dates.length);
   const companies = new Map(universe.map((company) => [company.ticker, company]));
-  const lastDate = dates.at(-1);
-  const latest = (lastDate ? latestRecords(assembled.dateFiles.at(-1)!, lastDate) : []).map((record) => {
+  const latest = latestRecords.map((record) => {
     const company = companies.get(record.ticker);
     if (!company) return record;
     return {
@@ -145,6 +138,6 @@ export async function loadHistory(
     const records = index >= archived.length ? (added[index - archived.length]!.records?.records ?? []) : await parseArchived(archiveDir, archived[index]!, limits);
     latest = records.filter((r) => r.reportDate === lastDate);
   }
-  const { history, warnings } = buildHistory(assembled, () => latest, universe);
+  const { history, warnings } = buildHistory(assembled, latest, universe);
   return { history, warnings, universe, archivedSizes, rows: assembled.rows, ...(store ? { store: store.counts } : {}) };
 }

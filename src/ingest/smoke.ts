@@ -99,8 +99,3 @@ export class PageCheck {
     return { problems: [...missing, ...this.problems], pages: files.length, scriptHashes: [...this.hashes].sort() };
   }
 }
-
-/** Checks a fresh build before it is published; returns the problems found (none means it may go live). */
-export async function smokeCheck(clientDir: string, tickers: string[], check = new PageCheck()): Promise<{ problems: string[]; pages: number; scriptHashes: string[] }> {
-  return check.result(clientDir, tickers);
-}

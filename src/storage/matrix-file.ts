@@ -4,7 +4,7 @@
  * or 7.5 million database rows took tens of seconds. The file is written whole and renamed into place; one that does
  * not read back whole (truncated, or another format) reads as absent, and its owner makes it again from the source.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 // "CSM1": the format of this module; a file without it is not one of ours.
@@ -22,14 +22,23 @@ export async function writeMatrixFile(path: string, header: unknown, values: Flo
   const json = Buffer.from(JSON.stringify(header));
   // The values start on an 8-byte boundary, so they are read in place as a Float64Array.
   const start = Math.ceil((PREFIX + json.length) / 8) * 8;
-  const bytes = Buffer.alloc(start + values.byteLength, 0x20);
-  bytes.writeUInt32LE(MAGIC, 0);
-  bytes.writeUInt32LE(json.length, 4);
-  json.copy(bytes, PREFIX);
-  Buffer.from(values.buffer, values.byteOffset, values.byteLength).copy(bytes, start);
+  const head = Buffer.alloc(start, 0x20);
+  head.writeUInt32LE(MAGIC, 0);
+  head.writeUInt32LE(json.length, 4);
+  json.copy(head, PREFIX);
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, bytes);
+  // The values are written from where they are: no second copy of tens of MB.
+  const file = await open(temp, 'w');
+  try {
+    const body = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+    for (let done = 0, total = start + body.length; done < total; ) {
+      const { bytesWritten } = await file.writev(done < start ? [head.subarray(done), body] : [body.subarray(done - start)]);
+      done += bytesWritten;
+    }
+  } finally {
+    await file.close();
+  }
   await rename(temp, path);
 }
 
@@ -61,4 +70,23 @@ export async function readMatrixFile<H>(path: string, valueCount: (header: H) =>
   const values = new Float64Array(count);
   Buffer.from(values.buffer).set(bytes.subarray(start));
   return { header, values };
+}
+
+/** A header field's check: an array of strings. */
+export const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+/**
+ * One list per key, aligned with a matrix row of `width` values (NaN: null), made when it is read and not held: five
+ * years of 6,000 tickers are 7.5 million values, 60 MB in the matrix and three times that as lists of numbers, which
+ * the daily job would otherwise keep through the whole build. `rows` gives each key's row; with `skipEmpty`, a key whose
+ * row holds no value is left out.
+ */
+export function rowLists(rows: Iterable<[string, number]>, values: Float64Array, width: number, skipEmpty = false): Record<string, (number | null)[]> {
+  const lists: Record<string, (number | null)[]> = {};
+  for (const [key, row] of rows) {
+    const series = values.subarray(row * width, (row + 1) * width);
+    if (skipEmpty && series.every((value) => Number.isNaN(value))) continue;
+    Object.defineProperty(lists, key, { enumerable: true, get: () => Array.from(series, (value) => (Number.isNaN(value) ? null : value)) });
+  }
+  return lists;
 }

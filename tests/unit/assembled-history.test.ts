@@ -19,7 +19,7 @@ describe('the assembled history', () => {
     expect(stepwise).toEqual(once);
     expect(once.tickers).toEqual(['AAPL', 'KO', 'MSFT']);
     expect(once.rows).toBe(6);
-    const { history } = buildHistory(once, () => [], []);
+    const { history } = buildHistory(once, [], []);
     expect(history.scores).toEqual({ AAPL: [70, null, 65], KO: [-10, -66, null], MSFT: [null, 100, 99.5] });
     expect(assembledSizes(once).get('2026-11-24')).toEqual({ tickers: 2, file: 'tue.csv' });
   });
@@ -28,7 +28,7 @@ describe('the assembled history', () => {
     const fixed = file('tue-fixed.csv', ['2026-11-24', [['KO', -70]]]);
     const once = assembleHistory([mon, tue, fixed]);
     expect(once.warnings).toEqual(['2026-11-24 is in tue.csv and tue-fixed.csv: using tue-fixed.csv, archived later.']);
-    expect(buildHistory(once, () => [], []).history.scores).toEqual({ AAPL: [70, null], KO: [-10, -70] });
+    expect(buildHistory(once, [], []).history.scores).toEqual({ AAPL: [70, null], KO: [-10, -70] });
     expect(assembledSizes(once).get('2026-11-24')).toEqual({ tickers: 1, file: 'tue-fixed.csv' });
   });
 

@@ -10,7 +10,7 @@ import {
   listPrices,
   publicTrack,
   temporalCoverage,
-  tickerTrackApi,
+  tickerTrackJson,
   trackRecordApi,
   trackReport,
   type TrackData,
@@ -62,7 +62,7 @@ describe('the ledger CSV', () => {
     const api = trackRecordApi(report);
     expect(api).toMatchObject({ prices: 'demo', pricesLabel: DEMO_PRICES_LABEL, asOf: '2026-01-12', signals: 2, horizons: [5, 30, 90], csv: '/track-record.csv' });
     expect(api.directions.bullish.horizons[0]).toMatchObject({ resolved: 1, hits: 1, hitRate: 1 });
-    const aapl = tickerTrackApi(report, report.ledger.filter((r) => r.ticker === 'AAPL'), 'AAPL');
+    const aapl = JSON.parse(tickerTrackJson(report, report.ledger.filter((r) => r.ticker === 'AAPL'), 'AAPL'));
     expect(aapl).toMatchObject({ ticker: 'AAPL', signals: 1, pricesLabel: DEMO_PRICES_LABEL });
     expect(aapl.ledger[0]).toMatchObject({ date: '2026-01-05', entryClose: 100, exitDate: '2026-01-08' });
     expect(aapl.bullish.horizons[0]).toMatchObject({ hitRate: 1 });

@@ -181,12 +181,7 @@ export function trackRecordApi(report: TrackReport) {
   });
 }
 
-/** `/api/track-record/{T}`: one ticker's ledger (newest first) with its hit rate and average return. */
-export function tickerTrackApi(report: TrackReport, rows: readonly LedgerRow[], ticker: string) {
-  return rounded(tickerTrackBody(report, rows, ticker));
-}
-
-/** `/api/track-record/{T}` as the JSON the static API writes (tickerTrackApi's body). */
+/** `/api/track-record/{T}` as the JSON the static API writes: one ticker's ledger (newest first) with its hit rate and average return. */
 export function tickerTrackJson(report: TrackReport, rows: readonly LedgerRow[], ticker: string): string {
   return roundedJson(tickerTrackBody(report, rows, ticker));
 }
