@@ -25,9 +25,14 @@ export const MIN_COMPRESS_BYTES = 1024;
 // trend, the track record) and which the pages' scripts fetch after the first paint: brotli 4 + gzip 4 halve its time
 // (6,000 tickers: about 10 s of a core each morning) for 5 to 10% more bytes (measured on /api/c-score-trend/AAPL
 // at 1,260 days: 1.4 ms and 6.9 KB against 0.6 ms and 7.4 KB for brotli).
-const textOptions = (quality: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
-const PAGE_OPTIONS = { brotli: textOptions(5), gzip: { level: 6 } };
-const DATA_OPTIONS = { brotli: textOptions(4), gzip: { level: 4 } };
+// Brotli is told each file's size (BROTLI_PARAM_SIZE_HINT): it then sizes its tables for 50 KB rather than megabytes.
+// Measured on 500 stock pages at 6,000 x 1,260: 1.63 → 1.19 ms a page at quality 5, the same bytes (12.65 KB);
+// the trend JSON at quality 4: 0.72 → 0.58 ms.
+const brotliOptions = (quality: number, size: number) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+});
+const PAGE_OPTIONS = { brotliQuality: 5, gzip: { level: 6 } };
+const DATA_OPTIONS = { brotliQuality: 4, gzip: { level: 4 } };
 /** Files compressed at once: zlib runs on libuv's thread pool, so this keeps both cores busy without piling up memory. */
 const CONCURRENCY = 8;
 
@@ -102,7 +107,7 @@ export function createCompressor(
       }
     }
     const options = relativePath.endsWith('.html') ? PAGE_OPTIONS : DATA_OPTIONS;
-    const [br, gzipped] = await Promise.all([brotli(bytes, options.brotli), gz(bytes, options.gzip)]);
+    const [br, gzipped] = await Promise.all([brotli(bytes, brotliOptions(options.brotliQuality, bytes.length)), gz(bytes, options.gzip)]);
     await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gzipped)]);
     summary.compressed += 1;
   }

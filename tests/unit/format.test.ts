@@ -126,10 +126,30 @@ describe('isCalendarDate', () => {
     ['2024-02-29', true],
     ['2025-02-29', false],
     ['2025-13-01', false],
+    ['2025-00-10', false],
+    ['2025-01-00', false],
+    ['2025-04-31', false],
+    ['2025-12-31', true],
+    ['1900-02-29', false],
+    ['2000-02-29', true],
+    ['2100-02-29', false],
     ['25-01-05', false],
     ['1/5/2025', false],
     ['', false],
   ])('%s -> %s', (text, valid) => expect(isCalendarDate(text)).toBe(valid));
+
+  it('agrees with a Date round trip for the last days of every month, 1896 to 2104', () => {
+    const viaDate = (year: number, month: number, day: number) => {
+      const date = new Date(Date.UTC(year, month - 1, day));
+      return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+    };
+    const pad = (n: number) => String(n).padStart(2, '0');
+    for (let year = 1896; year <= 2104; year++) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of [28, 29, 30, 31, 32]) expect(isCalendarDate(`${year}-${pad(month)}-${pad(day)}`), `${year}-${month}-${day}`).toBe(viaDate(year, month, day));
+      }
+    }
+  });
 });
 
 const dateCases = [

@@ -7,6 +7,7 @@ import {
   DEMO_PRICES_LABEL,
   LEDGER_CSV_COLUMNS,
   ledgerCsv,
+  ledgerCsvChunks,
   listPrices,
   publicTrack,
   temporalCoverage,
@@ -47,6 +48,16 @@ describe('the ledger CSV', () => {
     expect(lines[1]).toBe('AAPL,2026-01-05,bullish,70.50,100.00,110.00,2026-01-12,0.100000,hit,110.00,2026-01-12,0.100000,open,110.00,2026-01-12,0.100000,open,2026-01-08,0.030000,demo');
     // XOM entered at 50 and stopped trading at 48: +4% for the bearish signal, marked, never dropped.
     expect(lines[2]).toBe('XOM,2026-01-05,bearish,-80.00,50.00,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,,,demo');
+  });
+
+  it('is written a chunk at a time: the header once, then 2,000 rows a chunk, the same text as made at once', () => {
+    const many = { ...report, ledger: Array.from({ length: 4_500 }, (_, i) => report.ledger[i % 2]!) };
+    const chunks = [...ledgerCsvChunks(many)];
+    expect(chunks.map((chunk) => chunk.split('\r\n').length - 1)).toEqual([1, 2_000, 2_000, 500]);
+    const lines = chunks.join('').trim().split('\r\n');
+    expect(lines).toHaveLength(4_501);
+    expect(lines.filter((line) => line === LEDGER_CSV_COLUMNS.join(','))).toHaveLength(1);
+    expect(lines[4_500]).toBe(ledgerCsv(report).trim().split('\r\n')[2]);
   });
 
   it('the page\'s table shows the same cells from a measured row and from its CSV row (the script loads the CSV)', () => {

@@ -176,13 +176,15 @@ const WHOLE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** The trend response back from `encodeTrend`'s text. */
 export function decodeTrend(ticker: string, text: string): TrendResponse {
   const [reportDate = '', body = ''] = text.split('|');
-  let previous = '';
+  // The previous point's time, kept as a number rather than parsed again from its date at every point.
+  let previous = Number.NaN;
   const trend: TrendPoint[] = body === ''
     ? []
     : body.split(';').map((entry) => {
         const [written = '', score = '', flags = ''] = entry.split(',');
-        const date = WHOLE_DATE.test(written) ? written : new Date(Date.parse(previous) + Number(written) * DAY_MS).toISOString().slice(0, 10);
-        previous = date;
+        const whole = WHOLE_DATE.test(written);
+        previous = whole ? Date.parse(written) : previous + Number(written) * DAY_MS;
+        const date = whole ? written : new Date(previous).toISOString().slice(0, 10);
         const point: TrendPoint = { date, cScore: Number(score) };
         if (flags.includes('c')) point.isCurrentDay = true;
         if (flags.includes('y')) point.isYesterday = true;
