@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   SHARE_IMAGE_CACHE: path('data/build/share-images'),
   HISTORY_STORE: path('data/build/history'),
   SITE_DATA_FILE: optional(z.string().trim().optional()),
+  // Set by the daily job for `astro build`, which it starts before the site data is written: how long a page waits for it.
+  SITE_DATA_WAIT_SECONDS: wholeNumber(0, 0, 3_600),
   SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default(DEFAULT_SITE_URL)),
   SITE_NAME: text(DEFAULT_SITE_NAME),
   PORT: wholeNumber(4321, 0, 65_535),
@@ -132,6 +134,8 @@ export interface Config {
   historyStore: string;
   /** The site data the static build reads: the daily job's staging file, else the published one. */
   siteDataFile: string;
+  /** How long the static build waits for `siteDataFile` to appear (the daily job writes it while Astro bundles); 0: not at all. */
+  siteDataWaitSeconds: number;
   /** The canonical origin for links and meta tags. */
   siteUrl: string;
   siteName: string;
@@ -239,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shareImageCache: e.SHARE_IMAGE_CACHE,
     historyStore: e.HISTORY_STORE,
     siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
+    siteDataWaitSeconds: e.SITE_DATA_WAIT_SECONDS,
     siteUrl: e.SITE_URL,
     siteName: e.SITE_NAME,
     port: e.PORT,

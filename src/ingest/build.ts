@@ -76,28 +76,40 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   progress.stage('site data');
-  const { siteData, siteDataFile, track } = await writeSiteData(staging, inputs, settings);
-  log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
-  const { paywall, siteName } = settings.shape;
-  const slice = freeSlice(siteData.history.latest);
-  // The parse and site-data stages' peak heap is garbage now: given back before Astro's process starts beside this one.
-  releaseMemory();
-  progress.stage('pages and images');
-  const expectedPages = siteData.history.latest.length + OTHER_PAGES_ESTIMATE;
+  const expectedPages = inputs.history.latest.length + OTHER_PAGES_ESTIMATE;
   // Both cores work while `astro build` renders pages in its own process: this one draws the share images, writes the
   // static API beside the build (astro empties its folder first) and compresses each page as soon as it is written.
   const previousDir = settings.publishedClient ?? null;
   // The smoke check looks at each page as the compressor reads it, while the build renders the next ones.
   const pageCheck = new PageCheck();
   const pageCompressor = createCompressor(client, { previousDir, inspect: (path, bytes) => pageCheck.inspect(path, bytes) });
-  const apiRoot = join(staging, 'static-api');
-  const apiCompressor = createCompressor(apiRoot, { previousDir });
   const onPage = (done: number, path: string) => {
     progress.count('pages', done, expectedPages);
     pageCompressor.add(path);
   };
+  // Astro starts first: it bundles (about 4 s of both cores at any size) while this process writes the site data,
+  // which its pages wait for.
+  const siteDataFile = join(staging, 'data', 'site.json');
+  const astro = startAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage);
+  let written: Awaited<ReturnType<typeof writeSiteData>>;
+  try {
+    written = await writeSiteData(staging, siteDataFile, inputs, settings);
+  } catch (error) {
+    await astro.stop();
+    throw error;
+  }
+  const { siteData, track } = written;
+  log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
+  const { paywall, siteName } = settings.shape;
+  const slice = freeSlice(siteData.history.latest);
+  const tickers = siteData.history.latest.map((r) => r.ticker);
+  // The parse and site-data stages' peak heap is garbage now: given back to the system while Astro still bundles.
+  releaseMemory();
+  progress.stage('pages and images');
+  const apiRoot = join(staging, 'static-api');
+  const apiCompressor = createCompressor(apiRoot, { previousDir });
   const [built, api] = await Promise.allSettled([
-    withShareImages(siteData, client, () => runAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage), {
+    withShareImages(siteData, client, () => astro.done, {
       cacheDir: settings.shareImageCache,
       siteName,
       lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
@@ -106,7 +118,10 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
     (async () => {
       await new Promise((r) => setImmediate(r));
       await writeStaticApi(apiRoot, siteData, siteName, paywall, track);
-      return apiCompressor.finish();
+      const compressed = await apiCompressor.finish();
+      // The static API's part of the smoke check, while the build still renders rather than after it: its files keep
+      // their paths under `api/` when they are moved into the build.
+      return { ...compressed, problems: await checkStaticApi(apiRoot, tickers) };
     })(),
   ]);
   if (built.status === 'rejected') throw built.reason;
@@ -119,12 +134,17 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   progress.stage('compress');
   await pageCompressor.finish();
   progress.stage('smoke check');
-  const { pages, scriptHashes } = await smoke(client, siteData.history.latest.map((r) => r.ticker), pageCheck);
+  const { pages, scriptHashes } = await smoke(client, tickers, pageCheck, api.value.problems);
   return { siteData, pages, scriptHashes };
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
-async function writeSiteData(staging: string, { history, files, universe, track }: BuildInputs, settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source' | 'shape'>) {
+async function writeSiteData(
+  staging: string,
+  siteDataFile: string,
+  { history, files, universe, track }: BuildInputs,
+  settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source' | 'shape'>,
+) {
   const store = await readCompanyInfoStore(settings.companyInfoFile);
   const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
   const stored = settings.fundamentalsFile === null ? {} : (await readFundamentalsStore(settings.fundamentalsFile)).tickers;
@@ -140,7 +160,6 @@ async function writeSiteData(staging: string, { history, files, universe, track 
     source: settings.source,
     track: track ?? { ...EMPTY_TRACK, entries: historyLedger(history) },
   };
-  const siteDataFile = join(staging, 'data', 'site.json');
   await mkdir(join(staging, 'data'), { recursive: true });
   // The track record as an anonymous visitor may see it, from the whole of the closes, once for the pages and the API.
   const published = publishedTrack(siteData, settings.shape.paywall ? freeSlice(history.latest).lockedTopTickers : new Set());
@@ -159,8 +178,10 @@ async function writeSiteData(staging: string, { history, files, universe, track 
     track: { ...siteData.track, days: [], closes: {}, entries: [] },
     trackView: { ...view, report: { ...view.report, ledger: view.report.ledger.slice(0, LEDGER_PAGE_ROWS) }, ledgerTotal: view.report.ledger.length, ledgerIndex },
   };
-  await writeFile(siteDataFile, JSON.stringify(pageData));
-  return { siteData, siteDataFile, track: published };
+  // Written whole, then named: `astro build` is already running and reads it as soon as it is there.
+  await writeFile(`${siteDataFile}.partial`, JSON.stringify(pageData));
+  await rename(`${siteDataFile}.partial`, siteDataFile);
+  return { siteData, track: published };
 }
 
 /** Writes each ticker's ledger rows to `path`, one JSON array a line; returns each one's byte offset and length. */
@@ -194,20 +215,33 @@ function writeLedgerRows(path: string, byTicker: ReadonlyMap<string, readonly Le
 const ASTRO_NODE_FLAGS = ['--max-semi-space-size=8'];
 const ASTRO_ENV = { MIMALLOC_ARENA_EAGER_COMMIT: '0' };
 
+/** How long Astro's pages wait for the site data; the job stops the build sooner if writing it fails. */
+const SITE_DATA_WAIT_SECONDS = 600;
+
 // Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)". The line ends (the
 // render time) only once the file is written.
 const PAGE_LINE = /[├└]─ \/(\S+)/;
 
-/** Runs `astro build` in its own process; `onPage` is told of each page written: the count so far and its path in `outDir`. */
-function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape, onPage: (done: number, path: string) => void): Promise<void> {
+/** A running `astro build`: done when it has written every page; `stop` ends it early and waits for its exit. */
+interface AstroBuild {
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `astro build` in its own process; its pages wait up to SITE_DATA_WAIT_SECONDS for `siteDataFile`. `onPage`
+ * is told of each page written: the count so far and its path in `outDir`.
+ */
+function startAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape, onPage: (done: number, path: string) => void): AstroBuild {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
-  return new Promise((resolvePromise, reject) => {
-    // Without --silent Astro names each page it writes, which is the progress bar's count.
-    const child = spawn(process.execPath, [...ASTRO_NODE_FLAGS, astro, 'build', '--outDir', outDir], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...ASTRO_ENV, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, ASTRO_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
-    });
+  // Without --silent Astro names each page it writes, which is the progress bar's count.
+  const child = spawn(process.execPath, [...ASTRO_NODE_FLAGS, astro, 'build', '--outDir', outDir], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...ASTRO_ENV, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, SITE_DATA_WAIT_SECONDS: String(SITE_DATA_WAIT_SECONDS), ASTRO_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
+  });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  const done = new Promise<void>((resolvePromise, reject) => {
     let output = '';
     let pages = 0;
     let partial = '';
@@ -230,6 +264,15 @@ function runAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, s
       else reject(new DailyJobError(`The static build failed (exit code ${code}); the published site is unchanged.\n${output.trim()}`));
     });
   });
+  // Awaited once the site data is written: a build that fails before then is not an unhandled rejection.
+  done.catch(() => undefined);
+  return {
+    done,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
+    },
+  };
 }
 
 /** Moves the static API written beside the build into it (`astro build` writes no file under /api, nor the ledger CSV). */
@@ -242,10 +285,13 @@ async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
   await rm(apiRoot, { recursive: true, force: true });
 }
 
-/** The smoke check of the pages and the static API; returns the HTML page count or throws listing the first 20 problems. */
-async function smoke(client: string, tickers: string[], check: PageCheck): Promise<{ pages: number; scriptHashes: string[] }> {
+/**
+ * The smoke check of the pages, with the static API's problems found before; returns the HTML page count or throws
+ * listing the first 20 problems.
+ */
+async function smoke(client: string, tickers: string[], check: PageCheck, apiProblems: readonly string[]): Promise<{ pages: number; scriptHashes: string[] }> {
   const { problems, pages, scriptHashes } = await check.result(client, tickers);
-  for (const problem of await checkStaticApi(client, tickers)) problems.push(problem);
+  problems.push(...apiProblems);
   if (problems.length > 0) {
     throw new DailyJobError(
       [`The smoke check found ${problems.length} problem(s); the published site is unchanged:`, ...problems.slice(0, 20).map((p) => `  ${p}`)].join('\n'),

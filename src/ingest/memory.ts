@@ -1,8 +1,8 @@
 /**
  * Giving memory back between the daily job's stages. V8 keeps the pages of a heap that has shrunk for reuse, so the
  * job's process stayed at the size its parse and site-data stages peaked at (about 600 MiB at 6,000 tickers by
- * 1,260 report days) while `astro build` ran beside it. A last-resort collection before the build hands them back
- * to the system (measured there: 588 → 347 MiB).
+ * 1,260 report days) while `astro build` ran beside it. A last-resort collection once the site data is written
+ * hands them back to the system (measured there: 588 → 347 MiB).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

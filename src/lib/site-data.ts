@@ -11,10 +11,10 @@ let cached: SiteData | undefined;
  */
 export function siteData(): SiteData {
   if (cached) return cached;
-  const path = config().siteDataFile;
+  const { siteDataFile: path, siteDataWaitSeconds } = config();
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readWhenWritten(path, siteDataWaitSeconds * 1000);
   } catch {
     throw new Error(`No signal data at ${path}: run "npm run daily" first; it ingests the exports and builds the site.`);
   }
@@ -24,4 +24,23 @@ export function siteData(): SiteData {
     throw new Error(`${(error as Error).message}. Run "npm run daily -- --force" to write it again.`);
   }
   return cached;
+}
+
+/**
+ * The file's text; a file not there yet is waited for, up to `waitMs`. The daily job starts `astro build` before it
+ * writes the site data, so Astro bundles meanwhile, and it writes the file whole under its name (a rename): a page
+ * never reads half of it.
+ */
+function readWhenWritten(path: string, waitMs: number): string {
+  const deadline = Date.now() + waitMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || Date.now() >= deadline) throw error;
+    }
+    // Rendering is synchronous here: a 50 ms sleep of this thread.
+    Atomics.wait(pause, 0, 0, 50);
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Issue 15: the smoke check looks at each page as the build's compressor reads it (the pages are read once), and
- * still reads a page nobody handed it; a page it was given is not read again.
+ * still reads a page nobody handed it; a page it was given is not read again. The static API's files are checked
+ * where they are written, before they move into the build.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompressor } from '../../src/ingest/precompress';
 import { PageCheck } from '../../src/ingest/smoke';
+import { checkStaticApi } from '../../src/ingest/static-api';
+import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/routes';
 
 let root: string;
 const page = (body: string) => `<!doctype html><html><head><script>window.x = undefined;</script></head><body>${body}${' '.repeat(1100)}</body></html>`;
@@ -47,5 +50,32 @@ describe('the smoke check fed by the compressor', () => {
     // The inline script is hashed once, whichever way the pages came.
     expect(scriptHashes).toHaveLength(1);
     expect(problems.some((p) => p.startsWith('index.html'))).toBe(false);
+  });
+});
+
+describe("the smoke check's look at the static API", () => {
+  it('names each missing or empty route file of a report ticker, and nothing when every file is there', async () => {
+    const api = await mkdtemp(join(tmpdir(), 'smoke-api-'));
+    try {
+      const put = async (path: string, text = '{}') => {
+        await mkdir(dirname(join(api, path)), { recursive: true });
+        await writeFile(join(api, path), text);
+      };
+      for (const route of REPORT_ROUTES) await put(`api/${route}.json`);
+      await put(LEDGER_CSV_PATH, 'ticker\r\n');
+      for (const ticker of ['AAPL', 'KO']) for (const route of PER_TICKER_ROUTES) await put(`api/${route}/${ticker}.json`);
+      expect(await checkStaticApi(api, ['AAPL', 'KO'])).toEqual([]);
+
+      await rm(join(api, 'api/c-score-trend/KO.json'));
+      await put('api/track-record/AAPL.json', '');
+      await rm(join(api, 'api/all-signals.json'));
+      expect((await checkStaticApi(api, ['AAPL', 'KO'])).sort()).toEqual([
+        'missing API file api/all-signals.json',
+        'missing API file api/c-score-trend/KO.json',
+        'missing API file api/track-record/AAPL.json',
+      ]);
+    } finally {
+      await rm(api, { recursive: true, force: true });
+    }
   });
 });
