@@ -109,9 +109,10 @@ describe('the inputs hash', () => {
       for (const [, name] of source.matchAll(/config\(\)\.(\w+)/g)) read.add(name!);
       for (const [, names] of source.matchAll(/const \{([^}]*)\} = config\(\)/g)) for (const name of names!.split(',')) read.add(name.split(':')[0]!.trim());
     }
-    // Besides the shape: the data file the job names, the dev server's port, and the AI model, whose LLM_* settings
-    // reach the build from the environment and whose name is in the inputs hash.
-    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'devApiPort', 'llm'].includes(name))).toEqual([]);
+    // Besides the shape: the data file the job names and how long a page waits for it (neither changes a byte of the
+    // output), the dev server's port, and the AI model, whose LLM_* settings reach the build from the environment and
+    // whose name is in the inputs hash.
+    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'siteDataWaitSeconds', 'devApiPort', 'llm'].includes(name))).toEqual([]);
     expect(read.has('siteUrl') && read.has('links')).toBe(true);
   });
 });
