@@ -3,9 +3,10 @@
  * the static API, the smoke check and precompression, all inside a staging folder that nothing serves yet.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stripVTControlCharacters } from 'node:util';
 import { buildEnv, PROJECT_ROOT, type BuildShape } from '../config';
 import type { ArchivedFile, SignalHistory, SiteData, UniverseCompany } from '../lib/domain/schemas';
@@ -91,14 +92,10 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   // which its pages wait for.
   const siteDataFile = join(staging, 'data', 'site.json');
   const astro = startAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage);
-  let written: Awaited<ReturnType<typeof writeSiteData>>;
-  try {
-    written = await writeSiteData(staging, siteDataFile, inputs, settings);
-  } catch (error) {
+  const { siteData, track } = await writeSiteData(staging, siteDataFile, inputs, settings).catch(async (error: unknown) => {
     await astro.stop();
     throw error;
-  }
-  const { siteData, track } = written;
+  });
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const { paywall, siteName } = settings.shape;
   const slice = freeSlice(siteData.history.latest);
@@ -116,7 +113,7 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
       onImage: (done, total) => progress.count('images', done, total),
     }),
     (async () => {
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
       await writeStaticApi(apiRoot, siteData, siteName, paywall, track);
       const compressed = await apiCompressor.finish();
       // The static API's part of the smoke check, while the build still renders rather than after it: its files keep
@@ -192,7 +189,7 @@ function writeLedgerRows(path: string, byTicker: ReadonlyMap<string, readonly Le
     let offset = 0;
     for (const [ticker, rows] of byTicker) {
       const bytes = Buffer.from(`${JSON.stringify(rows)}\n`);
-      for (let written = 0; written < bytes.length; ) written += writeSync(file, bytes, written);
+      writeFileSync(file, bytes);
       index[ticker] = [offset, bytes.length - 1];
       offset += bytes.length;
     }

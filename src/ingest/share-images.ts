@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { constants as zlib, crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
@@ -306,7 +307,7 @@ export async function withShareImages(
       await rename(temp, image.path);
       onImage(i + 1, missing.length);
       // The build runs in a child process; yielding now and then keeps its output pipes drained.
-      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+      if (i % 20 === 19) await nextTurn();
     }
   })();
   await Promise.all([build(), drawing]);

@@ -4,9 +4,10 @@
  * to these files. Written straight from Node after `astro build`: about six files per ticker (36k for 6,000
  * tickers) cost a second or two here, where as many Astro endpoints would cost minutes of build time.
  */
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   archiveListing,
   companyInfo,
@@ -58,7 +59,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   for (const [i, record] of latest.entries()) {
     // Now and then the event loop runs: the pages `astro build` writes meanwhile are handed to the compressor, the
     // progress display moves, and the thread pool is not left idle for the ten seconds this loop takes at 6,000 tickers.
-    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
     const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker], siteName);
     const name = { ticker: record.ticker, companyName: info.longName };
     const description = { ticker: record.ticker, description: info.longBusinessSummary, source: info.descriptionSource };
@@ -83,10 +84,10 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   write('track-record.json', trackRecordApi(track.report));
   const csv = openSync(join(clientDir, LEDGER_CSV_PATH), 'w');
   try {
+    // writeFileSync on a descriptor writes the whole chunk where the last one ended.
     for (const chunk of ledgerCsvChunks(track.report)) {
-      const bytes = Buffer.from(chunk);
-      for (let written = 0; written < bytes.length; ) written += writeSync(csv, bytes, written);
-      await new Promise((resolve) => setImmediate(resolve));
+      writeFileSync(csv, chunk);
+      await nextTurn();
     }
   } finally {
     closeSync(csv);
