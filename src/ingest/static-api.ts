@@ -16,7 +16,7 @@ import {
   type CompanyNameRecord,
 } from '../lib/domain/api-responses';
 import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
-import { ledgerCsvChunks, publishedTrack, tickerTrackJson, trackRecordApi, type PublishedTrack } from '../lib/domain/track-data';
+import { ledgerCsvChunks, tickerTrackJson, trackRecordApi, type PublishedTrack } from '../lib/domain/track-data';
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
@@ -25,17 +25,64 @@ import { freeSlice, lockedTicker, visibleRows } from '../lib/domain/entitlements
 /** Tickers written between two turns of the event loop. */
 const YIELD_EVERY = 25;
 
+/** Ledger CSV chunks written between two turns of the event loop (2,000 rows). */
+const CSV_CHUNKS_PER_TURN = 8;
+
 /** Files the smoke check looks up at once. */
 const CHECK_BATCH = 256;
 
+/** Told of each static API file once it is whole: its path under the client folder (`/`-separated) and its bytes. */
+export type OnWritten = (relativePath: string, bytes: Buffer | null) => void;
+
+/** Writes `text` to `path` under `dir` and tells `onWritten`; synchronous (see writeStaticApi). */
+function writer(clientDir: string, onWritten: OnWritten): { write(path: string, body: unknown): void; writeText(path: string, text: string): void; count(): number } {
+  let written = 0;
+  const writeText = (path: string, text: string) => {
+    const bytes = Buffer.from(text);
+    writeFileSync(join(clientDir, 'api', path), bytes);
+    written += 1;
+    onWritten(`api/${path}`, bytes);
+  };
+  return { writeText, write: (path, body) => writeText(path, JSON.stringify(body)), count: () => written };
+}
+
 /**
- * Writes every daily-data route for the site data under `${clientDir}/api`; returns how many files it wrote. With
- * `paywall` (PAYWALL=on) it writes what anonymous visitors may see: all-signals is the free slice, a locked top
- * ticker's files hold no score, and no similar-tickers list names a locked ticker's score.
+ * Writes the track record's routes under `${clientDir}/api` (`track-record.json` and `track-record/<TICKER>.json`, one
+ * for each of `tickers`) and the ledger CSV; returns how many files it wrote. `onWritten` is told of each file once it
+ * is whole (null bytes for the CSV, which is written in chunks): the daily job compresses it then. The ledger is the
+ * largest thing the static API is written from, so this comes first: the daily job lets it go as soon as this is done.
  */
-export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string, paywall = false, published?: PublishedTrack): Promise<number> {
+export async function writeTrackApi(clientDir: string, tickers: readonly string[], track: PublishedTrack, onWritten: OnWritten = () => undefined): Promise<number> {
+  await mkdir(join(clientDir, 'api', 'track-record'), { recursive: true });
+  const out = writer(clientDir, onWritten);  for (const [i, ticker] of tickers.entries()) {
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
+    out.writeText(`track-record/${ticker}.json`, tickerTrackJson(track.report, track.byTicker.get(ticker) ?? [], ticker));
+  }
+  out.write('track-record.json', trackRecordApi(track.report));
+  const csv = openSync(join(clientDir, LEDGER_CSV_PATH), 'w');
+  try {
+    // writeFileSync on a descriptor writes the whole chunk where the last one ended.
+    let chunks = 0;
+    for (const chunk of ledgerCsvChunks(track.report)) {
+      writeFileSync(csv, chunk);
+      if ((chunks += 1) % CSV_CHUNKS_PER_TURN === 0) await nextTurn();
+    }
+  } finally {
+    closeSync(csv);
+  }
+  onWritten(LEDGER_CSV_PATH, null);
+  return out.count() + 1;
+}
+
+/**
+ * Writes the other daily-data routes for the site data under `${clientDir}/api`; returns how many files it wrote.
+ * With `paywall` (PAYWALL=on) it writes what anonymous visitors may see: all-signals is the free slice, a locked top
+ * ticker's files hold no score, and no similar-tickers list names a locked ticker's score. `onWritten` as for
+ * writeTrackApi.
+ */
+export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string, paywall = false, onWritten: OnWritten = () => undefined): Promise<number> {
   const apiDir = join(clientDir, 'api');
-  await Promise.all(PER_TICKER_ROUTES.map((route) => mkdir(join(apiDir, route), { recursive: true })));
+  await Promise.all(PER_TICKER_ROUTES.filter((route) => route !== 'track-record').map((route) => mkdir(join(apiDir, route), { recursive: true })));
   const universe = new Map(site.universe.map((company) => [company.ticker, company]));
   const latest = site.history.latest;
   const slice = freeSlice(latest);
@@ -45,16 +92,10 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   const similar = (record: (typeof latest)[number]) => findSimilar(record).filter((s) => !locked(s.ticker));
   const names: CompanyNameRecord[] = [];
   const descriptions: CompanyDescription[] = [];
-  let written = 0;
   // Each file is written as soon as it is made: five years of trend points for 6,000 tickers would otherwise sit in
   // memory together (millions of objects). Synchronous writes: for tens of thousands of small files they beat the
   // thread pool's round trips several times over.
-  const write = (path: string, body: unknown) => writeText(path, JSON.stringify(body));
-  const writeText = (path: string, text: string) => {
-    writeFileSync(join(apiDir, path), text);
-    written += 1;
-  };
-  const track = published ?? publishedTrack(site, paywall ? slice.lockedTopTickers : new Set());
+  const { write, count } = writer(clientDir, onWritten);
 
   for (const [i, record] of latest.entries()) {
     // Now and then the event loop runs: the pages `astro build` writes meanwhile are handed to the compressor, the
@@ -67,13 +108,12 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     descriptions.push(description);
     const file = `${record.ticker}.json`;
     const hidden = locked(record.ticker) ? lockedTicker(record) : null;
-    write(join('stock', file), hidden ?? record);
-    write(join('ticker-metrics', file), hidden ?? tickerMetrics(record));
-    write(join('c-score-trend', file), hidden ?? buildTrend(site.history, record.ticker));
-    write(join('similar-tickers', file), similar(record));
-    write(join('company-name', file), name);
-    write(join('company-description', file), description);
-    writeText(join('track-record', file), tickerTrackJson(track.report, track.byTicker.get(record.ticker) ?? [], record.ticker));
+    write(`stock/${file}`, hidden ?? record);
+    write(`ticker-metrics/${file}`, hidden ?? tickerMetrics(record));
+    write(`c-score-trend/${file}`, hidden ?? buildTrend(site.history, record.ticker));
+    write(`similar-tickers/${file}`, similar(record));
+    write(`company-name/${file}`, name);
+    write(`company-description/${file}`, description);
   }
   const archive = archiveListing(site.files);
   write('all-signals.json', visibleRows(latest, slice, viewer, (r) => r.ticker).rows);
@@ -81,18 +121,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   write('company-descriptions.json', descriptions);
   write('excel-files.json', archive);
   write('csv-files.json', archive);
-  write('track-record.json', trackRecordApi(track.report));
-  const csv = openSync(join(clientDir, LEDGER_CSV_PATH), 'w');
-  try {
-    // writeFileSync on a descriptor writes the whole chunk where the last one ended.
-    for (const chunk of ledgerCsvChunks(track.report)) {
-      writeFileSync(csv, chunk);
-      await nextTurn();
-    }
-  } finally {
-    closeSync(csv);
-  }
-  return written;
+  return count();
 }
 
 /** The smoke check of the static API: every route file exists for every ticker of the report; returns the problems. */

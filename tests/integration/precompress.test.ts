@@ -57,6 +57,16 @@ describe('createCompressor', () => {
     expect(brotliDecompressSync(await readFile(join(fresh, 'index.html.br'))).toString()).toBe(page(1));
   });
 
+  it('compresses the bytes it is handed with a file, without reading the file back', async () => {
+    await mkdir(join(root, 'api/c-score-trend'), { recursive: true });
+    const compressor = createCompressor(root);
+    // No such file on disk: only the handed bytes can be compressed.
+    compressor.add('api/c-score-trend/AAPL.json', Buffer.from(page(5)));
+    expect(await compressor.finish()).toMatchObject({ compressed: 1, handled: ['api/c-score-trend/AAPL.json'] });
+    expect(brotliDecompressSync(await readFile(join(root, 'api/c-score-trend/AAPL.json.br'))).toString()).toBe(page(5));
+    expect(gunzipSync(await readFile(join(root, 'api/c-score-trend/AAPL.json.gz'))).toString()).toBe(page(5));
+  });
+
   it('leaves excluded files to whoever did them', async () => {
     await write(root, 'api/stock/AAPL.json', JSON.stringify({ ticker: 'AAPL', pad: 'x'.repeat(2000) }));
     const compressor = createCompressor(root);
