@@ -72,8 +72,13 @@ export function clientDir(staging: string): string {
   return join(staging, 'client');
 }
 
-/** Builds the site into `staging`; throws a DailyJobError when the static build or the smoke check fails. */
-export async function buildIntoStaging(staging: string, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
+/** Where the daily job writes the site data for the build in `staging`. */
+function siteDataFileOf(staging: string): string {
+  return join(staging, 'data', 'site.json');
+}
+
+/** Builds the site into `staging` with the build started there; throws a DailyJobError when it or the smoke check fails. */
+export async function buildIntoStaging(staging: string, astro: AstroBuild, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
   const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   progress.stage('site data');
@@ -84,15 +89,11 @@ export async function buildIntoStaging(staging: string, inputs: BuildInputs, set
   // The smoke check looks at each page as the compressor reads it, while the build renders the next ones.
   const pageCheck = new PageCheck();
   const pageCompressor = createCompressor(client, { previousDir, inspect: (path, bytes) => pageCheck.inspect(path, bytes) });
-  const onPage = (done: number, path: string) => {
+  astro.onPage((done, path) => {
     progress.count('pages', done, expectedPages);
     pageCompressor.add(path);
-  };
-  // Astro starts first: it bundles (about 4 s of both cores at any size) while this process writes the site data,
-  // which its pages wait for.
-  const siteDataFile = join(staging, 'data', 'site.json');
-  const astro = startAstroBuild(client, siteDataFile, settings.verbose, settings.shape, onPage);
-  const { siteData, track } = await writeSiteData(staging, siteDataFile, inputs, settings).catch(async (error: unknown) => {
+  });
+  const { siteData, track } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings).catch(async (error: unknown) => {
     await astro.stop();
     throw error;
   });
@@ -232,27 +233,35 @@ const SITE_DATA_WAIT_SECONDS = 600;
 const PAGE_LINE = /[├└]─ \/(\S+)/;
 
 /** A running `astro build`: done when it has written every page; `stop` ends it early and waits for its exit. */
-interface AstroBuild {
+export interface AstroBuild {
   done: Promise<void>;
   stop(): Promise<void>;
+  /** Tells `handler` of each page written from now on: the count so far and its path under the build's folder. */
+  onPage(handler: (done: number, path: string) => void): void;
 }
 
 /**
- * Starts `astro build` in its own process; its pages wait up to SITE_DATA_WAIT_SECONDS for `siteDataFile`. `onPage`
- * is told of each page written: the count so far and its path in `outDir`.
+ * Starts `astro build` into `staging`, in its own process, before there is anything to build from: it bundles (about
+ * 4 s of both cores at any size) while the job parses and writes the site data, which its pages wait for (up to
+ * SITE_DATA_WAIT_SECONDS). A run that fails before handing it to `buildIntoStaging` stops it.
  */
-function startAstroBuild(outDir: string, siteDataFile: string, verbose: boolean, shape: BuildShape, onPage: (done: number, path: string) => void): AstroBuild {
+export function startStaticBuild(staging: string, shape: BuildShape, verbose: boolean): AstroBuild {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');
+  const outDir = clientDir(staging);
+  const siteDataFile = siteDataFileOf(staging);
   // Without --silent Astro names each page it writes, which is the progress bar's count.
   const child = spawn(process.execPath, [...ASTRO_NODE_FLAGS, astro, 'build', '--outDir', outDir], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...ASTRO_ENV, ...buildEnv(shape), SITE_DATA_FILE: siteDataFile, SITE_DATA_WAIT_SECONDS: String(SITE_DATA_WAIT_SECONDS), ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', verbose ? 'inherit' : 'pipe', verbose ? 'inherit' : 'pipe'],
   });
+  // No page is written before onPage is called: pages wait for the site data, written after it.
+  let pages = 0;
+  let onPage: ((done: number, path: string) => void) | null = null;
+  const pageWritten = (path: string) => onPage?.((pages += 1), path);
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   const done = new Promise<void>((resolvePromise, reject) => {
     let output = '';
-    let pages = 0;
     let partial = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
@@ -262,7 +271,7 @@ function startAstroBuild(outDir: string, siteDataFile: string, verbose: boolean,
       // Colours are stripped: with FORCE_COLOR set (as CI runners do) Astro puts escape codes inside the line.
       for (const line of lines) {
         const path = PAGE_LINE.exec(stripVTControlCharacters(line))?.[1];
-        if (path !== undefined) onPage((pages += 1), path);
+        if (path !== undefined) pageWritten(path);
       }
       output = (output + text).slice(-20_000);
     });
@@ -280,6 +289,9 @@ function startAstroBuild(outDir: string, siteDataFile: string, verbose: boolean,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await exited;
+    },
+    onPage(handler) {
+      onPage = handler;
     },
   };
 }

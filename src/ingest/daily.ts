@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SITE_URL, PROJECT_ROOT, type BuildShape, type Config } from '../config';
 import type { FundamentalsSource } from '../lib/domain/fundamentals';
-import { buildIntoStaging } from './build';
+import { buildIntoStaging, startStaticBuild } from './build';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
@@ -192,33 +192,44 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       return { ...counts, ...unchanged, fundamentals, ...(prices?.length ? { track: prices } : {}), addedFiles: [], withdrawn: null, status: 'up-to-date', rows: 0, tickers: published.tickers, reportDates: [], warnings: intake.warnings, pages: 0, seconds: seconds(), stages: progress.finish() };
     }
 
-    progress.stage('parse');
-    const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
-    const { history, universe, rows, warnings, archivedSizes, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
-    // A withdrawal is the operator's own correction: the gates judge new files only.
-    const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
-    const gates = withdraw === null ? checkGates(archivedSizes, intake.added, gateSettings) : unchanged;
-
     return withStaging(distDir, async (staging) => {
-      const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
-      const settings = {
-        companyInfoFile,
-        fundamentalsFile,
-        source,
-        shareImageCache: at(config.shareImageCache),
-        shape,
-        verbose: config.verbose ?? false,
-        progress,
-        publishedClient: clientDir(distDir),
-      };
-      // A report date the archive held before this run and that this run's files (or a withdrawal) change is re-published:
-      // only its ledger rows are rewritten, and the run log says so.
-      const before = new Set(intake.archived.flatMap((file) => file.reportDates));
-      const republished = new Set([...intake.added.flatMap((a) => a.file.reportDates), ...(withdraw?.file.reportDates ?? [])].filter((date) => before.has(date)));
-      // The closes are kept beside the history store, so a run reads only the days stored since the last one.
-      const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
-      const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
-      const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { history, files, universe, track: recorded?.track }, settings, log);
+      // Astro starts now: it bundles while this process parses and writes the site data, which its pages wait for.
+      const astro = startStaticBuild(staging, shape, config.verbose ?? false);
+      const built = await (async () => {
+        progress.stage('parse');
+        const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
+        const loaded = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
+        const { history, universe } = loaded;
+        // A withdrawal is the operator's own correction: the gates judge new files only.
+        const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
+        const gates = withdraw === null ? checkGates(loaded.archivedSizes, intake.added, gateSettings) : unchanged;
+        const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
+        const settings = {
+          companyInfoFile,
+          fundamentalsFile,
+          source,
+          shareImageCache: at(config.shareImageCache),
+          shape,
+          verbose: config.verbose ?? false,
+          progress,
+          publishedClient: clientDir(distDir),
+        };
+        // A report date the archive held before this run and that this run's files (or a withdrawal) change is re-published:
+        // only its ledger rows are rewritten, and the run log says so.
+        const before = new Set(intake.archived.flatMap((file) => file.reportDates));
+        const republished = new Set([...intake.added.flatMap((a) => a.file.reportDates), ...(withdraw?.file.reportDates ?? [])].filter((date) => before.has(date)));
+        // The closes are kept beside the history store, so a run reads only the days stored since the last one.
+        const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
+        const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
+        const staged = await buildIntoStaging(staging, astro, { history, files, universe, track: recorded?.track }, settings, log);
+        return { ...loaded, gates, source, track, ...staged };
+      })().catch(async (error: unknown) => {
+        // A run that fails while Astro waits for the site data (a parse, a gate, the track step) stops it; once it has
+        // exited, stopping does nothing.
+        await astro.stop();
+        throw error;
+      });
+      const { history, rows, warnings, store: stored, gates, source, track, siteData, pages, scriptHashes } = built;
       await config.deployRules?.(staging, { scriptHashes });
       progress.stage('swap');
       await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });

@@ -4,7 +4,7 @@
  * the refusals run the real command line and change nothing.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,16 @@ function run(script: string, env: Record<string, string>, args: string[] = []): 
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
+}
+
+/** Command lines of the running processes that name `dir` (an `astro build` into a staging folder under it). */
+async function processesNaming(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (command.includes(dir)) found.push(command.replaceAll('\0', ' '));
+  }
+  return found;
 }
 
 let work: string;
@@ -67,6 +77,10 @@ describe('the data gates of npm run daily', { timeout: 90_000 }, () => {
       `signals-2099.csv: refused by the gate future-date: its report date 2099-01-01 is after the next trading day in New York (${nextDay}). Fix the date at the source; to publish it as it is, run again with --accept future-date.`,
     );
     expect(await archiveIndex()).toBe(before);
+    // `astro build` starts before the gates are checked (it bundles meanwhile): the refusal stops it and removes its
+    // staging folder, rather than leaving it waiting for site data that never comes.
+    expect(await processesNaming(work)).toEqual([]);
+    expect((await readdir(work)).filter((name) => name.includes('staging'))).toEqual([]);
   });
 
   it('holds a latest report whose ticker count falls by more than 20% (25 -> 1)', async () => {
