@@ -120,7 +120,7 @@ export async function buildIntoStaging(staging: string, astro: AstroBuild, input
       await writeTrackApi(apiRoot, tickers, track, onWritten);
       // Nothing reads the ledger after this (the pages read theirs from the site data): five years of it are 135,000
       // rows, recorded and published, held twice. Let go, and the heap it grew given back, while Astro is still small.
-      // Measured at 6,000 x 1,260: this process held 600-670 MiB for the rest of Astro's run; now 300-370 MiB.
+      // Measured at 6,000 x 1,260: this process held 600-670 MiB for the rest of Astro's run; now 320-420 MiB.
       track.report.ledger = [];
       track.byTicker.clear();
       siteData.track.entries = [];
