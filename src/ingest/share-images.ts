@@ -330,9 +330,16 @@ export async function withShareImages(
   const drawing = (async () => {
     onImage(0, missing.length);
     let next = 0;
+    // One failure stops the others from taking a next image, as the one-at-a-time loop stopped.
+    let failed = false;
     await Promise.all(
       Array.from({ length: Math.min(IMAGES_IN_FLIGHT, missing.length) }, async () => {
-        while (next < missing.length) await drawOne(missing[next++]!);
+        while (!failed && next < missing.length) {
+          await drawOne(missing[next++]!).catch((error: unknown) => {
+            failed = true;
+            throw error;
+          });
+        }
       }),
     );
   })();
