@@ -93,10 +93,7 @@ export async function buildIntoStaging(staging: string, astro: AstroBuild, input
     progress.count('pages', done, expectedPages);
     pageCompressor.add(path);
   });
-  const { siteData, track } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings).catch(async (error: unknown) => {
-    await astro.stop();
-    throw error;
-  });
+  const { siteData, track } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const { paywall, siteName } = settings.shape;
   const slice = freeSlice(siteData.history.latest);
@@ -225,7 +222,7 @@ function writeLedgerRows(path: string, byTicker: ReadonlyMap<string, readonly Le
 const ASTRO_NODE_FLAGS = ['--max-semi-space-size=8'];
 const ASTRO_ENV = { MIMALLOC_ARENA_EAGER_COMMIT: '0' };
 
-/** How long Astro's pages wait for the site data; the job stops the build sooner if writing it fails. */
+/** How long Astro's pages wait for the site data; a run that fails before writing it stops the build sooner. */
 const SITE_DATA_WAIT_SECONDS = 600;
 
 // Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)". The line ends (the
@@ -243,7 +240,7 @@ export interface AstroBuild {
 /**
  * Starts `astro build` into `staging`, in its own process, before there is anything to build from: it bundles (about
  * 4 s of both cores at any size) while the job parses and writes the site data, which its pages wait for (up to
- * SITE_DATA_WAIT_SECONDS). A run that fails before handing it to `buildIntoStaging` stops it.
+ * SITE_DATA_WAIT_SECONDS). The run stops it when it ends, whichever way (`stop` does nothing once it has exited).
  */
 export function startStaticBuild(staging: string, shape: BuildShape, verbose: boolean): AstroBuild {
   const astro = join(PROJECT_ROOT, 'node_modules/astro/bin/astro.mjs');

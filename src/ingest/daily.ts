@@ -195,14 +195,13 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     return withStaging(distDir, async (staging) => {
       // Astro starts now: it bundles while this process parses and writes the site data, which its pages wait for.
       const astro = startStaticBuild(staging, shape, config.verbose ?? false);
-      const built = await (async () => {
+      try {
         progress.stage('parse');
         const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
-        const loaded = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
-        const { history, universe } = loaded;
+        const { history, universe, rows, warnings, archivedSizes, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
         // A withdrawal is the operator's own correction: the gates judge new files only.
         const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
-        const gates = withdraw === null ? checkGates(loaded.archivedSizes, intake.added, gateSettings) : unchanged;
+        const gates = withdraw === null ? checkGates(archivedSizes, intake.added, gateSettings) : unchanged;
         const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
         const settings = {
           companyInfoFile,
@@ -221,42 +220,39 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         // The closes are kept beside the history store, so a run reads only the days stored since the last one.
         const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
         const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
-        const staged = await buildIntoStaging(staging, astro, { history, files, universe, track: recorded?.track }, settings, log);
-        return { ...loaded, gates, source, track, ...staged };
-      })().catch(async (error: unknown) => {
-        // A run that fails while Astro waits for the site data (a parse, a gate, the track step) stops it; once it has
-        // exited, stopping does nothing.
+        const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, astro, { history, files, universe, track: recorded?.track }, settings, log);
+        await config.deployRules?.(staging, { scriptHashes });
+        progress.stage('swap');
+        await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
+        if (config.publishCommand) progress.stage('publish command');
+        const published = config.publishCommand ? await runPublishCommand(config.publishCommand, clientDir(distDir), log) : undefined;
+        if (config.alerts) progress.stage('alerts');
+        const alerts = await alertNotes(config, history);
+        return {
+          ...(published === undefined ? {} : { published }),
+          ...(alerts ? { alerts } : {}),
+          ...(track?.length ? { track } : {}),
+          ...counts,
+          fundamentals,
+          source,
+          addedFiles: intake.added.map((a) => a.file.fileName),
+          status: 'published',
+          rows,
+          tickers: history.latest.length,
+          reportDates: history.dates,
+          warnings: [...intake.warnings, ...warnings],
+          pages,
+          seconds: seconds(),
+          stages: progress.finish(),
+          ...(stored ? { store: stored } : {}),
+          ...gates,
+          withdrawn: withdraw?.file.fileName ?? null,
+        };
+      } finally {
+        // Astro never outlives the run: a run stopped while it waits for the site data (a refused file, a gate, the
+        // track step, the site data itself) stops it; once it has exited, this does nothing.
         await astro.stop();
-        throw error;
-      });
-      const { history, rows, warnings, store: stored, gates, source, track, siteData, pages, scriptHashes } = built;
-      await config.deployRules?.(staging, { scriptHashes });
-      progress.stage('swap');
-      await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
-      if (config.publishCommand) progress.stage('publish command');
-      const published = config.publishCommand ? await runPublishCommand(config.publishCommand, clientDir(distDir), log) : undefined;
-      if (config.alerts) progress.stage('alerts');
-      const alerts = await alertNotes(config, history);
-      return {
-        ...(published === undefined ? {} : { published }),
-        ...(alerts ? { alerts } : {}),
-        ...(track?.length ? { track } : {}),
-        ...counts,
-        fundamentals,
-        source,
-        addedFiles: intake.added.map((a) => a.file.fileName),
-        status: 'published',
-        rows,
-        tickers: history.latest.length,
-        reportDates: history.dates,
-        warnings: [...intake.warnings, ...warnings],
-        pages,
-        seconds: seconds(),
-        stages: progress.finish(),
-        ...(stored ? { store: stored } : {}),
-        ...gates,
-        withdrawn: withdraw?.file.fileName ?? null,
-      };
+      }
     });
   }, { staleMs: config.lockStaleMs, log, redisUrl: config.redisUrl ?? null });
 }

@@ -35,8 +35,10 @@ const CHECK_BATCH = 256;
 export type OnWritten = (relativePath: string, bytes: Buffer | null) => void;
 
 /**
- * The static API's file writer: `writeText` (or `write`, as JSON) puts a file at `path` under `${clientDir}/api`,
- * synchronously (see writeStaticApi), and tells `onWritten`; `count` is how many it wrote.
+ * The static API's file writer: `writeText` (or `write`, as JSON) puts a file at `path` under `${clientDir}/api` and
+ * tells `onWritten`; `count` is how many it wrote. Each file is written as soon as it is made: five years of trend
+ * points for 6,000 tickers would otherwise sit in memory together (millions of objects). Synchronous writes: for tens
+ * of thousands of small files they beat the thread pool's round trips several times over.
  */
 function writer(clientDir: string, onWritten: OnWritten): { write(path: string, body: unknown): void; writeText(path: string, text: string): void; count(): number } {
   let written = 0;
@@ -57,7 +59,8 @@ function writer(clientDir: string, onWritten: OnWritten): { write(path: string, 
  */
 export async function writeTrackApi(clientDir: string, tickers: readonly string[], track: PublishedTrack, onWritten: OnWritten = () => undefined): Promise<number> {
   await mkdir(join(clientDir, 'api', 'track-record'), { recursive: true });
-  const out = writer(clientDir, onWritten);  for (const [i, ticker] of tickers.entries()) {
+  const out = writer(clientDir, onWritten);
+  for (const [i, ticker] of tickers.entries()) {
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
     out.writeText(`track-record/${ticker}.json`, tickerTrackJson(track.report, track.byTicker.get(ticker) ?? [], ticker));
   }
@@ -85,7 +88,7 @@ export async function writeTrackApi(clientDir: string, tickers: readonly string[
  */
 export async function writeStaticApi(clientDir: string, site: SiteData, siteName: string, paywall = false, onWritten: OnWritten = () => undefined): Promise<number> {
   const apiDir = join(clientDir, 'api');
-  await Promise.all(PER_TICKER_ROUTES.filter((route) => route !== 'track-record').map((route) => mkdir(join(apiDir, route), { recursive: true })));
+  await Promise.all(PER_TICKER_ROUTES.map((route) => mkdir(join(apiDir, route), { recursive: true })));
   const universe = new Map(site.universe.map((company) => [company.ticker, company]));
   const latest = site.history.latest;
   const slice = freeSlice(latest);
@@ -95,9 +98,6 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   const similar = (record: (typeof latest)[number]) => findSimilar(record).filter((s) => !locked(s.ticker));
   const names: CompanyNameRecord[] = [];
   const descriptions: CompanyDescription[] = [];
-  // Each file is written as soon as it is made: five years of trend points for 6,000 tickers would otherwise sit in
-  // memory together (millions of objects). Synchronous writes: for tens of thousands of small files they beat the
-  // thread pool's round trips several times over.
   const { write, count } = writer(clientDir, onWritten);
 
   for (const [i, record] of latest.entries()) {
