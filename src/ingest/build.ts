@@ -15,7 +15,7 @@ import { readFundamentalsStore } from '../storage/fundamentals';
 import type { ReportSource } from '../lib/domain/report-source';
 import { DailyJobError } from './error';
 import { createCompressor } from './precompress';
-import { withShareImages } from './share-images';
+import type { ShareImages } from './share-images';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
@@ -38,14 +38,13 @@ export interface BuildInputs {
   track?: TrackData;
 }
 
-/** The build's own settings: the company store, the share-image cache and the product name. */
+/** The build's own settings: the company store and the product name. */
 export interface BuildSettings {
   companyInfoFile: string;
   /** FUNDAMENTALS_FILE, or null when the job has none. */
   fundamentalsFile: string | null;
   /** Where the report comes from: `sample` puts the sample-data notice on every page. */
   source: ReportSource;
-  shareImageCache: string;
   /**
    * The settings that shape the pages: the product name and origin, the links, and PAYWALL=on (the build writes only
    * what anonymous visitors may see, DESIGN.md "Accounts and entitlements").
@@ -77,14 +76,21 @@ function siteDataFileOf(staging: string): string {
   return join(staging, 'data', 'site.json');
 }
 
-/** Builds the site into `staging` with the build started there; throws a DailyJobError when it or the smoke check fails. */
-export async function buildIntoStaging(staging: string, astro: AstroBuild, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
+/** What the job started before the site data: `astro build` in `staging`, and the share images' drawing. */
+export interface StartedWork {
+  astro: AstroBuild;
+  images: ShareImages;
+}
+
+/** Builds the site into `staging` with the work started there; throws a DailyJobError when it or the smoke check fails. */
+export async function buildIntoStaging(staging: string, { astro, images }: StartedWork, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
   const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   progress.stage('site data');
   const expectedPages = inputs.history.latest.length + OTHER_PAGES_ESTIMATE;
-  // Both cores work while `astro build` renders pages in its own process: this one draws the share images, writes the
-  // static API beside the build (astro empties its folder first) and compresses each page as soon as it is written.
+  // Both cores work while `astro build` renders pages in its own process: this thread writes the static API beside the
+  // build (astro empties its folder first) and compresses each page as soon as it is written; the share images are
+  // drawn by their own thread, started after the parse.
   const previousDir = settings.publishedClient ?? null;
   // The smoke check looks at each page as the compressor reads it, while the build renders the next ones.
   const pageCheck = new PageCheck();
@@ -96,20 +102,16 @@ export async function buildIntoStaging(staging: string, astro: AstroBuild, input
   const { siteData, track } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const { paywall, siteName } = settings.shape;
-  const slice = freeSlice(siteData.history.latest);
   const tickers = siteData.history.latest.map((r) => r.ticker);
   // The parse and site-data stages' peak heap is garbage now: given back to the system while Astro still bundles.
   releaseMemory();
   progress.stage('pages and images');
+  // The images began after the parse: their count is shown from here (this stage's line), the drawn ones included.
+  images.onImage((done, total) => progress.count('images', done, total));
   const apiRoot = join(staging, 'static-api');
   const apiCompressor = createCompressor(apiRoot, { previousDir });
   const [built, api] = await Promise.allSettled([
-    withShareImages(siteData, client, () => astro.done, {
-      cacheDir: settings.shareImageCache,
-      siteName,
-      lockedTickers: paywall ? slice.lockedTopTickers : new Set(),
-      onImage: (done, total) => progress.count('images', done, total),
-    }),
+    Promise.all([astro.done, images.drawn]).then(() => images.place(client)),
     (async () => {
       await nextTurn();
       // Each file goes to the compressor as soon as it is written: compressed while Astro still renders, not after.

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_SITE_URL, PROJECT_ROOT, type BuildShape, type Config } from '../config';
 import type { FundamentalsSource } from '../lib/domain/fundamentals';
 import { buildIntoStaging, startStaticBuild } from './build';
+import { startShareImages, type ShareImages } from './share-images';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
@@ -20,6 +21,7 @@ import { recordRun } from './run-record';
 import { checkGates } from './gates';
 import { withdrawal } from './withdraw';
 import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
+import { freeSlice } from '../lib/domain/entitlements';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
 import { createProgress, PUBLISH_STAGE_OF, type ProgressOutput } from './progress';
@@ -195,6 +197,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     return withStaging(distDir, async (staging) => {
       // Astro starts now: it bundles while this process parses and writes the site data, which its pages wait for.
       const astro = startStaticBuild(staging, shape, config.verbose ?? false);
+      let images: ShareImages | null = null;
       try {
         progress.stage('parse');
         const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
@@ -203,11 +206,17 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
         const gates = withdraw === null ? checkGates(archivedSizes, intake.added, gateSettings) : unchanged;
         const source = await reportSource(files, history.dates.at(-1) ?? '', config.source);
+        // The share images need only the latest report: their thread draws while this one makes the site data.
+        images = startShareImages(history.latest, {
+          cacheDir: at(config.shareImageCache),
+          siteName: shape.siteName,
+          source,
+          lockedTickers: shape.paywall ? freeSlice(history.latest).lockedTopTickers : new Set(),
+        });
         const settings = {
           companyInfoFile,
           fundamentalsFile,
           source,
-          shareImageCache: at(config.shareImageCache),
           shape,
           verbose: config.verbose ?? false,
           progress,
@@ -220,7 +229,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         // The closes are kept beside the history store, so a run reads only the days stored since the last one.
         const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
         const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
-        const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, astro, { history, files, universe, track: recorded?.track }, settings, log);
+        const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { astro, images }, { history, files, universe, track: recorded?.track }, settings, log);
         await config.deployRules?.(staging, { scriptHashes });
         progress.stage('swap');
         await publish(staging, distDir, { siteData, inputsHash: hash, scriptHashes }, { archiveDir, existing: intake.archived, added: intake.added, withdraw });
@@ -249,9 +258,9 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
           withdrawn: withdraw?.file.fileName ?? null,
         };
       } finally {
-        // Astro never outlives the run: a run stopped while it waits for the site data (a refused file, a gate, the
-        // track step, the site data itself) stops it; once it has exited, this does nothing.
-        await astro.stop();
+        // Astro and the images' thread never outlive the run: a run stopped while Astro waits for the site data (a
+        // refused file, a gate, the track step, the site data itself) stops both; once they have ended, this does nothing.
+        await Promise.all([astro.stop(), images?.stop()]);
       }
     });
   }, { staleMs: config.lockStaleMs, log, redisUrl: config.redisUrl ?? null });

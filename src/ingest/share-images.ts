@@ -1,21 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFile, link, mkdir, readdir, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { constants as zlib, crc32, deflate } from 'node:zlib';
+import { threadId, Worker } from 'node:worker_threads';
+import { constants as zlib, crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
-import type { SiteData } from '../lib/domain/schemas';
+import type { SignalRecord } from '../lib/domain/schemas';
+import type { ReportSource } from '../lib/domain/report-source';
 
 /** Size of a share image (Open Graph's large image). */
 const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
-
-/**
- * Images drawn or compressed at once. Measured at 6,000 tickers: compressing on this thread (deflateSync) held it for
- * 8 of the 15 seconds the images took, while the thread pool had room.
- */
-const IMAGES_IN_FLIGHT = 4;
 
 /** Bump when the drawing changes, so every cached image is made again. */
 const TEMPLATE_VERSION = 2;
@@ -78,11 +73,11 @@ function hexToRgb(hex: string): [number, number, number] {
 class ShareImageRenderer {
   private readonly glyphs = new Map<string, Glyph>();
   private readonly templates = new Map<Tone, Uint8Array>();
-  // One canvas for every image, and one PNG row buffer for each image being compressed. Allocating 1.5 MB of buffers
-  // an image made V8 run a full collection every few dozen images. In the daily job, whose heap holds years of
-  // history, that tripled the time the images took.
+  // One canvas and one PNG row buffer for every image. Allocating 1.5 MB of buffers an image made V8 run a full
+  // collection every few dozen images. In the daily job, whose heap holds years of history, that tripled the time the
+  // images took.
   private readonly canvas = new Uint8Array(SHARE_IMAGE_SIZE.width * SHARE_IMAGE_SIZE.height);
-  private readonly freeRows: Buffer[] = [];
+  private readonly rows = Buffer.alloc((SHARE_IMAGE_SIZE.width + 1) * SHARE_IMAGE_SIZE.height);
   private readonly font: ResvgRenderOptions['font'];
 
   constructor(
@@ -201,11 +196,8 @@ class ShareImageRenderer {
     return out;
   }
 
-  /**
-   * The PNG of one ticker's share image. It is drawn at once; its compression runs on libuv's thread pool, so several
-   * renders may be under way while this thread draws the next image.
-   */
-  async render(input: ShareImageInput, siteName: string): Promise<Buffer> {
+  /** The PNG of one ticker's share image. */
+  render(input: ShareImageInput, siteName: string): Buffer {
     const t = shareImageText(input, siteName);
     const indices = this.canvas;
     indices.set(this.template(t.tone, t.classification, t.footer));
@@ -213,12 +205,7 @@ class ShareImageRenderer {
     this.draw(indices, this.fit(t.ticker, STYLES.ticker, 1040), STYLES.ticker, 80, 190);
     this.draw(indices, this.fit(t.company, STYLES.company, 1040), STYLES.company, 80, 265);
     this.draw(indices, t.score, STYLES.score, 80, 480);
-    const rows = this.freeRows.pop() ?? Buffer.alloc((SHARE_IMAGE_SIZE.width + 1) * SHARE_IMAGE_SIZE.height);
-    try {
-      return await encodeIndexedPng(indices, palette(TONE_COLORS[t.tone]), rows);
-    } finally {
-      this.freeRows.push(rows);
-    }
+    return encodeIndexedPng(indices, palette(TONE_COLORS[t.tone]), this.rows);
   }
 }
 
@@ -247,13 +234,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-const deflateAsync = promisify(deflate);
-
-/**
- * An 8-bit indexed PNG of the image's palette indices; `raw` holds its filtered rows (each row's filter byte stays 0).
- * The indices are copied before the first await: the caller may draw the next image on the same canvas.
- */
-async function encodeIndexedPng(indices: Uint8Array, plte: Buffer, raw: Buffer): Promise<Buffer> {
+/** An 8-bit indexed PNG of the image's palette indices; `raw` holds its filtered rows (each row's filter byte stays 0). */
+function encodeIndexedPng(indices: Uint8Array, plte: Buffer, raw: Buffer): Buffer {
   const { width, height } = SHARE_IMAGE_SIZE;
   for (let y = 0; y < height; y++) raw.set(indices.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
   const header = Buffer.alloc(13);
@@ -263,7 +245,7 @@ async function encodeIndexedPng(indices: Uint8Array, plte: Buffer, raw: Buffer):
   header[9] = 3;
   // Run-length matching only: the rows of flat colour and anti-aliased text compress as well as with a full search
   // (a little better, measured on the share images), in less time.
-  const idat = await deflateAsync(raw, { level: 3, strategy: zlib.Z_RLE });
+  const idat = deflateSync(raw, { level: 3, strategy: zlib.Z_RLE });
   return Buffer.concat([
     Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
     pngChunk('IHDR', header),
@@ -280,86 +262,129 @@ export interface ShareImageSummary {
   seconds: number;
 }
 
+/** One image to draw: what it shows, and its file in the cache. */
+interface PendingImage {
+  input: ShareImageInput;
+  path: string;
+}
+
+/** What the drawing thread is handed: the images the cache lacks, and how to draw them. */
+export interface ShareImageWork {
+  images: PendingImage[];
+  family: string;
+  fontFiles: string[];
+  siteName: string;
+}
+
 /**
- * Draws the share image of every ticker of the latest report into the cache (only those whose inputs changed)
- * while `build` runs in its own process, then places them in the build as og/signal/{TICKER}.png and drops
- * cache entries no ticker uses any more.
+ * Draws `work`'s images into the cache, one after the other (each written whole, then named); tells `onImage` the
+ * count after each. The body of the drawing thread, which does its own compression: on the thread pool it would run
+ * at the job's priority (see startShareImages).
  */
-export async function withShareImages(
-  data: SiteData,
-  clientDir: string,
-  build: () => Promise<void>,
-  {
-    cacheDir: cache,
-    siteName,
-    lockedTickers = new Set(),
-    onImage = () => undefined,
-  }: {
-    /** Where images are kept between runs, by the hash of what they show. */ cacheDir: string;
-    siteName: string;
-    /** Tickers whose scores are Pro only (PAYWALL=on): their images show no score. */
-    lockedTickers?: ReadonlySet<string>;
-    /** Told after each image drawn: how many of how many. */
-    onImage?: (done: number, total: number) => void;
-  },
-): Promise<ShareImageSummary> {
+export function drawShareImages(work: ShareImageWork, onImage: (done: number) => void): void {
+  const renderer = new ShareImageRenderer(work.family, work.fontFiles);
+  work.images.forEach((image, index) => {
+    const temp = `${image.path}.${process.pid}.${threadId}.tmp`;
+    writeFileSync(temp, renderer.render(image.input, work.siteName));
+    renameSync(temp, image.path);
+    onImage(index + 1);
+  });
+}
+
+/** Share images under way: drawn into the cache by a thread of their own, then placed in a build. */
+export interface ShareImages {
+  /** Settles when every image the cache lacked is in it; rejects with the drawing's error. */
+  drawn: Promise<void>;
+  /** Places every ticker's image in the build as og/signal/{TICKER}.png and drops cache entries no ticker uses. */
+  place(clientDir: string): Promise<ShareImageSummary>;
+  /** Ends the drawing early (a failed run): the images already in the cache stay, each one whole. */
+  stop(): Promise<void>;
+  /** Tells `handler` the count so far (drawn, of how many the cache lacked), then again after each image drawn. */
+  onImage(handler: (done: number, total: number) => void): void;
+}
+
+export interface ShareImageOptions {
+  /** Where images are kept between runs, by the hash of what they show. */
+  cacheDir: string;
+  siteName: string;
+  /** The report is the generated sample data: each image says so. */
+  source?: ReportSource;
+  /** Tickers whose scores are Pro only (PAYWALL=on): their images show no score. */
+  lockedTickers?: ReadonlySet<string>;
+}
+
+// The drawing thread's entry: plain JavaScript that loads this TypeScript, whatever started the job (tsx, vitest).
+const WORKER_ENTRY = new URL('./share-images-worker.mjs', import.meta.url);
+
+/**
+ * Starts drawing the share image of every ticker of the latest report that the cache lacks (only those whose inputs
+ * changed) in a worker thread, at the lowest priority: about 15 s of CPU at 6,000 tickers, which the job's own
+ * thread (the site data, the static API, the compression) and `astro build` no longer wait behind. The images take
+ * the CPU those leave, from the parse (the daily job starts them as soon as the report is parsed) to the end.
+ */
+export function startShareImages(latest: readonly SignalRecord[], options: ShareImageOptions): ShareImages {
   const started = performance.now();
-  await mkdir(cache, { recursive: true });
+  const { cacheDir: cache, siteName, source, lockedTickers = new Set() } = options;
   const font = FONT_CANDIDATES.find((f) => f.files.every((file) => existsSync(file)));
-  const images = data.history.latest.map((record) => {
+  const images = latest.map((record) => {
     const input: ShareImageInput = {
       ticker: record.ticker,
       companyName: record.companyName,
       cScore: lockedTickers.has(record.ticker) ? null : record.cScore,
       reportDate: record.reportDate,
-      ...(data.source === 'sample' ? { sample: true } : {}),
+      ...(source === 'sample' ? { sample: true } : {}),
     };
     const hash = createHash('sha256').update(JSON.stringify([TEMPLATE_VERSION, font?.family ?? '', siteName, input])).digest('hex').slice(0, 32);
     return { input, path: join(cache, `${hash}.png`) };
   });
+  mkdirSync(cache, { recursive: true });
   const missing = images.filter((image) => !existsSync(image.path));
-  const renderer = new ShareImageRenderer(font?.family ?? 'sans-serif', font?.files ?? []);
-  let done = 0;
-  const drawOne = async (image: (typeof missing)[number]) => {
-    const temp = `${image.path}.${process.pid}.tmp`;
-    await writeFile(temp, await renderer.render(image.input, siteName));
-    await rename(temp, image.path);
-    onImage((done += 1), missing.length);
+  const work: ShareImageWork = { images: missing, family: font?.family ?? 'sans-serif', fontFiles: font?.files ?? [], siteName };
+  const worker = missing.length === 0 ? null : new Worker(WORKER_ENTRY, { workerData: work, execArgv: [] });
+  let stopped = false;
+  let drawnSoFar = 0;
+  let onImage: ((done: number, total: number) => void) | null = null;
+  const drawn = new Promise<void>((resolveDrawn, reject) => {
+    if (worker === null) return resolveDrawn();
+    worker.on('message', (done: number) => onImage?.((drawnSoFar = done), missing.length));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code === 0) resolveDrawn();
+      else reject(new Error(stopped ? 'The share images were stopped.' : `The share images' thread ended with code ${code}.`));
+    });
+  });
+  // Awaited by the build; a run that fails before then stops the thread, and its rejection is not unhandled.
+  drawn.catch(() => undefined);
+  return {
+    drawn,
+    onImage(handler) {
+      onImage = handler;
+      handler(drawnSoFar, missing.length);
+    },
+    async stop() {
+      stopped = true;
+      await worker?.terminate();
+    },
+    async place(clientDir) {
+      await drawn;
+      const outDir = join(clientDir, 'og', 'signal');
+      await mkdir(outDir, { recursive: true });
+      const now = new Date();
+      await Promise.all(
+        images.map(async (image) => {
+          const target = join(outDir, `${image.input.ticker}.png`);
+          // A hard link costs no space; a cache on another file system gets a copy.
+          await link(image.path, target).catch(() => copyFile(image.path, target));
+          await utimes(image.path, now, now);
+        }),
+      );
+      // Gone from the cache: the images no ticker uses any more, and what a killed run left half-written.
+      const used = new Set(images.map((image) => image.path));
+      for (const name of await readdir(cache)) {
+        const path = join(cache, name);
+        if ((!used.has(path) && name.endsWith('.png')) || name.endsWith('.tmp')) await rm(path, { force: true });
+      }
+      return { rendered: missing.length, reused: images.length - missing.length, seconds: (performance.now() - started) / 1000 };
+    },
   };
-  // IMAGES_IN_FLIGHT images at once: this thread draws one while the thread pool compresses and writes the others.
-  const drawing = (async () => {
-    onImage(0, missing.length);
-    let next = 0;
-    // One failure stops the others from taking a next image, as the one-at-a-time loop stopped.
-    let failed = false;
-    await Promise.all(
-      Array.from({ length: Math.min(IMAGES_IN_FLIGHT, missing.length) }, async () => {
-        while (!failed && next < missing.length) {
-          await drawOne(missing[next++]!).catch((error: unknown) => {
-            failed = true;
-            throw error;
-          });
-        }
-      }),
-    );
-  })();
-  await Promise.all([build(), drawing]);
-
-  const outDir = join(clientDir, 'og', 'signal');
-  await mkdir(outDir, { recursive: true });
-  const now = new Date();
-  await Promise.all(
-    images.map(async (image) => {
-      const target = join(outDir, `${image.input.ticker}.png`);
-      // A hard link costs no space; a cache on another file system gets a copy.
-      await link(image.path, target).catch(() => copyFile(image.path, target));
-      await utimes(image.path, now, now);
-    }),
-  );
-  const used = new Set(images.map((image) => image.path));
-  for (const name of await readdir(cache)) {
-    const path = join(cache, name);
-    if (!used.has(path) && name.endsWith('.png')) await rm(path, { force: true });
-  }
-  return { rendered: missing.length, reused: images.length - missing.length, seconds: (performance.now() - started) / 1000 };
 }
