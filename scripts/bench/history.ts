@@ -34,7 +34,7 @@ const SIZES: HistorySize[] = [
 
 /** How the section measures, once for the table's header. */
 export const HISTORY_NOTE =
-  'Each size is a seeded sample from `npm run sample` with one report day more than the archive: the fresh run builds the archive\'s days on an empty archive, dist, history store and share-image cache; the "one new day" run then adds the last day to that published site, as the scheduled job does every morning. Both run `tsx scripts/daily.ts` (what `npm run daily` runs); wall time is around the whole process, peak RSS the sum over its process tree (the job and its `astro build` child) sampled from /proc every 100 ms. The stage times come from the job\'s own summary. The page figure is the gzip (level 9) of /signal/AAPL\'s HTML after the run.';
+  'Each size is a seeded sample from `npm run sample` with one report day more than the archive: the fresh run builds the archive\'s days on an empty archive, dist, history store and share-image cache; the "one new day" run then adds the last day to that published site, as the scheduled job does every morning. Both run `tsx scripts/daily.ts` (what `npm run daily` runs); wall time is around the whole process, peak RSS the sum over its process tree (the job and its `astro build` child) sampled from /proc every 100 ms. The stage times come from the job\'s own summary; after them, the CPU the whole tree used (GNU time\'s user plus system) and the steal time of the machine meanwhile (/proc/stat: time the host gave this virtual machine\'s CPUs to something else; a wall time measured under steal is not the job\'s alone). The page figure is the gzip (level 9) of /signal/AAPL\'s HTML after the run.';
 
 interface Dirs {
   root: string;
@@ -130,8 +130,13 @@ export async function historySection(ctx: BenchContext): Promise<Figure[]> {
       ctx.log(`  ${label}: ${run}...`);
       const result = await daily(ctx, size, dirs, source);
       const stages = /stages:\s+(.*)/.exec(result.stdout)?.[1] ?? 'no stage times printed';
-      ctx.log(`    ${round(result.wallSeconds)} s (${stages})`);
-      add({ name: `${label}: ${run}, wall time`, value: round(result.wallSeconds), unit: 's', budget: wallBudget, method: stages });
+      ctx.log(`    ${round(result.wallSeconds)} s (${stages}; CPU ${result.cpuSeconds === null ? '?' : round(result.cpuSeconds)} s, host steal ${result.stealSeconds === null ? '?' : round(result.stealSeconds)} s)`);
+      // The CPU the run used and the host's steal meanwhile: a wall time on a host that steals is not the job's alone.
+      const cpu = [
+        result.cpuSeconds === null ? null : `CPU ${round(result.cpuSeconds)} s (user + system, whole tree)`,
+        result.stealSeconds === null ? null : `host steal ${round(result.stealSeconds)} s`,
+      ].filter((part) => part !== null);
+      add({ name: `${label}: ${run}, wall time`, value: round(result.wallSeconds), unit: 's', budget: wallBudget, method: [stages, ...cpu].join('; ') });
       add({
         name: `${label}: ${run}, peak RSS, whole process tree`,
         value: result.peakTreeRssBytes === null ? null : round(result.peakTreeRssBytes / MIB, 0),

@@ -16,6 +16,23 @@ export interface RunResult {
   peakTreeRssBytes: number | null;
   /** GNU time's "Maximum resident set size": the largest single process of the tree (bytes); null without /usr/bin/time. */
   maxSingleRssBytes: number | null;
+  /** GNU time's user plus system time of the whole tree (seconds); null without /usr/bin/time. */
+  cpuSeconds: number | null;
+  /**
+   * Steal time over the run, all CPUs together (seconds; /proc/stat): time this virtual machine's CPUs were ready to
+   * run but the host ran something else. A wall time measured while the host steals is not this code's alone.
+   */
+  stealSeconds: number | null;
+}
+
+/** The machine's total steal time so far (seconds; /proc/stat's "cpu" line, field 8, in USER_HZ 100ths), or null. */
+function stealSoFar(): number | null {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    return cpu[0] === 'cpu' && cpu[8] !== undefined ? Number(cpu[8]) / 100 : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs the TypeScript entry point `script` with tsx on this Node (the project's Node 24), under GNU time when present. */
@@ -27,6 +44,7 @@ export function runTsx(root: string, script: string, args: string[], env: NodeJS
   const [file, ...rest] = timed ? [GNU_TIME, '-v', ...command] : command;
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const stealBefore = stealSoFar();
     const child = spawn(file!, rest, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -46,7 +64,10 @@ export function runTsx(root: string, script: string, args: string[], env: NodeJS
     child.on('close', (code) => {
       clearInterval(timer);
       const wallSeconds = (performance.now() - started) / 1000;
+      const stealAfter = stealSoFar();
       const maxKb = timed ? /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] : undefined;
+      const user = timed ? /User time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] : undefined;
+      const system = timed ? /System time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] : undefined;
       resolve({
         code,
         wallSeconds,
@@ -54,6 +75,8 @@ export function runTsx(root: string, script: string, args: string[], env: NodeJS
         stderr,
         peakTreeRssBytes: peak,
         maxSingleRssBytes: maxKb === undefined ? null : Number(maxKb) * 1024,
+        cpuSeconds: user === undefined || system === undefined ? null : Number(user) + Number(system),
+        stealSeconds: stealBefore === null || stealAfter === null ? null : stealAfter - stealBefore,
       });
     });
   });
