@@ -130,13 +130,14 @@ export async function historySection(ctx: BenchContext): Promise<Figure[]> {
       ctx.log(`  ${label}: ${run}...`);
       const result = await daily(ctx, size, dirs, source);
       const stages = /stages:\s+(.*)/.exec(result.stdout)?.[1] ?? 'no stage times printed';
-      ctx.log(`    ${round(result.wallSeconds)} s (${stages}; CPU ${result.cpuSeconds === null ? '?' : round(result.cpuSeconds)} s, host steal ${result.stealSeconds === null ? '?' : round(result.stealSeconds)} s)`);
       // The CPU the run used and the host's steal meanwhile: a wall time on a host that steals is not the job's alone.
-      const cpu = [
-        result.cpuSeconds === null ? null : `CPU ${round(result.cpuSeconds)} s (user + system, whole tree)`,
-        result.stealSeconds === null ? null : `host steal ${round(result.stealSeconds)} s`,
-      ].filter((part) => part !== null);
-      add({ name: `${label}: ${run}, wall time`, value: round(result.wallSeconds), unit: 's', budget: wallBudget, method: [stages, ...cpu].join('; ') });
+      const method = [
+        stages,
+        ...(result.cpuSeconds === null ? [] : [`CPU ${round(result.cpuSeconds)} s (user + system, whole tree)`]),
+        ...(result.stealSeconds === null ? [] : [`host steal ${round(result.stealSeconds)} s`]),
+      ].join('; ');
+      ctx.log(`    ${round(result.wallSeconds)} s (${method})`);
+      add({ name: `${label}: ${run}, wall time`, value: round(result.wallSeconds), unit: 's', budget: wallBudget, method });
       add({
         name: `${label}: ${run}, peak RSS, whole process tree`,
         value: result.peakTreeRssBytes === null ? null : round(result.peakTreeRssBytes / MIB, 0),

@@ -19,7 +19,7 @@ import type { ShareImages } from './share-images';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
-import { freeSlice } from '../lib/domain/entitlements';
+import { anonymousLockedTickers } from '../lib/domain/entitlements';
 import { pageHistory } from '../lib/domain/trend';
 import { createProgress, type Progress } from './progress';
 import { EMPTY_TRACK, LEDGER_PAGE_ROWS, LEDGER_ROWS_FILE, publishedTrack, publishedTrackJson, type TrackData } from '../lib/domain/track-data';
@@ -171,7 +171,7 @@ async function writeSiteData(
   };
   await mkdir(join(staging, 'data'), { recursive: true });
   // The track record as an anonymous visitor may see it, from the whole of the closes, once for the pages and the API.
-  const published = publishedTrack(siteData, settings.shape.paywall ? freeSlice(history.latest).lockedTopTickers : new Set());
+  const published = publishedTrack(siteData, anonymousLockedTickers(history.latest, settings.shape.paywall));
   // Measured: nothing after this reads the closes, and five years of them are 7.5 million numbers. They are let go
   // here (the job's track step hands them over for this), not held while `astro build` runs beside this process.
   if (track) track.closes = {};

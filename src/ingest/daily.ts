@@ -21,7 +21,7 @@ import { recordRun } from './run-record';
 import { checkGates } from './gates';
 import { withdrawal } from './withdraw';
 import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
-import { freeSlice } from '../lib/domain/entitlements';
+import { anonymousLockedTickers } from '../lib/domain/entitlements';
 import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
 import type { DailySummary } from './summary';
 import { createProgress, PUBLISH_STAGE_OF, type ProgressOutput } from './progress';
@@ -211,7 +211,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
           cacheDir: at(config.shareImageCache),
           siteName: shape.siteName,
           source,
-          lockedTickers: shape.paywall ? freeSlice(history.latest).lockedTopTickers : new Set(),
+          lockedTickers: anonymousLockedTickers(history.latest, shape.paywall),
         });
         const settings = {
           companyInfoFile,

@@ -23,13 +23,13 @@ export const MIN_COMPRESS_BYTES = 1024;
 // Measured on the 503-ticker sample (25 MB to compress): brotli 9 + gzip 9 took 7.0 s, brotli 5 + gzip 6 3.1 s, for a
 // few percent of size; the cheaper pair keeps a 6,000-ticker build within its 120 s. Pages, what a reader waits for
 // first, keep that pair. The rest is mostly the static API, which five years of history make 90 KB a ticker (the full
-// trend, the track record) and which the pages' scripts fetch after the first paint: brotli 4 + gzip 4 halve its time
+// trend, the track record) and which the pages' scripts fetch after the first paint: brotli 4 + gzip 4 halved its time
 // (6,000 tickers: about 10 s of a core each morning) for 5 to 10% more bytes (measured on /api/c-score-trend/AAPL
-// at 1,260 days: 1.4 ms and 6.9 KB against 0.6 ms and 7.4 KB for brotli).
+// at 1,260 days: 1.4 ms and 6.9 KB against 0.6 ms and 7.4 KB for brotli); brotli 3 then halved brotli's again (below).
 // Brotli is told each file's size (BROTLI_PARAM_SIZE_HINT): it then sizes its tables for 50 KB rather than megabytes.
 // Measured on 500 stock pages at 6,000 x 1,260: 1.63 → 1.19 ms a page at quality 5, the same bytes (12.65 KB);
 // the trend JSON at quality 4: 0.72 → 0.58 ms.
-// The static API's brotli is quality 3: measured on 1,000 trends at 6,000 x 1,260 (45.9 KB each), 7.13 KB as at
+// Brotli 3 for the static API: measured on 1,000 trends at 6,000 x 1,260 (45.9 KB each), 7.13 KB as at
 // quality 4 in half the time (0.53 against 1.07 ms, 0.34 against 0.48 in a quieter run); the track records 2.10 KB
 // against 2.05 (0.19 against 0.26 ms); the ledger CSV 6.4 MB against 5.9 (0.4 against 0.9 s).
 const brotliOptions = (quality: number, size: number) => ({

@@ -76,6 +76,14 @@ export function freeSlice(latest: readonly SignalRecord[]): FreeSlice {
   return { freeTopTickers, freeTickers, lockedTopTickers };
 }
 
+/**
+ * The tickers of the latest report whose scores an anonymous visitor may not see: the locked top tickers with
+ * PAYWALL=on, none without. What the daily job leaves out of everything it publishes (share images, track record).
+ */
+export function anonymousLockedTickers(latest: readonly SignalRecord[], paywall: boolean): ReadonlySet<string> {
+  return paywall ? freeSlice(latest).lockedTopTickers : new Set();
+}
+
 /** A list as a viewer sees it: the rows they may see (in the list's order) and how many are locked. */
 export interface VisibleList<T> {
   rows: T[];
