@@ -14,7 +14,7 @@ import { readCompanyInfoStore } from '../storage/company-info';
 import { readFundamentalsStore } from '../storage/fundamentals';
 import type { ReportSource } from '../lib/domain/report-source';
 import { DailyJobError } from './error';
-import { createCompressor } from './precompress';
+import { CompressionPool, createCompressor } from './precompress';
 import type { ShareImages } from './share-images';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
@@ -83,18 +83,28 @@ export interface StartedWork {
 }
 
 /** Builds the site into `staging` with the work started there; throws a DailyJobError when it or the smoke check fails. */
-export async function buildIntoStaging(staging: string, { astro, images }: StartedWork, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
+export async function buildIntoStaging(staging: string, started: StartedWork, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
+  // One set of compression threads for the pages and the static API, ended however the build ends.
+  const pool = new CompressionPool();
+  try {
+    return await buildWith(pool, staging, started, inputs, settings, log);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function buildWith(pool: CompressionPool, staging: string, { astro, images }: StartedWork, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
   const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   progress.stage('site data');
   const expectedPages = inputs.history.latest.length + OTHER_PAGES_ESTIMATE;
   // Both cores work while `astro build` renders pages in its own process: this thread writes the static API beside the
-  // build (astro empties its folder first) and compresses each page as soon as it is written; the share images are
-  // drawn by their own thread, started after the parse.
+  // build (astro empties its folder first), the compression threads take each page as soon as it is written, and the
+  // share images are drawn by their own thread, started after the parse.
   const previousDir = settings.publishedClient ?? null;
   // The smoke check looks at each page as the compressor reads it, while the build renders the next ones.
   const pageCheck = new PageCheck();
-  const pageCompressor = createCompressor(client, { previousDir, inspect: (path, bytes) => pageCheck.inspect(path, bytes) });
+  const pageCompressor = createCompressor(client, { previousDir, pool, inspect: (path, findings) => pageCheck.record(path, findings) });
   astro.onPage((done, path) => {
     progress.count('pages', done, expectedPages);
     pageCompressor.add(path);
@@ -109,7 +119,7 @@ export async function buildIntoStaging(staging: string, { astro, images }: Start
   // The images began after the parse: their count is shown from here (this stage's line), the drawn ones included.
   images.onImage((done, total) => progress.count('images', done, total));
   const apiRoot = join(staging, 'static-api');
-  const apiCompressor = createCompressor(apiRoot, { previousDir });
+  const apiCompressor = createCompressor(apiRoot, { previousDir, pool });
   const [built, api] = await Promise.allSettled([
     Promise.all([astro.done, images.drawn]).then(() => images.place(client)),
     (async () => {

@@ -52,6 +52,17 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
+/** What the smoke check takes from one page: the text of a broken template (null: none) and its inline scripts' hashes. */
+export interface PageFindings {
+  broken: string | null;
+  hashes: string[];
+}
+
+/** A page's findings (run where the page's bytes are: the compression threads look at each page they read). */
+export function pageFindings(html: string): PageFindings {
+  return { broken: findBrokenText(html), hashes: inlineScriptHashes(html) };
+}
+
 async function htmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
@@ -59,8 +70,8 @@ async function htmlFiles(dir: string): Promise<string[]> {
 
 /**
  * The smoke check's look at each HTML page: text a broken template leaves, and the CSP hashes of its inline scripts.
- * The daily job feeds it each page as the compressor reads it during the build, so the pages are read once; `result`
- * reads any page it was not given.
+ * The daily job's compressor looks at each page as it reads it during the build (`record`), so the pages are read
+ * once; `result` reads any page it was not given.
  */
 export class PageCheck {
   private readonly problems: string[] = [];
@@ -70,11 +81,15 @@ export class PageCheck {
   /** Looks at a file of the build (its path relative to the client folder, `/`-separated); other than HTML is ignored. */
   inspect(relativePath: string, bytes: Buffer | string): void {
     if (!relativePath.endsWith('.html') || this.seen.has(relativePath)) return;
+    this.record(relativePath, pageFindings(typeof bytes === 'string' ? bytes : bytes.toString('utf8')));
+  }
+
+  /** Takes the findings of a page looked at elsewhere (the compression threads); a page already seen is ignored. */
+  record(relativePath: string, { broken, hashes }: PageFindings): void {
+    if (this.seen.has(relativePath)) return;
     this.seen.add(relativePath);
-    const html = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
-    const broken = findBrokenText(html);
     if (broken) this.problems.push(`${relativePath} shows "${broken}"`);
-    for (const hash of inlineScriptHashes(html)) this.hashes.add(hash);
+    for (const hash of hashes) this.hashes.add(hash);
   }
 
   /** The check of the whole build in `clientDir`: every page it must have, and every page looked at. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCompressor } from '../../src/ingest/precompress';
+import { CompressionPool, createCompressor } from '../../src/ingest/precompress';
 
 let root: string;
 beforeEach(async () => {
@@ -72,5 +72,25 @@ describe('createCompressor', () => {
     const compressor = createCompressor(root);
     compressor.exclude(['api/stock/AAPL.json']);
     expect(await compressor.finish()).toMatchObject({ compressed: 0, reused: 0 });
+  });
+
+  it("fails with the compression thread's error when a file cannot be written, and its threads end", async () => {
+    const compressor = createCompressor(root);
+    // No folder api/stock under root: the thread cannot write the .br beside the handed bytes.
+    compressor.add('api/stock/AAPL.json', Buffer.from(page(6)));
+    await expect(compressor.finish()).rejects.toThrow(/ENOENT.*AAPL\.json\.br/);
+  });
+
+  it('shares one pool between compressors until its owner closes it; a closed pool takes no more files', async () => {
+    const pool = new CompressionPool(1);
+    await write(root, 'a/index.html', page(7));
+    await write(root, 'b/data.json', page(8));
+    const pages = createCompressor(join(root, 'a'), { pool });
+    const data = createCompressor(join(root, 'b'), { pool });
+    const [first, second] = await Promise.all([pages.finish(), data.finish()]);
+    expect([first.compressed, second.compressed]).toEqual([1, 1]);
+    expect(gunzipSync(await readFile(join(root, 'b/data.json.gz'))).toString()).toBe(page(8));
+    await pool.close();
+    await expect(pool.run({ dir: root, relativePath: 'a/index.html', previousDir: null, inspect: false })).rejects.toThrow('The compression threads were closed.');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the smoke check looks at each page as the build's compressor reads it (the pages are read once), and
+ * Issue 15: the smoke check looks at each page as the build's compression threads read it (the pages are read once), and
  * still reads a page nobody handed it; a page it was given is not read again. The static API's files are checked
  * where they are written, before they move into the build.
  */
@@ -31,7 +31,7 @@ describe('the smoke check fed by the compressor', () => {
   it('finds broken text in the pages the compressor read and in those it did not, and names the missing pages', async () => {
     const check = new PageCheck();
     const read: string[] = [];
-    const compressor = createCompressor(root, { inspect: (path, bytes) => (read.push(path), check.inspect(path, bytes)) });
+    const compressor = createCompressor(root, { inspect: (path, findings) => (read.push(path), check.record(path, findings)) });
     compressor.add('index.html');
     compressor.add('signal/AAPL/index.html');
     compressor.exclude(['signal/KO/index.html']);
