@@ -178,7 +178,10 @@ export class CompressionPool {
   }
 
   private start(): Thread {
-    const worker = new Worker(WORKER_ENTRY, { execArgv: [] });
+    // A small young generation: a thread's garbage is each file's bytes and page text, gone as soon as it is written.
+    // Measured at 6,000 x 1,260, the whole tree's peak: 1,333 MiB with the thread pool's zlib, 1,401 with two of these
+    // threads at V8's default, 1,375 with this.
+    const worker = new Worker(WORKER_ENTRY, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     worker.unref();
     const thread: Thread = { worker, running: new Map() };
     worker.on('message', ({ id, outcome, error }: { id: number; outcome?: CompressOutcome; error?: string }) => {
