@@ -199,13 +199,15 @@ export class CompressionPool {
     return thread;
   }
 
+  // The files the threads held fail with `error`, and so does every file still waiting: a failed thread fails the pool,
+  // and a closed pool takes no more.
   private fail(error: Error, threads: Thread[]): void {
     if (!this.closed) this.failure ??= error;
     for (const thread of threads) {
       for (const pending of thread.running.values()) pending.reject(error);
       thread.running.clear();
     }
-    if (this.failure) for (const { pending } of this.queue.splice(0)) pending.reject(this.failure);
+    for (const { pending } of this.queue.splice(0)) pending.reject(this.failure ?? error);
   }
 }
 
