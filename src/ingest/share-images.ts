@@ -318,9 +318,10 @@ const WORKER_ENTRY = new URL('./share-images-worker.mjs', import.meta.url);
 
 /**
  * Starts drawing the share image of every ticker of the latest report that the cache lacks (only those whose inputs
- * changed) in a worker thread, at the lowest priority: about 15 s of CPU at 6,000 tickers, which the job's own
- * thread (the site data, the static API, the compression) and `astro build` no longer wait behind. The images take
- * the CPU those leave, from the parse (the daily job starts them as soon as the report is parsed) to the end.
+ * changed) in a worker thread, at the lowest priority: about 8 to 15 s of CPU at 6,000 tickers, which the job's own
+ * thread (the site data, the static API), the compression threads and `astro build` no longer wait behind. The
+ * images take the CPU those leave, from the parse (the daily job starts them as soon as the report is parsed) to the
+ * end.
  */
 export function startShareImages(latest: readonly SignalRecord[], options: ShareImageOptions): ShareImages {
   const started = performance.now();

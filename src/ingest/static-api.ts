@@ -102,7 +102,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
 
   for (const [i, record] of latest.entries()) {
     // Now and then the event loop runs: the pages `astro build` writes meanwhile are handed to the compressor, the
-    // progress display moves, and the thread pool is not left idle for the ten seconds this loop takes at 6,000 tickers.
+    // progress display moves, and the compression threads get their next files during the seconds this loop takes.
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
     const info = companyInfo(record.ticker, record.companyName, universe.get(record.ticker), site.companies[record.ticker], siteName);
     const name = { ticker: record.ticker, companyName: info.longName };
