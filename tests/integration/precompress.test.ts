@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CompressionPool, createCompressor } from '../../src/ingest/precompress';
@@ -96,5 +98,19 @@ describe('createCompressor', () => {
     await pool.close();
     for (const file of await settled) expect(file).toMatchObject({ status: 'rejected', reason: new Error('The compression threads were closed.') });
     await expect(pool.run({ dir: root, relativePath: 'a/index.html', previousDir: null, inspect: false })).rejects.toThrow('The compression threads were closed.');
+  });
+
+  it('keeps the process alive while its threads hold files, and lets it end once they are idle', async () => {
+    await write(root, 'site/index.html', page(9));
+    // A process with nothing else to do: it must see its file compressed, then end without closing the pool.
+    await writeFile(
+      join(root, 'run.mts'),
+      `import { CompressionPool } from ${JSON.stringify(join(process.cwd(), 'src/ingest/precompress.ts'))};
+const pool = new CompressionPool(1);
+console.log(JSON.stringify(await pool.run({ dir: ${JSON.stringify(join(root, 'site'))}, relativePath: 'index.html', previousDir: null, inspect: false })));`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(root, 'run.mts')], { timeout: 20_000 });
+    expect(JSON.parse(stdout)).toEqual({ result: 'compressed' });
+    expect(brotliDecompressSync(await readFile(join(root, 'site/index.html.br'))).toString()).toBe(page(9));
   });
 });
