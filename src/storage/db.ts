@@ -67,6 +67,14 @@ export interface PlanGrantTable {
   user_id: string;
   plan: string;
   granted_at: string;
+  /** The operator's user id; null for the shell command (`npm run admin`) and grants older than this column. */
+  granted_by: string | null;
+}
+
+/** When an account's email was proven (confirmation link or emailed sign-in link): one row per proven account. */
+export interface EmailProofTable {
+  user_id: string;
+  proven_at: string;
 }
 
 /** One daily job, whatever started it (issue 13's run log); lists are JSON text. */
@@ -91,7 +99,10 @@ export interface ApiTokenTable {
   id: string;
   token_hash: string;
   label: string;
+  /** The creator's email (as listed on /admin). */
   created_by: string;
+  /** The creator's user id: a token works only while its creator is a confirmed operator. */
+  created_by_id: string | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -214,6 +225,7 @@ export interface Database {
   subscription: SubscriptionTable;
   watchlist: WatchlistTable;
   plan_grant: PlanGrantTable;
+  email_proof: EmailProofTable;
   run_log: RunLogTable;
   api_token: ApiTokenTable;
   signal_event: SignalEventTable;
@@ -441,7 +453,40 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  // Roles need a proven address: the proof's moment, and who made each token and grant (revoked if made unproven).
+  '2026-11-29-roles-01-email-proof': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('email_proof')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (col) => col.primaryKey().references('user.id').onDelete('cascade'))
+        .addColumn('proven_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.alterTable('api_token').addColumn('created_by_id', 'text').execute();
+      await db.schema.alterTable('plan_grant').addColumn('granted_by', 'text').execute();
+      await backfillEmailProof(db as Kysely<Database>);
+    },
+  },
 };
+
+/**
+ * An existing database: each confirmed account gets a proof dated at its last change (a confirmation is a change, so
+ * the proof is never earlier than the real one), and each token its creator's id (by email).
+ */
+async function backfillEmailProof(db: Kysely<Database>): Promise<void> {
+  const users = await db.selectFrom('user').select(['id', 'emailVerified', 'updatedAt']).execute();
+  const proven = users
+    .filter((user) => user.emailVerified === true || Number(user.emailVerified) === 1)
+    .map((user) => ({ user_id: user.id, proven_at: (asDate(user.updatedAt) ?? new Date()).toISOString() }));
+  for (const batch of chunks(proven, ROWS_PER_STATEMENT)) await db.insertInto('email_proof').values(batch).onConflict((oc) => oc.column('user_id').doNothing()).execute();
+  await db
+    .updateTable('api_token')
+    .set((eb) => ({ created_by_id: eb.selectFrom('user').select('user.id').whereRef('user.email', '=', 'api_token.created_by').limit(1) }))
+    .execute();
+}
+
+/** Rows per multi-row insert in the migrations (well under both databases' bound-value limits). */
+const ROWS_PER_STATEMENT = 200;
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
 

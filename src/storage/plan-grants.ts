@@ -18,12 +18,13 @@ async function userIdOf(db: Kysely<Database>, email: string): Promise<string | n
   return row?.id ?? null;
 }
 
-export async function grantPro(db: Kysely<Database>, email: string, now = Date.now()): Promise<GrantOutcome> {
+/** `grantedBy`: the operator's user id (null from the shell), so a grant made by an unproven account can be revoked. */
+export async function grantPro(db: Kysely<Database>, email: string, now = Date.now(), grantedBy: string | null = null): Promise<GrantOutcome> {
   const id = await userIdOf(db, email);
   if (id === null) return 'unknown-email';
   const existing = await db.selectFrom('plan_grant').select('user_id').where('user_id', '=', id).executeTakeFirst();
   if (existing !== undefined) return 'already-granted';
-  await db.insertInto('plan_grant').values({ user_id: id, plan: 'pro', granted_at: nowText(now) }).execute();
+  await db.insertInto('plan_grant').values({ user_id: id, plan: 'pro', granted_at: nowText(now), granted_by: grantedBy }).execute();
   return 'granted';
 }
 

@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import writeExcelFile from 'write-excel-file/node';
 import { formatDate } from '../../src/lib/domain/format';
 import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
-import { OPERATOR_EMAIL, OPERATOR_FIRST_REPORT, OPERATOR_URL } from './servers';
+import { OPERATOR_EMAIL, OPERATOR_FIRST_REPORT, OPERATOR_URL, SMTP_CATCHER_READ_URL } from './servers';
 
 test.use({ baseURL: OPERATOR_URL });
 // The two uploads publish into one site, one after the other.
@@ -19,9 +19,27 @@ const HEADER = ['Ticker', 'Company Name', 'Report Date', 'C-Score', 'Yesterday C
 // A publish runs the whole static build of the site (seconds on a quiet machine, more while other builds run).
 const PUBLISH_WAIT = { timeout: 120_000 };
 
+/** The confirmation link this app mailed to `email` (read from the SMTP catcher), once it has arrived. */
+async function confirmationLink(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const messages = (await (await fetch(`${SMTP_CATCHER_READ_URL}/messages?to=${encodeURIComponent(email)}`)).json()) as { subject: string; text: string }[];
+      link = messages
+        .filter((m) => m.subject.startsWith('Confirm your email'))
+        .map((m) => /https?:\/\/\S+/.exec(m.text)?.[0])
+        .findLast((url) => url?.startsWith(OPERATOR_URL));
+      return link !== undefined;
+    })
+    .toBe(true);
+  return link!;
+}
+
+/** Signs up and confirms the address by the mailed link: an operator's role needs a confirmed email. */
 async function signUp(page: Page, email: string): Promise<void> {
   const response = await page.request.post('/api/auth/sign-up/email', { headers: { origin: OPERATOR_URL }, data: { email, password: 'correct horse battery', name: '' } });
   expect(response.status()).toBe(200);
+  expect((await page.request.get(await confirmationLink(email))).ok()).toBe(true);
 }
 
 async function signIn(page: Page, email: string): Promise<void> {

@@ -13,7 +13,7 @@ import { readUniverse } from '../../src/storage/universe';
 import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
-import { testAccounts } from '../fixtures/accounts';
+import { confirmEmail, testAccounts } from '../fixtures/accounts';
 import type { Accounts } from '../../src/server/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -145,7 +145,9 @@ export async function startApi(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const seen: string[] = [];
   const operator = await signUp(origin, 'ops@example.com');
+  await confirmEmail(accounts, 'ops@example.com');
   const member = await signUp(origin, 'member@example.com');
+  await confirmEmail(accounts, 'member@example.com');
   return {
     origin,
     accounts,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '../../src/storage/api-tokens';
 import { RunLog } from '../../src/storage/run-log';
 import type { UserCounts, UserOverview } from '../../src/lib/domain/operator';
+import { confirmEmail } from '../fixtures/accounts';
 import { type AccountServer, DATABASES, postJson, signUp, startAccountServer } from '../fixtures/account-server';
 
 describe.each(DATABASES)('operator tables on $name', ({ url }) => {
@@ -16,6 +17,7 @@ describe.each(DATABASES)('operator tables on $name', ({ url }) => {
   beforeAll(async () => {
     server = await startAccountServer(await url());
     operator = await signUp(server, 'ops@example.com');
+    await confirmEmail(server.accounts, 'ops@example.com');
     await signUp(server, 'reader@example.com');
   }, 120_000);
   afterAll(() => server?.close());
@@ -41,16 +43,18 @@ describe.each(DATABASES)('operator tables on $name', ({ url }) => {
 
   it('stores a token hashed, lets it in until it is revoked', async () => {
     const db = server.accounts.database.db;
-    const { token, entry } = await createApiToken(db, 'nightly push', 'ops@example.com');
+    const operators = new Set(server.accounts.adminEmails);
+    const ops = await db.selectFrom('user').select(['id', 'email']).where('email', '=', 'ops@example.com').executeTakeFirstOrThrow();
+    const { token, entry } = await createApiToken(db, 'nightly push', ops);
     const [row] = await db.selectFrom('api_token').selectAll().where('id', '=', entry.id).execute();
     expect(row!.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(token);
-    expect(await verifyApiToken(db, token)).toMatchObject({ id: entry.id, label: 'nightly push' });
-    expect(await verifyApiToken(db, `${token}x`)).toBeNull();
+    expect(await verifyApiToken(db, token, operators)).toMatchObject({ id: entry.id, label: 'nightly push' });
+    expect(await verifyApiToken(db, `${token}x`, operators)).toBeNull();
     expect((await listApiTokens(db)).find((t) => t.id === entry.id)?.lastUsedAt).not.toBeNull();
     expect(await revokeApiToken(db, entry.id)).toBe(true);
     expect(await revokeApiToken(db, entry.id)).toBe(false);
-    expect(await verifyApiToken(db, token)).toBeNull();
+    expect(await verifyApiToken(db, token, operators)).toBeNull();
   });
 
   it('counts users, Pro and recent sign-ins, and grants Pro from /admin', async () => {

@@ -17,7 +17,7 @@ import { MAX_UPLOAD_FILE_BYTES } from '../../src/lib/domain/operator';
 import type { PublishJobView } from '../../src/server/publish-queue';
 import { operatorPages } from '../../src/server/routes/pages';
 import { RunLog, type RunLogEntry } from '../../src/storage/run-log';
-import { keepingMailer, testAccounts } from '../fixtures/accounts';
+import { confirmEmail, keepingMailer, testAccounts } from '../fixtures/accounts';
 import { cookiesOf } from '../fixtures/account-server';
 import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
 import { dailyIn, serveDaily } from '../fixtures/daily';
@@ -101,7 +101,9 @@ beforeAll(async () => {
   await runDaily({ ...daily, runLog: { log: runLog, trigger: 'cli' } });
   ({ server, origin } = await serveDaily(daily, accounts, { siteUrl: SITE, operatorTools: operatorTools(daily, runLog) }, { operatorPages: operatorPages(accounts.session, daily.distDir) }));
   operator = await signUp('ops@example.com');
+  await confirmEmail(accounts, 'ops@example.com');
   reader = await signUp('reader@example.com');
+  await confirmEmail(accounts, 'reader@example.com');
 }, 300_000);
 
 afterAll(async () => {

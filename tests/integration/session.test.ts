@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionEnv, requireOperator, requirePro, requireUser, sessionUser } from '../../src/server/auth/session';
 import { nowText } from '../../src/storage/db';
-import { testAccounts } from '../fixtures/accounts';
+import { confirmEmail, testAccounts } from '../fixtures/accounts';
 
 const ORIGIN = 'https://signals.example';
 
@@ -63,6 +63,9 @@ describe('sessionUser on SQLite', () => {
     expect(await (await get('/me/user')).json()).toEqual({ error: 'Sign in first.' });
     const cookie = await signUp('ops@example.com');
     expect((await get('/me/user', cookie)).status).toBe(200);
+    // An operator's address holds the role only once confirmed.
+    expect((await get('/me/operator', cookie)).status).toBe(403);
+    await confirmEmail(accounts, 'ops@example.com');
     expect((await get('/me/operator', cookie)).status).toBe(200);
     const pro = await get('/me/pro', cookie);
     expect(pro.status).toBe(403);
@@ -71,6 +74,7 @@ describe('sessionUser on SQLite', () => {
     await accounts.database.db.insertInto('plan_grant').values({ user_id: user.id, plan: 'pro', granted_at: nowText() }).execute();
     expect((await get('/me/pro', cookie)).status).toBe(200);
     const someone = await signUp('someone@example.com');
+    await confirmEmail(accounts, 'someone@example.com');
     expect((await get('/me/operator', someone)).status).toBe(403);
   });
 

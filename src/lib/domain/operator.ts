@@ -112,6 +112,14 @@ export interface RunLogEntry {
   notes: Record<string, string[]>;
 }
 
+/**
+ * The operator role: an address ADMIN_EMAILS lists (`operators`, lower-cased) whose owner has confirmed it. Anyone can
+ * sign up with an operator's address; until the mailed link proves the mailbox, the account holds no role.
+ */
+export function holdsOperatorRole(email: string, emailConfirmed: boolean, operators: ReadonlySet<string>): boolean {
+  return emailConfirmed && operators.has(email.toLowerCase());
+}
+
 /** An API token as /admin lists it (never the token itself). */
 export interface ApiTokenEntry {
   id: string;

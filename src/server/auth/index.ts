@@ -11,6 +11,7 @@ import { getMigrations } from 'better-auth/db/migration';
 import { magicLink } from 'better-auth/plugins';
 import type Stripe from 'stripe';
 import { type AppDatabase, migrateOwnTables } from '../../storage/db';
+import { recordEmailProof, revokeUnprovenWork } from '../../storage/email-proof';
 import type { Mailer } from '../mail';
 
 /** Used outside production when BETTER_AUTH_SECRET is unset (production refuses to start without it). */
@@ -52,6 +53,7 @@ export function authOptions(settings: AuthSettings) {
   const origin = new URL(settings.siteUrl).origin;
   const secure = origin.startsWith('https://');
   const { mailer, siteName } = settings;
+  const { db } = settings.database;
   const plugins = [
     magicLink({
       expiresIn: MAGIC_LINK_SECONDS,
@@ -79,6 +81,10 @@ export function authOptions(settings: AuthSettings) {
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
+      // The mailbox's owner took the account back: tokens and grants made before the address was proven go too.
+      async onPasswordReset({ user }) {
+        await revokeUnprovenWork(db, user.id);
+      },
       async sendResetPassword({ user, url }) {
         await mailer.send({
           to: user.email,
@@ -103,6 +109,22 @@ export function authOptions(settings: AuthSettings) {
       },
     },
     user: { deleteUser: { enabled: true }, changeEmail: { enabled: false } },
+    // The moment an address is proven (confirmation link, or the emailed sign-in link that confirms it) is recorded,
+    // and what the account made before it is revoked (storage/email-proof.ts).
+    databaseHooks: {
+      user: {
+        create: {
+          async after(user) {
+            if (user.emailVerified) await recordEmailProof(db, user.id);
+          },
+        },
+        update: {
+          async after(user) {
+            if (user?.emailVerified) await recordEmailProof(db, user.id);
+          },
+        },
+      },
+    },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, freshAge: 60 * 10 },
     rateLimit: {
       enabled: settings.rateLimit,

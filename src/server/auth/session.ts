@@ -3,11 +3,12 @@
  * without a Better Auth `getSession` round trip: the cookie's HMAC-SHA256 signature is checked with the secret
  * (node:crypto, a few microseconds), then one query by the session table's unique `token` index reads the session,
  * its user, an operator grant and (with Stripe) an active or trialing subscription. No cache: a signed-out or
- * revoked session is refused on the very next request.
+ * revoked session is refused on the very next request. The operator role needs the ADMIN_EMAILS address confirmed.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CompiledQuery, sql } from 'kysely';
+import { holdsOperatorRole } from '../../lib/domain/operator';
 import { type AppDatabase, asDate } from '../../storage/db';
 
 /** Who is signed in. */
@@ -15,7 +16,10 @@ export interface SessionUser {
   id: string;
   email: string;
   name: string;
+  /** The owner proved the address (the confirmation link, or an emailed sign-in link). */
+  emailVerified: boolean;
   isPremium: boolean;
+  /** ADMIN_EMAILS lists the address and it is confirmed. */
   isOperator: boolean;
 }
 
@@ -47,6 +51,7 @@ interface Row {
   expiresAt: Date | string | number;
   email: string;
   name: string;
+  emailVerified: number | boolean | string;
   granted: number | boolean | string;
   subscribed: number | boolean | string;
 }
@@ -77,6 +82,7 @@ export class SessionReader {
         's.expiresAt',
         'u.email',
         'u.name',
+        'u.emailVerified',
         sql<number>`exists (select 1 from plan_grant as g where g.user_id = u.id)`.as('granted'),
         subscribed.as('subscribed'),
       ])
@@ -114,8 +120,15 @@ export class SessionReader {
     if (row === undefined) return null;
     const expires = asDate(row.expiresAt);
     if (expires === null || expires.getTime() <= (this.#deps.now ?? Date.now)()) return null;
-    const email = row.email.toLowerCase();
-    return { id: row.userId, email: row.email, name: row.name, isPremium: truthy(row.granted) || truthy(row.subscribed), isOperator: this.#operators.has(email) };
+    const emailVerified = truthy(row.emailVerified);
+    return {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      emailVerified,
+      isPremium: truthy(row.granted) || truthy(row.subscribed),
+      isOperator: holdsOperatorRole(row.email, emailVerified, this.#operators),
+    };
   }
 }
 
@@ -144,10 +157,13 @@ export const requirePro: MiddlewareHandler<SessionEnv> = async (c, next) => {
   await next();
 };
 
-/** 401 signed out, 403 unless the user is an operator (ADMIN_EMAILS). */
+/** What an unconfirmed account is told (whatever its address, so the answer does not tell who the operators are). */
+export const CONFIRM_FIRST = 'Only an operator may do this, and only once the email is confirmed: open the confirmation link we emailed you, or sign in with an emailed link.';
+
+/** 401 signed out, 403 unless the user is an operator (ADMIN_EMAILS, confirmed). */
 export const requireOperator: MiddlewareHandler<SessionEnv> = async (c, next) => {
   const user = c.var.user;
   if (user === null || user === undefined) return refuse(c, 401, 'Sign in as an operator first.');
-  if (!user.isOperator) return refuse(c, 403, 'Only an operator may do this.');
+  if (!user.isOperator) return refuse(c, 403, user.emailVerified ? 'Only an operator may do this.' : CONFIRM_FIRST);
   await next();
 };

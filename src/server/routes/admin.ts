@@ -2,7 +2,8 @@
  * The operator API under /api/admin (issue 13), behind /upload and /admin: publishing status, uploads checked and
  * previewed, publishes queued one at a time, the run log, users and their Pro grants, company-information coverage,
  * and API tokens. Every route checks the role on the server (401 signed out, 403 unless ADMIN_EMAILS lists the
- * user) and every change passes the origin check; `POST /exports` also takes `Authorization: Bearer TOKEN`.
+ * user's confirmed email) and every change passes the origin check; `POST /exports` also takes `Authorization: Bearer
+ * TOKEN` (a token works while its creator holds the role).
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
@@ -41,6 +42,7 @@ const UserQuery = z.object({ email: z.string().trim().max(320).optional() });
 export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<AdminEnv> {
   const db = context.accounts.database.db;
   const stripe = context.accounts.stripe !== null;
+  const operators = new Set(context.accounts.adminEmails);
   const operator = every(trustedOrigin(context.siteOrigins), sessionUser(context.accounts.session), requireOperator) as MiddlewareHandler<AdminEnv>;
   const asOperator: MiddlewareHandler<AdminEnv> = async (c, next) => operator(c, async () => {
     c.set('trigger', 'upload');
@@ -51,9 +53,9 @@ export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<Admi
     const header = c.req.header('authorization');
     if (header === undefined) return asOperator(c, next);
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    const entry = token === undefined ? null : await verifyApiToken(db, token, context.now());
+    const entry = token === undefined ? null : await verifyApiToken(db, token, operators, context.now());
     if (entry === null) {
-      return c.json({ error: 'The API token is unknown or revoked: create one on /admin and send it as "Authorization: Bearer TOKEN".' }, 401, {
+      return c.json({ error: 'The API token is unknown, revoked, or its creator is no longer a confirmed operator: create one on /admin and send it as "Authorization: Bearer TOKEN".' }, 401, {
         ...NO_STORE,
         'WWW-Authenticate': 'Bearer',
       });
@@ -106,7 +108,7 @@ export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<Admi
     })
     .post('/users/pro', asOperator, validate('json', ProBodySchema, '{"email": "reader@example.com", "pro": true}'), async (c) => {
       const { email, pro } = c.req.valid('json');
-      const outcome = pro ? await grantPro(db, email, context.now()) : await revokePro(db, email);
+      const outcome = pro ? await grantPro(db, email, context.now(), c.var.user!.id) : await revokePro(db, email);
       if (outcome === 'unknown-email') throw refusal(404, GRANT_MESSAGES[outcome](email));
       return c.json({ outcome, message: GRANT_MESSAGES[outcome](email), user: await findUser(db, email, stripe) }, 200, NO_STORE);
     })
@@ -130,7 +132,7 @@ export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<Admi
     })
     .get('/tokens', asOperator, async (c) => c.json({ tokens: await listApiTokens(db) }, 200, NO_STORE))
     .post('/tokens', asOperator, validate('json', TokenBodySchema, '{"label": "nightly export push"}'), async (c) => {
-      const { token, entry } = await createApiToken(db, c.req.valid('json').label, c.var.user!.email, context.now());
+      const { token, entry } = await createApiToken(db, c.req.valid('json').label, c.var.user!, context.now());
       return c.json({ token, entry, note: 'Copy the token now: it is shown only once and stored hashed.' }, 201, NO_STORE);
     })
     .post('/tokens/:id/revoke', asOperator, async (c) => {
