@@ -39,7 +39,20 @@ export function signIn(returnTo = location.pathname + location.search): void {
   location.assign(`/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`);
 }
 
-/** Spec section 4: sign-out goes to the logout endpoint with the site origin as return. */
+/**
+ * Spec section 4: sign-out goes to the logout endpoint with the site origin as return, by a form POST from this page
+ * (the endpoint's GET signs out only a same-origin navigation, so another site's link cannot).
+ */
 export function signOut(): void {
-  location.assign(`/api/auth/logout?returnTo=${encodeURIComponent(location.origin)}`);
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = '/api/auth/logout';
+  form.hidden = true;
+  const returnTo = document.createElement('input');
+  returnTo.type = 'hidden';
+  returnTo.name = 'returnTo';
+  returnTo.value = location.origin;
+  form.append(returnTo);
+  document.body.append(form);
+  form.submit();
 }

@@ -11,7 +11,7 @@ import { AlertStore } from '../../storage/alerts';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, sessionUser } from '../auth/session';
 import { refusal } from '../errors';
-import { SECURITY_HEADERS } from '../security';
+import { escapeHtml, htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 
@@ -29,12 +29,6 @@ const Settings = z
   .strict();
 const EXAMPLE = `{"enabled": true, "kinds": ["entered", "exited", "reversed"], "address": "you@example.com"}`;
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A small page of its own (no script), for the unsubscribe link opened in a browser. */
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-}
 
 /** A 303 back to /account's Alerts section with an outcome its static page shows by `:target`. */
 function back(c: Context, outcome: string): Response {
@@ -47,8 +41,6 @@ function back(c: Context, outcome: string): Response {
 export function alertRoutes(context: ApiContext): Hono {
   const { accounts } = context;
   const store = new AlertStore(accounts.database.db, context.now);
-  const html = (text: string, status: 200 | 404 = 200) =>
-    new Response(text, { status, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
   const signedIn = new Hono<SessionEnv>()
     .use(trustedOrigin(context.siteOrigins), sessionUser(accounts.session), requireUser)
     .get('/settings', async (c) => c.json({ ...(await store.settings(c.var.user!.id)), kindsAvailable: ALERT_KINDS, proOnly: accounts.paywall, isPremium: c.var.user!.isPremium }, 200, NO_STORE))
@@ -80,8 +72,8 @@ export function alertRoutes(context: ApiContext): Hono {
       const urls = { atom: `${base}.xml`, json: `${base}.json` };
       // The account page's form without a script: the addresses on a page of their own, shown this once.
       if (/^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) {
-        return html(
-          page(
+        return htmlAnswer(
+          smallPage(
             'Your private feed',
             `<p>Add one of these addresses to your feed reader. They are shown this once; anyone with them can read the feed. A new address stops these.</p><ul><li>Atom: <code>${escapeHtml(urls.atom)}</code></li><li>JSON Feed: <code>${escapeHtml(urls.json)}</code></li></ul><p><a href="/account#alerts">Back to your account</a></p>`,
           ),
@@ -117,8 +109,8 @@ export function alertRoutes(context: ApiContext): Hono {
     .get('/unsubscribe', (c) => {
       const token = c.req.query('token') ?? '';
       const action = `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
-      return html(
-        page(
+      return htmlAnswer(
+        smallPage(
           'Unsubscribe from alert emails',
           `<p>Stop the daily alert emails of ${escapeHtml(context.siteName)}? You can turn them on again on your account page.</p>` +
             `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
@@ -127,8 +119,8 @@ export function alertRoutes(context: ApiContext): Hono {
     })
     .post('/unsubscribe', async (c) => {
       const done = await store.unsubscribe(c.req.query('token') ?? '');
-      if (!done) return html(page('This unsubscribe link is not valid', '<p>It may be incomplete: copy the whole link from the email, or turn alerts off on your account page.</p>'), 404);
-      return html(page('You are unsubscribed', `<p>No more alert emails will be sent. To turn them on again, go to <a href="/account#alerts">your account</a>.</p>`));
+      if (!done) return htmlAnswer(smallPage('This unsubscribe link is not valid', '<p>It may be incomplete: copy the whole link from the email, or turn alerts off on your account page.</p>'), 404);
+      return htmlAnswer(smallPage('You are unsubscribed', `<p>No more alert emails will be sent. To turn them on again, go to <a href="/account#alerts">your account</a>.</p>`));
     })
     .route('/', signedIn as unknown as Hono);
 }

@@ -1,13 +1,17 @@
 /**
  * /api/auth: the spec's own routes first (user, login, logout), then Better Auth's handler for everything else
  * under /api/auth/* (sign-up, sign-in, magic link, password reset, sessions, the Stripe plugin's endpoints).
+ * Signing out is a POST from the site (its menu posts a form); a GET signs out only when the browser says it came
+ * from the site's own page (`Sec-Fetch-Site: same-origin`), so a link on another site cannot sign anyone out.
  */
 import { clientAddress } from '../upstream';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { loginReturnPath, logoutReturnPath } from '../../lib/domain/return-path';
 import { CLIENT_IP_HEADER } from '../auth';
+import { trustedOrigin } from '../auth/origin';
 import { type SessionEnv, sessionUser } from '../auth/session';
+import { escapeHtml, htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 
@@ -22,6 +26,18 @@ export function usernameOf(user: { name: string; email: string }): string {
 /** /user, /login, /logout and Better Auth's handler, mounted at /api/auth. */
 export function authRoutes(context: ApiContext): Hono {
   const { auth, session } = context.accounts;
+  const returnTarget = (c: Context, returnTo: string | undefined) => logoutReturnPath(returnTo, [new URL(c.req.url).origin, ...context.siteOrigins]);
+  /** Signs out (when signed in) and sends the browser to `target`. */
+  const signOut = async (c: Context, target: string, status: 302 | 303) => {
+    const headers = new Headers(NO_STORE);
+    headers.set('Location', target);
+    if (session.token(c.req.header('cookie')) !== null) {
+      // Better Auth deletes the session row and answers with the cookies that clear it.
+      const answer = await auth.api.signOut({ headers: c.req.raw.headers, asResponse: true });
+      for (const cookie of answer.headers.getSetCookie()) headers.append('Set-Cookie', cookie);
+    }
+    return new Response(null, { status, headers });
+  };
   return (
     new Hono<SessionEnv>()
       // Signed out is said with 200 and isAuthenticated false rather than a 401, which every browser logs as an error
@@ -42,16 +58,22 @@ export function authRoutes(context: ApiContext): Hono {
         return c.redirect(`/login?returnTo=${encodeURIComponent(returnTo)}`, 302);
       })
       .get('/logout', validate('query', ReturnQuery), async (c) => {
-        const own = new URL(c.req.url).origin;
-        const target = logoutReturnPath(c.req.valid('query').returnTo, [own, ...context.siteOrigins]);
-        const headers = new Headers(NO_STORE);
-        headers.set('Location', target);
-        if (session.token(c.req.header('cookie')) !== null) {
-          // Better Auth deletes the session row and answers with the cookies that clear it.
-          const answer = await auth.api.signOut({ headers: c.req.raw.headers, asResponse: true });
-          for (const cookie of answer.headers.getSetCookie()) headers.append('Set-Cookie', cookie);
+        const target = returnTarget(c, c.req.valid('query').returnTo);
+        if (session.token(c.req.header('cookie')) !== null && c.req.header('sec-fetch-site') !== 'same-origin') {
+          // Another site's link, a mail or an old browser: a button that posts, so nobody is signed out by a link.
+          return htmlAnswer(
+            smallPage(
+              'Sign out?',
+              `<p>Do you want to sign out of ${escapeHtml(context.siteName)}?</p><form method="post" action="/api/auth/logout"><input type="hidden" name="returnTo" value="${escapeHtml(target)}"><button type="submit">Sign out</button></form><p><a href="/">Stay signed in</a></p>`,
+            ),
+          );
         }
-        return new Response(null, { status: 302, headers });
+        return signOut(c, target, 302);
+      })
+      .post('/logout', trustedOrigin(context.siteOrigins), async (c) => {
+        const form = /^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(c.req.header('content-type') ?? '') ? await c.req.parseBody().catch(() => ({})) : {};
+        const returnTo = (form as Record<string, unknown>).returnTo ?? c.req.query('returnTo');
+        return signOut(c, returnTarget(c, typeof returnTo === 'string' ? returnTo : undefined), 303);
       })
       .on(['GET', 'POST'], '/*', (c) => {
         // Rate limits count per client: the socket's address, written over whatever the request claimed.
