@@ -60,7 +60,7 @@ export async function queueAlerts(history: SignalHistory, step: AlertsStep, sett
   const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall });
   const lines = [
     `${events.length} signal events on ${reportDate} (${added} new${borderline > 0 ? `, ${borderline} borderline` : ''})`,
-    `${queued.queued} digests queued${queued.alreadyQueued > 0 ? `, ${queued.alreadyQueued} already queued for this report or today` : ''}${queued.notPro > 0 ? `, ${queued.notPro} not sent: alerts are Pro with PAYWALL=on` : ''}`,
+    `${queued.queued} digests queued${queued.alreadyQueued > 0 ? `, ${queued.alreadyQueued} already queued for this report or today` : ''}${queued.notPro > 0 ? `, ${queued.notPro} not sent: alerts are Pro with PAYWALL=on` : ''}${queued.addressUnconfirmed > 0 ? `, ${queued.addressUnconfirmed} not sent: the digest address is not confirmed yet` : ''}`,
   ];
   return lines;
 }

@@ -36,7 +36,9 @@ export function showAlertSettings(): void {
   const feedForm = document.querySelector<HTMLFormElement>('[data-feed-token]');
   const feedState = document.querySelector<HTMLElement>('[data-feed-state]');
   const feedUrls = document.querySelector<HTMLElement>('[data-feed-urls]');
-  if (!form || !feedForm || !feedState || !feedUrls) return;
+  const addressState = document.querySelector<HTMLElement>('[data-alert-address-state]');
+  const resend = document.querySelector<HTMLFormElement>('[data-alert-resend]');
+  if (!form || !feedForm || !feedState || !feedUrls || !addressState || !resend) return;
   $user.subscribe((user) => {
     if (user.status === 'signed-in') void loadAlertSettings();
   });
@@ -48,6 +50,12 @@ export function showAlertSettings(): void {
     const address = form.querySelector<HTMLInputElement>('[data-alert-address]')!;
     address.value = settings.address ?? '';
     address.placeholder = settings.accountEmail;
+    // No alert email goes to an address its owner has not confirmed: say which one waits, and offer the link again.
+    const awaiting = settings.digestTo === null;
+    addressState.textContent = awaiting
+      ? `Awaiting confirmation: open the link we emailed to ${settings.address ?? settings.accountEmail}. No alert email goes there until then.`
+      : `Alert emails go to ${settings.digestTo}.`;
+    resend.hidden = !awaiting;
     feedState.textContent = settings.hasFeed ? 'You have a private feed address. Make a new one if you lost it or it leaked.' : 'No private feed address yet.';
   });
   feedForm.addEventListener('submit', (event) => {

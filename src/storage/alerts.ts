@@ -6,11 +6,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import {
+  ADDRESS_LINK_INTERVAL_MS,
+  ADDRESS_LINK_MS,
   type AlertKind,
   type AlertSettings,
   cleanKinds,
   composeDigest,
   DEFAULT_ALERT_SETTINGS,
+  digestDestination,
   type DigestMail,
   type EventDirection,
   type SignalEvent,
@@ -27,13 +30,34 @@ function newToken(): string {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Better Auth's emailVerified as either driver returns it (a boolean on PostgreSQL, 0 or 1 on SQLite). */
+const truthy = (value: boolean | number): boolean => value === true || Number(value) === 1;
+
 /** A user's settings as /account shows them. */
 export interface AlertSettingsView extends AlertSettings {
   /** The account's email, where the digest goes unless `address` says otherwise. */
   accountEmail: string;
+  /** The account's email is confirmed (it gets the digest when `address` is null). */
+  accountEmailConfirmed: boolean;
+  /** The owner of `address` opened its confirmation link (false without an own address). */
+  addressConfirmed: boolean;
+  /** Where the digest goes now: a confirmed address, or null while the address awaits confirmation. */
+  digestTo: string | null;
   /** A private feed address exists (its token is shown once, when made). */
   hasFeed: boolean;
 }
+
+/** What asking for a digest address's confirmation link gave. */
+export type AddressLink =
+  /** Mail this link's token to `address`. */
+  | { outcome: 'send'; address: string; token: string }
+  /** The own address is confirmed already, or there is none (the account's email is Better Auth's to confirm). */
+  | { outcome: 'none' }
+  /** A link went out less than a minute ago. */
+  | { outcome: 'wait' };
+
+/** What opening a confirmation link did. */
+export type AddressConfirmation = { outcome: 'confirmed'; address: string } | { outcome: 'expired' } | { outcome: 'unknown' };
 
 /** One digest waiting in (or leaving) the queue. */
 export interface QueuedDigest {
@@ -51,6 +75,8 @@ export interface EnqueueResult {
   alreadyQueued: number;
   /** Users with alerts on and events to tell, left out because PAYWALL=on and they are not Pro. */
   notPro: number;
+  /** Users with alerts on and events to tell, left out because their digest address is not confirmed. */
+  addressUnconfirmed: number;
 }
 
 /** Reads and writes the alert tables. */
@@ -109,15 +135,20 @@ export class AlertStore {
 
   /** A user's settings (the defaults when they never saved any). */
   async settings(userId: string): Promise<AlertSettingsView> {
-    const user = await this.db.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+    const user = await this.db.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', userId).executeTakeFirstOrThrow();
     const row = await this.db.selectFrom('alert_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
-    if (row === undefined) return { ...DEFAULT_ALERT_SETTINGS, kinds: [...DEFAULT_ALERT_SETTINGS.kinds], accountEmail: user.email, hasFeed: false };
+    const account = { accountEmail: user.email, accountEmailConfirmed: truthy(user.emailVerified) };
+    if (row === undefined) {
+      return { ...DEFAULT_ALERT_SETTINGS, kinds: [...DEFAULT_ALERT_SETTINGS.kinds], ...account, addressConfirmed: false, digestTo: digestDestination({ ...DEFAULT_ALERT_SETTINGS, ...account, addressConfirmed: false }), hasFeed: false };
+    }
     const kinds = cleanKinds(row.kinds.split(',').filter(Boolean));
+    const address = { address: row.address, addressConfirmed: row.address !== null && row.address_confirmed_at !== null };
     return {
       enabled: Number(row.enabled) === 1,
       kinds: 'kinds' in kinds ? kinds.kinds : [...DEFAULT_ALERT_SETTINGS.kinds],
-      address: row.address,
-      accountEmail: user.email,
+      ...address,
+      ...account,
+      digestTo: digestDestination({ ...address, ...account }),
       hasFeed: row.feed_token_hash !== null,
     };
   }
@@ -131,6 +162,9 @@ export class AlertStore {
         enabled: DEFAULT_ALERT_SETTINGS.enabled ? 1 : 0,
         kinds: DEFAULT_ALERT_SETTINGS.kinds.join(','),
         address: null,
+        address_confirmed_at: null,
+        address_token_hash: null,
+        address_token_sent_at: null,
         unsubscribe_token: newToken(),
         feed_token_hash: null,
         updated_at: nowText(this.now()),
@@ -139,15 +173,82 @@ export class AlertStore {
       .execute();
   }
 
-  /** Saves a user's settings (the fields given). */
+  /**
+   * Saves a user's settings (the fields given). A new address is unconfirmed (its pending link stops working) unless
+   * it is the account's own confirmed email; `addressLink` then gives the link to mail.
+   */
   async saveSettings(userId: string, settings: Partial<AlertSettings>): Promise<AlertSettingsView> {
     await this.ensureRow(userId);
-    const changes: Partial<{ enabled: number; kinds: string; address: string | null; updated_at: string }> = { updated_at: nowText(this.now()) };
+    const now = nowText(this.now());
+    const changes: Partial<Database['alert_settings']> = { updated_at: now };
     if (settings.enabled !== undefined) changes.enabled = settings.enabled ? 1 : 0;
     if (settings.kinds !== undefined) changes.kinds = settings.kinds.join(',');
-    if (settings.address !== undefined) changes.address = settings.address;
+    if (settings.address !== undefined) {
+      const current = await this.db.selectFrom('alert_settings').select('address').where('user_id', '=', userId).executeTakeFirstOrThrow();
+      if (current.address !== settings.address) {
+        const user = await this.db.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', userId).executeTakeFirstOrThrow();
+        const own = settings.address !== null && settings.address === user.email.toLowerCase() && truthy(user.emailVerified);
+        Object.assign(changes, { address: settings.address, address_confirmed_at: own ? now : null, address_token_hash: null });
+      }
+    }
     await this.db.updateTable('alert_settings').set(changes).where('user_id', '=', userId).execute();
     return this.settings(userId);
+  }
+
+  /**
+   * A new confirmation link for the user's own digest address (the previous one stops working), unless one went out
+   * less than a minute ago. Only the token's SHA-256 is kept.
+   */
+  async addressLink(userId: string): Promise<AddressLink> {
+    await this.ensureRow(userId);
+    const row = await this.db.selectFrom('alert_settings').select(['address', 'address_confirmed_at', 'address_token_sent_at']).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    if (row.address === null || row.address_confirmed_at !== null) return { outcome: 'none' };
+    if (!(await this.claimLinkSlot(userId, row.address_token_sent_at))) return { outcome: 'wait' };
+    const token = newToken();
+    await this.db.updateTable('alert_settings').set({ address_token_hash: sha256(token) }).where('user_id', '=', userId).execute();
+    return { outcome: 'send', address: row.address, token };
+  }
+
+  /**
+   * Counts a confirmation mail against the one-a-minute limit (the account email's too, which Better Auth sends):
+   * false when one went out less than a minute ago.
+   */
+  async claimLinkSlot(userId: string, lastSentAt?: string | null): Promise<boolean> {
+    await this.ensureRow(userId);
+    const now = this.now();
+    const last = lastSentAt === undefined ? (await this.db.selectFrom('alert_settings').select('address_token_sent_at').where('user_id', '=', userId).executeTakeFirstOrThrow()).address_token_sent_at : lastSentAt;
+    const earliest = nowText(now - ADDRESS_LINK_INTERVAL_MS);
+    if (last !== null && last > earliest) return false;
+    // Only one of two racing requests moves the time on.
+    const claimed = await this.db
+      .updateTable('alert_settings')
+      .set({ address_token_sent_at: nowText(now) })
+      .where('user_id', '=', userId)
+      .where((eb) => (last === null ? eb('address_token_sent_at', 'is', null) : eb('address_token_sent_at', '=', last)))
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1;
+  }
+
+  /** Whether a confirmation link's token is pending and within its 24 hours (nothing is changed). */
+  async checkAddressToken(token: string): Promise<AddressConfirmation> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { outcome: 'unknown' };
+    const row = await this.db.selectFrom('alert_settings').select(['address', 'address_token_sent_at']).where('address_token_hash', '=', sha256(token)).executeTakeFirst();
+    if (row === undefined || row.address === null) return { outcome: 'unknown' };
+    if (row.address_token_sent_at === null || Date.parse(row.address_token_sent_at) + ADDRESS_LINK_MS < this.now()) return { outcome: 'expired' };
+    return { outcome: 'confirmed', address: row.address };
+  }
+
+  /** Confirms the address whose link this is (within its 24 hours); the link then stops working. */
+  async confirmAddress(token: string): Promise<AddressConfirmation> {
+    const checked = await this.checkAddressToken(token);
+    if (checked.outcome !== 'confirmed') return checked;
+    const result = await this.db
+      .updateTable('alert_settings')
+      .set({ address_confirmed_at: nowText(this.now()), address_token_hash: null })
+      .where('address_token_hash', '=', sha256(token))
+      .where('address', '=', checked.address)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? checked : { outcome: 'unknown' };
   }
 
   /** Turns off the alerts of the user whose unsubscribe token this is; false for an unknown token. */
@@ -203,13 +304,21 @@ export class AlertStore {
     const events = await this.events({ reportDate: options.reportDate });
     const byTicker = new Map<string, SignalEvent[]>();
     for (const event of events) byTicker.set(event.ticker, [...(byTicker.get(event.ticker) ?? []), event]);
-    const result: EnqueueResult = { queued: 0, alreadyQueued: 0, notPro: 0 };
+    const result: EnqueueResult = { queued: 0, alreadyQueued: 0, notPro: 0, addressUnconfirmed: 0 };
     if (byTicker.size === 0) return result;
 
     const subscribers = await this.db
       .selectFrom('alert_settings')
       .innerJoin('user', 'user.id', 'alert_settings.user_id')
-      .select(['alert_settings.user_id as userId', 'alert_settings.kinds as kinds', 'alert_settings.address as address', 'alert_settings.unsubscribe_token as token', 'user.email as email'])
+      .select([
+        'alert_settings.user_id as userId',
+        'alert_settings.kinds as kinds',
+        'alert_settings.address as address',
+        'alert_settings.address_confirmed_at as addressConfirmedAt',
+        'alert_settings.unsubscribe_token as token',
+        'user.email as email',
+        'user.emailVerified as emailVerified',
+      ])
       .where('alert_settings.enabled', '=', 1)
       .execute();
     if (subscribers.length === 0) return result;
@@ -260,12 +369,21 @@ export class AlertStore {
         result.notPro += 1;
         continue;
       }
+      const address = digestDestination({
+        address: subscriber.address,
+        addressConfirmed: subscriber.addressConfirmedAt !== null,
+        accountEmail: subscriber.email,
+        accountEmailConfirmed: truthy(subscriber.emailVerified),
+      });
+      if (address === null) {
+        result.addressUnconfirmed += 1;
+        continue;
+      }
       if (already.has(subscriber.userId)) {
         result.alreadyQueued += 1;
         continue;
       }
       const unsubscribeUrl = new URL(`/api/alerts/unsubscribe?token=${subscriber.token}`, options.siteUrl).href;
-      const address = subscriber.address ?? subscriber.email;
       const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, unsubscribeUrl });
       rows.push({
         id: randomUUID(),

@@ -130,6 +130,12 @@ export interface AlertSettingsTable {
   kinds: string;
   /** Where the digest goes; null: the account's email. */
   address: string | null;
+  /** When the owner of `address` opened its confirmation link; null: not confirmed (no digest goes there). */
+  address_confirmed_at: string | null;
+  /** SHA-256 of the pending confirmation link's token for `address`. */
+  address_token_hash: string | null;
+  /** When the last confirmation link was sent (its 24 hours, and one a minute at most). */
+  address_token_sent_at: string | null;
   /** The one-click unsubscribe link's secret. */
   unsubscribe_token: string;
   /** SHA-256 of the private feed's token, null until one is made. */
@@ -454,7 +460,7 @@ const MIGRATIONS: Record<string, Migration> = {
     },
   },
   // Roles need a proven address: the proof's moment, and who made each token and grant (revoked if made unproven).
-  '2026-11-29-roles-01-email-proof': {
+  '2026-11-29-security-01-email-proof': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('email_proof')
@@ -465,6 +471,16 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('api_token').addColumn('created_by_id', 'text').execute();
       await db.schema.alterTable('plan_grant').addColumn('granted_by', 'text').execute();
       await backfillEmailProof(db as Kysely<Database>);
+    },
+  },
+  // A digest address gets mail only once its owner confirms it; addresses saved before stay unconfirmed until then.
+  '2026-11-29-security-02-digest-address': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('alert_settings').addColumn('address_confirmed_at', 'text').execute();
+      await db.schema.alterTable('alert_settings').addColumn('address_token_hash', 'text').execute();
+      await db.schema.alterTable('alert_settings').addColumn('address_token_sent_at', 'text').execute();
+      // SQLite cannot add a UNIQUE column: the index makes it one.
+      await db.schema.createIndex('alert_settings_address_token').ifNotExists().unique().on('alert_settings').column('address_token_hash').execute();
     },
   },
 };

@@ -11,6 +11,12 @@ export interface AlertSettingsAnswer {
   kinds: AlertKind[];
   address: string | null;
   accountEmail: string;
+  /** The account's email is confirmed (the digest's address when `address` is null). */
+  accountEmailConfirmed: boolean;
+  /** The owner of `address` opened its confirmation link. */
+  addressConfirmed: boolean;
+  /** Where the digest goes now; null while the address awaits confirmation. */
+  digestTo: string | null;
   hasFeed: boolean;
   /** PAYWALL=on: digests go to Pro accounts only. */
   proOnly: boolean;

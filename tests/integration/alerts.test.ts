@@ -17,7 +17,7 @@ import { AlertStore } from '../../src/storage/alerts';
 import { grantPro } from '../../src/storage/plan-grants';
 import { RunLog } from '../../src/storage/run-log';
 import { cookiesOf, DATABASES } from '../fixtures/account-server';
-import { keepingMailer, testAccounts } from '../fixtures/accounts';
+import { confirmEmail, keepingMailer, testAccounts } from '../fixtures/accounts';
 import { dailyIn, serveDaily } from '../fixtures/daily';
 import { signalRecord } from '../fixtures/records';
 import { type SmtpCatcher, startSmtp } from '../fixtures/smtp';
@@ -53,8 +53,15 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
     const response = await request('/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: SITE }, body: JSON.stringify({ email, password: PASSWORD, name: '' }) });
     expect(response.status).toBe(200);
     cookies[email] = cookiesOf(response);
+    // Digests go only to confirmed addresses (security-digest-address.test.ts): each account confirms its own.
+    await confirmEmail(accounts, email);
     expect((await json('/api/watchlist', 'PUT', { tickers: watch }, cookies[email])).status).toBe(200);
     if (settings !== null) expect((await json('/api/alerts/settings', 'PUT', settings, cookies[email])).status).toBe(200);
+    if (typeof settings?.address === 'string') {
+      const mail = (accounts.mailer as ReturnType<typeof keepingMailer>).sent.findLast((m) => m.to === (settings.address as string).toLowerCase());
+      const link = new URL(mail!.link);
+      expect((await request(`${link.pathname}${link.search}`, { method: 'POST' })).status).toBe(200);
+    }
   }
 
   const mailsTo = (address: string) => smtp.messages.filter((mail) => mail.to.includes(address));

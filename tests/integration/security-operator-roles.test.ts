@@ -17,6 +17,7 @@ import { createApp } from '../../src/server/app';
 import { CONFIRM_FIRST } from '../../src/server/auth/session';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { operatorPages } from '../../src/server/routes/pages';
+import { AlertStore } from '../../src/storage/alerts';
 import { API_TOKEN_PREFIX } from '../../src/storage/api-tokens';
 import { migrateOwnTables, nowText } from '../../src/storage/db';
 import { testAccounts } from '../fixtures/accounts';
@@ -209,7 +210,7 @@ describe.each(DATABASES)('operator roles need a confirmed address on $name', ({ 
 });
 
 describe.each(DATABASES)('the migration on an existing $name database', ({ url }) => {
-  it('dates the proof of each confirmed account at its last change, none for an unconfirmed one, and names each token\'s creator', async () => {
+  it('dates the proof of each confirmed account at its last change, none for an unconfirmed one, names each token\'s creator, and leaves saved digest addresses unconfirmed', async () => {
     const accounts = await testAccounts({ databaseUrl: await url() });
     try {
       const db = accounts.database.db;
@@ -217,17 +218,23 @@ describe.each(DATABASES)('the migration on an existing $name database', ({ url }
       await db.schema.dropTable('email_proof').execute();
       await db.schema.alterTable('api_token').dropColumn('created_by_id').execute();
       await db.schema.alterTable('plan_grant').dropColumn('granted_by').execute();
-      await (db as unknown as import('kysely').Kysely<{ app_migration: { name: string } }>).deleteFrom('app_migration').where('name', '=', '2026-11-29-roles-01-email-proof').execute();
+      await db.schema.dropIndex('alert_settings_address_token').execute();
+      for (const column of ['address_confirmed_at', 'address_token_hash', 'address_token_sent_at']) await db.schema.alterTable('alert_settings').dropColumn(column).execute();
+      await (db as unknown as import('kysely').Kysely<{ app_migration: { name: string } }>).deleteFrom('app_migration').where('name', 'like', '2026-11-29-security-%').execute();
       const at = (iso: string) => (accounts.database.type === 'postgres' ? new Date(iso) : iso);
       const user = (id: string, email: string, verified: boolean) => ({ id, email, name: '', emailVerified: accounts.database.type === 'postgres' ? verified : Number(verified), image: null, createdAt: at('2026-11-01T00:00:00.000Z'), updatedAt: at('2026-11-10T00:00:00.000Z') });
       await db.insertInto('user').values([user('u-confirmed', 'ops@example.com', true), user('u-squatter', 'boss@example.com', false)]).execute();
       const token = (id: string, email: string) => ({ id, token_hash: id, label: 'old', created_by: email, created_at: '2026-11-05T00:00:00.000Z', last_used_at: null, revoked_at: null });
       await (db as unknown as import('kysely').Kysely<{ api_token: ReturnType<typeof token> }>).insertInto('api_token').values([token('t1', 'ops@example.com'), token('t2', 'boss@example.com'), token('t3', 'gone@example.com')]).execute();
+      const alerts = { user_id: 'u-confirmed', enabled: 1, kinds: 'entered', address: 'typed@elsewhere.example', unsubscribe_token: 'u1', feed_token_hash: null, updated_at: '2026-11-05T00:00:00.000Z' };
+      await (db as unknown as import('kysely').Kysely<{ alert_settings: typeof alerts }>).insertInto('alert_settings').values(alerts).execute();
 
       await migrateOwnTables(db);
       expect(await db.selectFrom('email_proof').selectAll().execute()).toEqual([{ user_id: 'u-confirmed', proven_at: '2026-11-10T00:00:00.000Z' }]);
       const tokens = await db.selectFrom('api_token').select(['id', 'created_by_id']).orderBy('id').execute();
       expect(tokens).toEqual([{ id: 't1', created_by_id: 'u-confirmed' }, { id: 't2', created_by_id: 'u-squatter' }, { id: 't3', created_by_id: null }]);
+      // A digest address saved by the previous version waits for its owner's confirmation (the account page offers the link).
+      expect(await new AlertStore(db).settings('u-confirmed')).toMatchObject({ address: 'typed@elsewhere.example', addressConfirmed: false, accountEmailConfirmed: true, digestTo: null });
     } finally {
       await accounts.dispose();
     }

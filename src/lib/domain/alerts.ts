@@ -112,6 +112,20 @@ export interface AlertSettings {
 /** The settings of a user who never changed them: alerts off until they turn them on. */
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = { enabled: false, kinds: [...DEFAULT_ALERT_KINDS], address: null };
 
+/** A digest address's confirmation link works this long after it is sent (24 hours). */
+export const ADDRESS_LINK_MS = 24 * 60 * 60 * 1000;
+/** At most one confirmation mail a minute per account, so a typed address cannot be flooded. */
+export const ADDRESS_LINK_INTERVAL_MS = 60 * 1000;
+
+/**
+ * Where a user's digest may go: the settings' own address once its owner opened the confirmation link, else (no own
+ * address) the account's email once the account is confirmed; null: nowhere until one is confirmed.
+ */
+export function digestDestination(settings: { address: string | null; addressConfirmed: boolean; accountEmail: string; accountEmailConfirmed: boolean }): string | null {
+  if (settings.address !== null) return settings.addressConfirmed ? settings.address : null;
+  return settings.accountEmailConfirmed ? settings.accountEmail : null;
+}
+
 /** The kinds in ALERT_KINDS order, each once; unknown names are a problem to fix. */
 export function cleanKinds(values: readonly string[]): { kinds: AlertKind[] } | { problem: string } {
   const unknown = values.filter((value) => !(ALERT_KINDS as readonly string[]).includes(value));
