@@ -56,7 +56,10 @@ export type AddressLink =
   /** A link went out less than a minute ago. */
   | { outcome: 'wait' };
 
-/** What opening a confirmation link did. */
+/** A confirmation link's token: pending for `address`, past its 24 hours, or unknown (used, replaced, mistyped). */
+export type AddressToken = { outcome: 'pending'; address: string } | { outcome: 'expired' } | { outcome: 'unknown' };
+
+/** What pressing a confirmation link's button did. */
 export type AddressConfirmation = { outcome: 'confirmed'; address: string } | { outcome: 'expired' } | { outcome: 'unknown' };
 
 /** One digest waiting in (or leaving) the queue. */
@@ -230,25 +233,25 @@ export class AlertStore {
   }
 
   /** Whether a confirmation link's token is pending and within its 24 hours (nothing is changed). */
-  async checkAddressToken(token: string): Promise<AddressConfirmation> {
+  async checkAddressToken(token: string): Promise<AddressToken> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { outcome: 'unknown' };
     const row = await this.db.selectFrom('alert_settings').select(['address', 'address_token_sent_at']).where('address_token_hash', '=', sha256(token)).executeTakeFirst();
     if (row === undefined || row.address === null) return { outcome: 'unknown' };
     if (row.address_token_sent_at === null || Date.parse(row.address_token_sent_at) + ADDRESS_LINK_MS < this.now()) return { outcome: 'expired' };
-    return { outcome: 'confirmed', address: row.address };
+    return { outcome: 'pending', address: row.address };
   }
 
   /** Confirms the address whose link this is (within its 24 hours); the link then stops working. */
   async confirmAddress(token: string): Promise<AddressConfirmation> {
     const checked = await this.checkAddressToken(token);
-    if (checked.outcome !== 'confirmed') return checked;
+    if (checked.outcome !== 'pending') return checked;
     const result = await this.db
       .updateTable('alert_settings')
       .set({ address_confirmed_at: nowText(this.now()), address_token_hash: null })
       .where('address_token_hash', '=', sha256(token))
       .where('address', '=', checked.address)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? checked : { outcome: 'unknown' };
+    return Number(result.numUpdatedRows) === 1 ? { outcome: 'confirmed', address: checked.address } : { outcome: 'unknown' };
   }
 
   /** Turns off the alerts of the user whose unsubscribe token this is; false for an unknown token. */

@@ -7,7 +7,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { ALERT_KINDS, cleanKinds } from '../../lib/domain/alerts';
+import { ALERT_KINDS, type AlertSettings, cleanKinds } from '../../lib/domain/alerts';
 import { signalFeed } from '../../lib/domain/feeds';
 import { type AddressLink, AlertStore } from '../../storage/alerts';
 import { trustedOrigin } from '../auth/origin';
@@ -30,7 +30,6 @@ const Settings = z
   })
   .strict();
 const EXAMPLE = `{"enabled": true, "kinds": ["entered", "exited", "reversed"], "address": "you@example.com"}`;
-
 
 /** A 303 back to /account's Alerts section with an outcome its static page shows by `:target`. */
 function back(c: Context, outcome: string): Response {
@@ -70,7 +69,7 @@ export function alertRoutes(context: ApiContext): Hono {
   }
 
   /** Saves the settings; a changed own address is mailed its confirmation link. */
-  async function save(user: SessionUser, settings: Parameters<AlertStore['saveSettings']>[1]) {
+  async function save(user: SessionUser, settings: Partial<AlertSettings>) {
     const before = await store.settings(user.id);
     const saved = await store.saveSettings(user.id, settings);
     const sent = saved.address !== null && saved.address !== before.address && !saved.addressConfirmed && (await mailAddressLink(user.id)) === 'send';
@@ -167,7 +166,7 @@ export function alertRoutes(context: ApiContext): Hono {
     .get('/confirm', async (c) => {
       const token = c.req.query('token') ?? '';
       const checked = await store.checkAddressToken(token);
-      if (checked.outcome !== 'confirmed') return linkRefused(checked.outcome);
+      if (checked.outcome !== 'pending') return linkRefused(checked.outcome);
       const action = `/api/alerts/confirm?token=${encodeURIComponent(token)}`;
       return htmlAnswer(
         smallPage(
