@@ -522,3 +522,67 @@ describe('PAYWALL=on: every route and file that can name a ticker, as anonymous,
     }
   });
 });
+
+describe('PAYWALL=on: every live answer that depends on the session is private', () => {
+  const SESSION_ROUTES = [
+    '/api/auth/user',
+    '/api/auth/get-session',
+    '/api/account',
+    '/api/watchlist',
+    '/api/alerts/settings',
+    '/api/ai/status',
+    '/api/ai/chats',
+    '/api/pro/stock/NVDA',
+    '/api/stock-complete-data/NVDA',
+    '/api/market-sentiment/AMD',
+    `/api/download-csv/{id}`,
+  ];
+
+  it.each(SESSION_ROUTES)('%s: private, no-store for a signed-in caller', async (route) => {
+    const path = route.replace('{id}', archiveId);
+    for (const caller of ['free', 'pro'] as const) {
+      const answer = await as(caller, path);
+      await answer.arrayBuffer();
+      const cache = answer.headers.get('cache-control');
+      const publicVariant = /stock-complete-data|market-sentiment/.test(path) && caller === 'free';
+      if (publicVariant) {
+        // A Free caller sees what anonymous sees: the public answer, which says it varies by cookie.
+        expect(answer.headers.get('vary'), `${path} as ${caller}`).toMatch(/cookie/i);
+      } else {
+        expect(cache, `${path} as ${caller} (${answer.status})`).toBe('private, no-store');
+      }
+    }
+  });
+});
+
+describe('PAYWALL=off: everyone sees everything, and the public answers stay CDN-cacheable', () => {
+  it('stock-complete-data, market-sentiment and the downloads answer anonymous callers the scores, publicly cacheable', async () => {
+    const open = await testAccounts({ paywall: false });
+    const api = createApi({
+      accounts: open,
+      distDir: join(work, 'dist'),
+      archiveDir: join(work, 'archive'),
+      companyInfoFile: join(work, 'companies.json'),
+      provider: new DemoProvider({ universe: await readUniverse(UNIVERSE_FILE), now: () => NOW }),
+      siteUrl: SITE,
+      now: () => NOW,
+    });
+    const app = createApp({ distDir: join(work, 'dist'), api });
+    const openServer: ServerType = await new Promise((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    try {
+      const base = `http://127.0.0.1:${(openServer.address() as AddressInfo).port}`;
+      for (const path of ['/api/stock-complete-data/AMD', '/api/market-sentiment/AMD', `/api/download-csv/${archiveId}`]) {
+        const answer = await fetch(base + path);
+        expect(answer.status, path).toBe(200);
+        expect(await answer.text(), path).toContain('66.23');
+        expect(answer.headers.get('cache-control'), path).toMatch(/^public/);
+        expect(answer.headers.get('vary') ?? '', path).not.toMatch(/cookie/i);
+      }
+    } finally {
+      await new Promise<void>((resolve) => openServer.close(() => resolve()));
+      await open.dispose();
+    }
+  });
+});

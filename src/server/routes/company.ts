@@ -54,7 +54,7 @@ export function companyRoutes(context: ApiContext): Hono {
   const operator = [trustedOrigin(context.siteOrigins), readSession, requireOperator] as const;
   const paywall = context.accounts.paywall;
   // With PAYWALL=on what these routes show depends on the caller's plan; without it nobody's session is read.
-  const caller: MiddlewareHandler<SessionEnv> = paywall ? readSession : async (c, next) => (c.set('user', null), next());
+  const caller: MiddlewareHandler<SessionEnv> = paywall ? readSession : (_c, next) => next();
   return new Hono<SessionEnv>()
     .get('/company-info/:ticker', validate('param', TickerParams), async (c) => {
       const { ticker } = c.req.valid('param');
