@@ -22,6 +22,7 @@ import { signalEvents } from '../../src/lib/domain/alerts';
 import type { SiteData } from '../../src/lib/domain/schemas';
 import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
+import { nginxServerFile, routesFile, workerFile } from '../../src/server/deploy-rules';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { readArchive } from '../../src/storage/archive';
 import { AlertStore } from '../../src/storage/alerts';
@@ -584,5 +585,15 @@ describe('PAYWALL=off: everyone sees everything, and the public answers stay CDN
       await new Promise<void>((resolve) => openServer.close(() => resolve()));
       await open.dispose();
     }
+  });
+});
+
+describe('the deploy rules: a CDN or nginx never keeps a session answer', () => {
+  it('the Pages Function forwards /api/pro/* (a Pro answer, never a static file); neither it nor nginx caches what it forwards', () => {
+    const include = (JSON.parse(routesFile()) as { include: string[] }).include;
+    expect(include).toEqual(expect.arrayContaining(['/api/pro', '/api/pro/*', '/api/stock-complete-data/*', '/api/market-sentiment/*', '/api/download-csv/*']));
+    const options = { scriptHashes: [], apiOrigin: 'https://api.signals.example' };
+    expect(workerFile(options)).not.toMatch(/caches\.|cacheTtl|cacheEverything/);
+    expect(nginxServerFile(options)).not.toMatch(/proxy_cache|proxy_ignore_headers/);
   });
 });
