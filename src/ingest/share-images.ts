@@ -13,7 +13,7 @@ import type { ReportSource } from '../lib/domain/report-source';
 const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 
 /** Bump when the drawing changes, so every cached image is made again. */
-const TEMPLATE_VERSION = 2;
+const TEMPLATE_VERSION = 3;
 
 const BACKGROUND = '#0c0d10';
 const TONE_COLORS = { bullish: '#22c55e', bearish: '#ef4444', neutral: '#9ca3af' } as const;
@@ -72,7 +72,8 @@ function hexToRgb(hex: string): [number, number, number] {
  */
 class ShareImageRenderer {
   private readonly glyphs = new Map<string, Glyph>();
-  private readonly templates = new Map<Tone, Uint8Array>();
+  // By tone and classification: a locked ticker's neutral tone carries "Top signal", never another image's "Neutral".
+  private readonly templates = new Map<string, Uint8Array>();
   // One canvas and one PNG row buffer for every image. Allocating 1.5 MB of buffers an image made V8 run a full
   // collection every few dozen images. In the daily job, whose heap holds years of history, that tripled the time the
   // images took.
@@ -175,7 +176,8 @@ class ShareImageRenderer {
 
   /** The parts every image of a tone shares on one day: background, tone bar, labels, classification and footer. */
   template(tone: Tone, classification: string, footer: string): Uint8Array {
-    const cached = this.templates.get(tone);
+    const key = `${tone}|${classification}`;
+    const cached = this.templates.get(key);
     if (cached) return cached;
     const { width } = SHARE_IMAGE_SIZE;
     const out = new Uint8Array(SHARE_IMAGE_SIZE.width * SHARE_IMAGE_SIZE.height);
@@ -192,7 +194,7 @@ class ShareImageRenderer {
     const wordWidth = this.measure(classification, STYLES.classification);
     this.draw(out, classification, STYLES.classification, box.x + (box.w - wordWidth) / 2, 455);
     this.draw(out, this.fit(footer, STYLES.footer, 1040), STYLES.footer, 80, 570);
-    this.templates.set(tone, out);
+    this.templates.set(key, out);
     return out;
   }
 

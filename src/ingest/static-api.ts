@@ -20,7 +20,7 @@ import { ledgerCsvChunks, tickerTrackJson, trackRecordApi, type PublishedTrack }
 import type { SiteData } from '../lib/domain/schemas';
 import { similarFinder } from '../lib/domain/similar';
 import { buildTrend } from '../lib/domain/trend';
-import { freeSlice, lockedTicker, visibleRows } from '../lib/domain/entitlements';
+import { freeSlice, isScoreLocked, lockedTicker, visibleRows } from '../lib/domain/entitlements';
 
 /** Tickers written between two turns of the event loop. */
 const YIELD_EVERY = 25;
@@ -93,7 +93,7 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
   const latest = site.history.latest;
   const slice = freeSlice(latest);
   const viewer = { paywall, isPro: false };
-  const locked = (ticker: string) => paywall && slice.lockedTopTickers.has(ticker);
+  const locked = (ticker: string) => isScoreLocked(ticker, slice, viewer);
   const findSimilar = similarFinder(latest);
   const similar = (record: (typeof latest)[number]) => findSimilar(record).filter((s) => !locked(s.ticker));
   const names: CompanyNameRecord[] = [];

@@ -3,7 +3,7 @@
  * visitors may see, so it asks the entitlement rules as an anonymous viewer, with PAYWALL from the config.
  */
 import { config } from '../config';
-import { freeSlice, type FreeSlice, type Viewer } from './domain/entitlements';
+import { freeSlice, lockedTickersFor, type FreeSlice, type Viewer } from './domain/entitlements';
 import { siteData } from './site-data';
 
 let cached: FreeSlice | undefined;
@@ -17,4 +17,9 @@ export function anonymousViewer(): Viewer {
 export function siteSlice(): FreeSlice {
   cached ??= freeSlice(siteData().history.latest);
   return cached;
+}
+
+/** The tickers the static build shows as locked ("Top signal", no score, no direction): none without the paywall. */
+export function siteLockedTickers(): ReadonlySet<string> {
+  return lockedTickersFor(siteSlice(), anonymousViewer());
 }

@@ -1,9 +1,8 @@
 /** The public signal feeds of the build (issue 14): the day's new, exited and reversed signals, as an anonymous visitor may see them. */
 import { config } from '../config';
 import { publicEvents, signalEvents } from './domain/alerts';
-import { isScoreLocked } from './domain/entitlements';
 import { PUBLIC_FEEDS, signalFeed } from './domain/feeds';
-import { anonymousViewer, siteSlice } from './site-access';
+import { siteLockedTickers } from './site-access';
 import { siteData } from './site-data';
 import { SITE_NAME } from './site-meta';
 
@@ -19,6 +18,7 @@ export function publicSignalFeed() {
     events: publicEvents(signalEvents(data.history)),
     // When the archive last changed (its newest file), not the build's clock: the same archive gives the same feed.
     updated: new Date(Math.max(Date.parse(`${data.reportDate}T00:00:00Z`), ...data.files.map((f) => Date.parse(f.archivedAt)).filter(Number.isFinite))),
-    showScores: (event) => !isScoreLocked(event.ticker, siteSlice(), anonymousViewer()),
+    showScores: (event) => !siteLockedTickers().has(event.ticker),
+    lockedSignal: (event) => event.reportDate === data.reportDate && siteLockedTickers().has(event.ticker),
   });
 }

@@ -5,7 +5,7 @@
 import { openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { config } from '../config';
-import { anonymousViewer, siteSlice } from './site-access';
+import { siteLockedTickers } from './site-access';
 import { siteData } from './site-data';
 import { LEDGER_ROWS_FILE, publishedTrack, publishedTrackFromJson, type ListPrice, type PublishedTrack, type TrackReport } from './domain/track-data';
 import type { LedgerRow } from './domain/track-record';
@@ -15,7 +15,7 @@ let cached: PublishedTrack | undefined;
 function computed(): PublishedTrack {
   const data = siteData();
   // The daily job computes it from the closes and hands it over; a site data file without it is computed here.
-  cached ??= data.trackView ? publishedTrackFromJson(data.trackView) : publishedTrack(data, anonymousViewer().paywall ? siteSlice().lockedTopTickers : new Set());
+  cached ??= data.trackView ? publishedTrackFromJson(data.trackView) : publishedTrack(data, siteLockedTickers());
   return cached;
 }
 

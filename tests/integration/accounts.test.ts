@@ -32,7 +32,7 @@ describe.each(DATABASES)('accounts on $name', ({ url }) => {
     const cookie = await signUp(server, 'Ada.Lovelace@Example.com');
     const me = await get('/api/auth/user', cookie);
     expect(me.body).toEqual({ isAuthenticated: true, user: { username: 'ada.lovelace', email: 'ada.lovelace@example.com', isPremium: false } });
-    expect(me.response.headers.get('cache-control')).toBe('no-store');
+    expect(me.response.headers.get('cache-control')).toBe('private, no-store');
   });
 
   it('signs in with the password, and logout signs out and returns by the open-redirect rule', async () => {

@@ -101,7 +101,18 @@ describe('what is published', () => {
   it('with PAYWALL=on a locked top ticker\'s entry of the latest report waits for the next report', () => {
     const latest: TrackData = { ...TRACK, entries: [...TRACK.entries, { ticker: 'NVDA', date: '2026-01-12', direction: 'bullish', cScore: 95, exitDate: null }] };
     expect(publicTrack(latest, new Set(['NVDA']), '2026-01-12').entries.map((e) => e.ticker)).toEqual(['AAPL', 'XOM']);
-    expect(publicTrack(latest, new Set(['NVDA']), '2026-01-13').entries).toHaveLength(3);
+    expect(publicTrack(latest, new Set(), '2026-01-13').entries).toHaveLength(3);
+  });
+
+  it('a locked top ticker\'s entry still open, or closed by the latest report, waits too: "still qualified" or the exit says its direction', () => {
+    const open = { ticker: 'NVDA', date: '2026-01-05', direction: 'bullish' as const, cScore: 93.08, exitDate: null };
+    const closedToday = { ...open, date: '2026-01-06', exitDate: '2026-01-12' };
+    const closedBefore = { ...open, date: '2026-01-02', exitDate: '2026-01-07' };
+    const track: TrackData = { ...TRACK, entries: [...TRACK.entries, open, closedToday, closedBefore] };
+    const shown = publicTrack(track, new Set(['NVDA']), '2026-01-12').entries.filter((e) => e.ticker === 'NVDA');
+    expect(shown).toEqual([closedBefore]);
+    // Pro (no locked tickers) sees all three.
+    expect(publicTrack(track, new Set(), '2026-01-12').entries.filter((e) => e.ticker === 'NVDA')).toHaveLength(3);
   });
 
   it('Dataset JSON-LD names the coverage, the licence and the downloads', () => {

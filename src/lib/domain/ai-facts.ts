@@ -80,11 +80,12 @@ interface SectorShift {
   previousBearish: number;
 }
 
-function sectorShifts(history: SignalHistory): SectorShift[] {
+function sectorShifts(history: SignalHistory, shown: (ticker: string) => boolean): SectorShift[] {
   const previous = previousScores(history);
   const sectors = new Map<string, SignalRecord[]>();
   for (const record of history.latest) {
-    if (!record.sector) continue;
+    // A hidden ticker counts in no sector figure: a small sector's average would give its score away.
+    if (!record.sector || !shown(record.ticker)) continue;
     const group = sectors.get(record.sector);
     if (group) group.push(record);
     else sectors.set(record.sector, [record]);
@@ -112,7 +113,8 @@ function sectorShifts(history: SignalHistory): SectorShift[] {
 
 /**
  * The daily brief's facts: the day in numbers, the strongest new signals, the day's exits and reversals, and the
- * sectors whose average C-Score moved most. `hidden` tickers (top tickers locked with PAYWALL=on) appear without scores.
+ * sectors whose average C-Score moved most. `hidden` tickers (top tickers locked with PAYWALL=on) appear in no list
+ * and no sector figure (no score, no direction); the day's counts include them.
  */
 export function dailyFacts(history: SignalHistory, reportDate: string, hidden: ReadonlySet<string> = new Set()): FactsSheet {
   const latest = history.latest;
@@ -121,8 +123,9 @@ export function dailyFacts(history: SignalHistory, reportDate: string, hidden: R
   const bearish = latest.filter((r) => signalDirection(r.cScore) === 'bearish').length;
   const { newToday } = recentlyQualified(history);
   const { exits, reversals } = reversalsAndExits(history);
-  const todayExits = exits.filter((e) => e.date === reportDate);
-  const todayReversals = reversals.filter((e) => e.date === reportDate);
+  // A hidden ticker's exit or reversal today would say its direction now.
+  const todayExits = exits.filter((e) => e.date === reportDate && shown(e.ticker));
+  const todayReversals = reversals.filter((e) => e.date === reportDate && shown(e.ticker));
   const records = new Map(latest.map((r) => [r.ticker, r]));
 
   const day: FactsSection = {
@@ -159,7 +162,7 @@ export function dailyFacts(history: SignalHistory, reportDate: string, hidden: R
             ...todayExits.slice(0, FACTS_LIST_LIMIT).map((e) => `Exit, ${eventLine(e)}`),
           ],
   };
-  const shifts = sectorShifts(history).slice(0, FACTS_LIST_LIMIT);
+  const shifts = sectorShifts(history, shown).slice(0, FACTS_LIST_LIMIT);
   const sectors: FactsSection = {
     heading: 'Sector shifts',
     lines:

@@ -4,6 +4,7 @@
  * page embeds its trend for the chart's first paint.
  */
 import { canonicalUrl } from './canonical';
+import { LOCKED_SIGNAL_LABEL } from './entitlements';
 import { formatDate, formatScore } from './format';
 import { classifySignal, signalDirection } from './signal';
 import { SAMPLE_NOTICE } from './report-source';
@@ -218,7 +219,7 @@ export function shareImageText(input: ShareImageInput, siteName: string): {
 } {
   const notice = input.sample ? SAMPLE_NOTICE : null;
   if (input.cScore === null) {
-    return { notice, ticker: input.ticker, company: input.companyName, score: '★', classification: 'Top Signal · Pro', footer: `C-Score report of ${formatDate(input.reportDate)} · ${siteName}`, tone: 'neutral' };
+    return { notice, ticker: input.ticker, company: input.companyName, score: '★', classification: `${LOCKED_SIGNAL_LABEL} · Pro`, footer: `C-Score report of ${formatDate(input.reportDate)} · ${siteName}`, tone: 'neutral' };
   }
   return {
     notice,

@@ -81,7 +81,7 @@ export function freeSlice(latest: readonly SignalRecord[]): FreeSlice {
  * PAYWALL=on, none without. What the daily job leaves out of everything it publishes (share images, track record).
  */
 export function anonymousLockedTickers(latest: readonly SignalRecord[], paywall: boolean): ReadonlySet<string> {
-  return paywall ? freeSlice(latest).lockedTopTickers : new Set();
+  return lockedTickersFor(freeSlice(latest), { paywall, isPro: false });
 }
 
 /** A list as a viewer sees it: the rows they may see (in the list's order) and how many are locked. */
@@ -112,6 +112,17 @@ export function isScoreLocked(ticker: string, slice: FreeSlice, viewer: Viewer):
   return !seesEverything(viewer) && slice.lockedTopTickers.has(ticker);
 }
 
+/**
+ * The tickers whose scores and direction the viewer may not see: the locked top tickers for anonymous and Free with
+ * PAYWALL=on, none for Pro or without the paywall. The set form of isScoreLocked, for code that filters many rows.
+ */
+export function lockedTickersFor(slice: FreeSlice, viewer: Viewer): ReadonlySet<string> {
+  return seesEverything(viewer) ? new Set() : slice.lockedTopTickers;
+}
+
+/** What a locked ticker shows in place of its signal (no score, no direction), on every page, file and answer. */
+export const LOCKED_SIGNAL_LABEL = 'Top signal';
+
 /** True when the archive and its downloads are gated for the viewer. */
 export function isArchiveLocked(viewer: Viewer): boolean {
   return !seesEverything(viewer);
@@ -132,7 +143,7 @@ export interface LockedTicker {
 }
 
 /** The public form of a locked top ticker's record: no score of any kind. */
-export function lockedTicker(record: SignalRecord): LockedTicker {
+export function lockedTicker(record: Pick<SignalRecord, 'ticker' | 'companyName' | 'reportDate'>): LockedTicker {
   return { ticker: record.ticker, companyName: record.companyName, reportDate: record.reportDate, isTopTicker: true, locked: true };
 }
 

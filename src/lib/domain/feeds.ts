@@ -5,6 +5,7 @@
  */
 import { Feed } from 'feed';
 import { eventId, eventText, type SignalEvent, stockUrl } from './alerts';
+import { LOCKED_SIGNAL_LABEL } from './entitlements';
 import { formatDate } from './format';
 
 /** The public feeds' paths on the site. */
@@ -22,6 +23,14 @@ export interface SignalFeedInput {
   updated: Date;
   /** False for an event whose scores the reader may not see (PAYWALL=on, a locked top ticker). */
   showScores?: (event: SignalEvent) => boolean;
+  /** True for an event that would tell a locked top ticker's state today (PAYWALL=on): it says only "a top signal". */
+  lockedSignal?: (event: SignalEvent) => boolean;
+}
+
+/** An event item's text: the change, with its scores when the reader may see them; a locked one says only that it is a top signal. */
+export function feedItemText(event: SignalEvent, input: Pick<SignalFeedInput, 'showScores' | 'lockedSignal'>): string {
+  if (input.lockedSignal?.(event)) return `${event.ticker} is a ${LOCKED_SIGNAL_LABEL.toLowerCase()}`;
+  return eventText(event, input.showScores?.(event) ?? true);
 }
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -41,7 +50,7 @@ export function signalFeed(input: SignalFeedInput): Feed {
   });
   const events = [...input.events].sort((a, b) => (a.reportDate < b.reportDate ? 1 : a.reportDate > b.reportDate ? -1 : 0));
   for (const event of events) {
-    const text = capital(eventText(event, input.showScores?.(event) ?? true));
+    const text = capital(feedItemText(event, input));
     const date = new Date(`${event.reportDate}T00:00:00Z`);
     feed.addItem({
       id: eventId(input.siteUrl, event),

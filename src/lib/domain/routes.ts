@@ -29,8 +29,11 @@ export const LIVE_GET_PREFIXES = [
 /** The live routes answered with POST and a JSON body, as paths under /api. */
 export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names', '/polygon/sync-company-info'] as const;
 
-/** The account routes' first path segment under /api (several methods each: the routes answer the rest with 404); forms are /login's and /account's plain posts. */
-export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin', 'alerts', 'ai'] as const;
+/**
+ * The account routes' first path segment under /api (several methods each: the routes answer the rest with 404); forms
+ * are /login's and /account's plain posts; pro is the Pro data, which a CDN must forward (never a static file).
+ */
+export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin', 'alerts', 'ai', 'pro'] as const;
 
 /** Every live route's first path segment under /api. */
 export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];

@@ -261,12 +261,15 @@ export function temporalCoverage(first: string | null, last: string | null): str
 }
 
 /**
- * The track record an anonymous visitor may see: with PAYWALL=on a locked top ticker's entry on the latest report
- * would show today's score, so it waits for the next report (its later rows show it as yesterday's entry).
+ * The track record an anonymous visitor may see: with PAYWALL=on a locked top ticker shows nothing of its state on the
+ * latest report, so its entries that the latest report decides wait for the next report: the entry it opened (today's
+ * score), one still open ("still qualified" says today's direction) and one it closed (the exit says it too). Its
+ * entries closed before the latest report stay: they are history every visitor saw then.
  */
 export function publicTrack(track: TrackData, lockedTopTickers: ReadonlySet<string>, reportDate: string): TrackData {
   if (lockedTopTickers.size === 0) return track;
-  return { ...track, entries: track.entries.filter((e) => !(e.date === reportDate && lockedTopTickers.has(e.ticker))) };
+  const decidedToday = (e: TrackData['entries'][number]) => e.date === reportDate || e.exitDate === null || e.exitDate >= reportDate;
+  return { ...track, entries: track.entries.filter((e) => !(lockedTopTickers.has(e.ticker) && decidedToday(e))) };
 }
 
 /** A hit rate as a percent with 1 decimal ('62.5%'); none resolved shows '—'. */

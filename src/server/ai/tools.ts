@@ -5,6 +5,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import { RULES_SECTION, qualifiedStocks, tickerTrend } from '../../lib/domain/ai-facts';
+import { LOCKED_SIGNAL_LABEL } from '../../lib/domain/entitlements';
 import type { SignalHistory, SignalRecord } from '../../lib/domain/schemas';
 import { classifySignal } from '../../lib/domain/signal';
 import { similarTickers } from '../../lib/domain/similar';
@@ -16,10 +17,10 @@ export const TOOL_LIST_LIMIT = 25;
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-/** A record as the tools hand it to the model; `hidden` (a locked top ticker) carries no scores. */
+/** A record as the tools hand it to the model; `hidden` (a locked top ticker) carries no score and no direction. */
 function summary(record: SignalRecord, hidden: boolean) {
   const base = { ticker: record.ticker, companyName: record.companyName, sector: record.sector ?? null };
-  if (hidden) return { ...base, scores: 'Pro only: this top signal is locked on the Free plan.' };
+  if (hidden) return { ...base, signal: LOCKED_SIGNAL_LABEL, scores: 'Pro only: this top signal is locked on the Free plan; its score and direction are not shown.' };
   return { ...base, cScore: round(record.cScore), signal: classifySignal(record.cScore) };
 }
 
@@ -78,7 +79,8 @@ export function chatTools(history: SignalHistory, reportDate: string, hidden: Re
         if (sector !== undefined && sector.trim() !== '' && !sectors.some((s) => s.toLowerCase() === sector.trim().toLowerCase())) {
           return { error: `No sector ${JSON.stringify(sector)}. The sectors are: ${sectors.join(', ')}.` };
         }
-        const stocks = qualifiedStocks(history, direction, sector);
+        // A locked top ticker is left out: being listed in a direction would say its direction and score range.
+        const stocks = qualifiedStocks(history, direction, sector).filter((r) => !hidden.has(r.ticker));
         return {
           reportDate,
           direction,

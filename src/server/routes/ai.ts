@@ -34,7 +34,6 @@ import {
   rateMessage,
   utcDay,
 } from '../../lib/domain/ai-rules';
-import { freeSlice } from '../../lib/domain/entitlements';
 import type { SiteIndex } from '../../storage/site-index';
 import { AiStore, type StoredAiText } from '../../storage/ai-store';
 import type { RunLog } from '../../storage/run-log';
@@ -45,7 +44,7 @@ import { requireUser, type SessionEnv, type SessionUser } from '../auth/session'
 import { refusal } from '../errors';
 import { clientAddress } from '../upstream';
 import { routeTicker, validate } from '../validate';
-import type { ApiContext } from './context';
+import { lockedForCaller, type ApiContext } from './context';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 const BRIEF = 'brief';
@@ -84,7 +83,6 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
   const inFlight = new Map<string, Promise<StoredAiText>>();
   // The JSON of stored analyses by report date and ticker (one model a process).
   const answers = new Map<string, string>();
-  let hiddenOf: { site: SiteIndex; hidden: ReadonlySet<string> } | null = null;
 
   async function site(): Promise<SiteIndex> {
     const current = await context.site.current();
@@ -94,9 +92,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
 
   /** Top tickers whose scores the viewer may not see (PAYWALL=on, not Pro): none otherwise. */
   function hidden(current: SiteIndex, user: SessionUser | null): ReadonlySet<string> {
-    if (!paywall || user?.isPremium) return new Set();
-    if (hiddenOf?.site !== current) hiddenOf = { site: current, hidden: freeSlice(current.history.latest).lockedTopTickers };
-    return hiddenOf.hidden;
+    return lockedForCaller(current, paywall, user);
   }
 
   function configured(): { settings: AiSettings; model: LanguageModel } {

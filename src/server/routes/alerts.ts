@@ -15,7 +15,7 @@ import { requireUser, type SessionEnv, type SessionUser, sessionUser } from '../
 import { refusal } from '../errors';
 import { escapeHtml, htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
-import type { ApiContext } from './context';
+import { lockedForCaller, type ApiContext } from './context';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 /** How many of a user's latest events the private feed lists. */
@@ -148,7 +148,11 @@ export function alertRoutes(context: ApiContext): Hono {
       const kinds = new Set((await store.settings(owner)).kinds);
       const events = (await store.events({ tickers: await store.watched(owner), limit: PRIVATE_FEED_ITEMS * 2 })).filter((e) => kinds.has(e.kind)).slice(0, PRIVATE_FEED_ITEMS);
       // With PAYWALL=on the scores are Pro data: a Free account's feed names the changes without them.
-      const scores = !accounts.paywall || (await store.isPro(owner));
+      const isPremium = await store.isPro(owner);
+      const scores = !accounts.paywall || isPremium;
+      // A locked top ticker's event of the latest report would say its direction today: it says only "a top signal".
+      const site = await context.site.current();
+      const locked = site === null ? new Set<string>() : lockedForCaller(site, accounts.paywall, { isPremium });
       const base = new URL(`/api/alerts/feed/${token}`, accounts.siteUrl).href;
       const latest = events[0]?.reportDate;
       const feed = signalFeed({
@@ -159,6 +163,7 @@ export function alertRoutes(context: ApiContext): Hono {
         events,
         updated: latest ? new Date(`${latest}T00:00:00Z`) : new Date(0),
         showScores: () => scores,
+        lockedSignal: (event) => event.reportDate === site?.reportDate && locked.has(event.ticker),
       });
       const type = kind === 'xml' ? 'application/atom+xml; charset=utf-8' : 'application/feed+json; charset=utf-8';
       return c.body(kind === 'xml' ? feed.atom1() : feed.json1(), 200, { 'Content-Type': type, 'Cache-Control': 'private, max-age=300', 'Referrer-Policy': 'no-referrer' });

@@ -1,5 +1,5 @@
 /** Live company and signal routes: company info, names, the company-information sync, sentiment, complete data. */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { companyInfo, tickerMetrics, type MarketSentiment } from '../../lib/domain/api-responses';
 import { cacheControl } from '../../lib/domain/cache-windows';
@@ -12,7 +12,8 @@ import { refusal } from '../errors';
 import { ProviderError } from '../providers/provider';
 import { TickerParams, validate } from '../validate';
 import { spendsUpstream } from '../upstream';
-import { knownRecord, type ApiContext } from './context';
+import { callerCache, knownRecord, lockedForCaller, type ApiContext } from './context';
+import { LOCKED_SIGNAL_LABEL, lockedTicker } from '../../lib/domain/entitlements';
 import { trustedOrigin } from '../auth/origin';
 import { requireOperator, type SessionEnv, sessionUser } from '../auth/session';
 
@@ -49,7 +50,11 @@ export function companyRoutes(context: ApiContext): Hono {
   let syncing = false;
   let runStartedAt: string | null = null;
   // Writes and upstream spending are the operators' (ADMIN_EMAILS): checked before the body is read.
-  const operator = [trustedOrigin(context.siteOrigins), sessionUser(context.accounts.session), requireOperator] as const;
+  const readSession = sessionUser(context.accounts.session);
+  const operator = [trustedOrigin(context.siteOrigins), readSession, requireOperator] as const;
+  const paywall = context.accounts.paywall;
+  // With PAYWALL=on what these routes show depends on the caller's plan; without it nobody's session is read.
+  const caller: MiddlewareHandler<SessionEnv> = paywall ? readSession : (_c, next) => next();
   return new Hono<SessionEnv>()
     .get('/company-info/:ticker', validate('param', TickerParams), async (c) => {
       const { ticker } = c.req.valid('param');
@@ -127,9 +132,13 @@ export function companyRoutes(context: ApiContext): Hono {
         syncing = false;
       }
     })
-    .get('/market-sentiment/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/market-sentiment/:ticker', validate('param', TickerParams), caller, async (c) => {
       const { ticker } = c.req.valid('param');
-      const { record } = await knownRecord(context, ticker);
+      const { record, site } = await knownRecord(context, ticker);
+      const headers = callerCache(SENTIMENT, paywall, c.var.user);
+      if (lockedForCaller(site, paywall, c.var.user).has(ticker)) {
+        return c.json({ ...lockedTicker(record), sentiment: LOCKED_SIGNAL_LABEL }, 200, headers);
+      }
       const sentiment: MarketSentiment = {
         ticker,
         reportDate: record.reportDate,
@@ -138,20 +147,23 @@ export function companyRoutes(context: ApiContext): Hono {
         sentiment: signalDirection(record.cScore),
         trend: record.cScore > record.yesterdayCScore ? 'up' : record.cScore < record.yesterdayCScore ? 'down' : 'flat',
       };
-      return c.json(sentiment, 200, SENTIMENT);
+      return c.json(sentiment, 200, headers);
     })
-    .get('/stock-complete-data/:ticker', validate('param', TickerParams), async (c) => {
+    .get('/stock-complete-data/:ticker', validate('param', TickerParams), caller, async (c) => {
       const { ticker } = c.req.valid('param');
       const { record, site } = await knownRecord(context, ticker);
+      const locked = lockedForCaller(site, paywall, c.var.user);
+      const hidden = locked.has(ticker);
       const body = {
         ticker,
         reportDate: site.reportDate,
-        stock: record,
-        metrics: tickerMetrics(record),
+        stock: hidden ? lockedTicker(record) : record,
+        metrics: hidden ? lockedTicker(record) : tickerMetrics(record),
         companyInfo: companyInfo(ticker, record.companyName, site.universe.get(ticker), await context.companies.get(ticker), context.siteName),
-        similarTickers: similarTickers(ticker, [...site.records.values()]),
+        // As on the stock pages: a similar ticker whose score the caller may not see is left out.
+        similarTickers: similarTickers(ticker, [...site.records.values()]).filter((s) => !locked.has(s.ticker)),
       };
-      return c.json(body, 200, COMPLETE_DATA);
+      return c.json(body, 200, callerCache(COMPLETE_DATA, paywall, c.var.user));
     }) as unknown as Hono;
 }
 

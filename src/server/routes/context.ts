@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import { noSignalMessage } from '../../lib/domain/api-responses';
+import { freeSlice, lockedTickersFor, type FreeSlice } from '../../lib/domain/entitlements';
+import type { SessionUser } from '../auth/session';
 import type { SignalRecord } from '../../lib/domain/schemas';
 import type { CompanyStore } from '../../storage/company-info';
 import type { Accounts } from '../accounts';
@@ -49,3 +51,31 @@ export async function orEmpty<T>(answer: () => Promise<T>, empty: T): Promise<T>
     throw error;
   }
 }
+
+const slices = new WeakMap<SiteIndex, FreeSlice>();
+
+/** The free slice of a loaded report, computed once per report. */
+export function siteSlice(site: SiteIndex): FreeSlice {
+  let slice = slices.get(site);
+  if (slice === undefined) slices.set(site, (slice = freeSlice(site.history.latest)));
+  return slice;
+}
+
+/** The tickers whose scores and direction this caller may not see (entitlements.ts's rule, for the session's user). */
+export function lockedForCaller(site: SiteIndex, paywall: boolean, user: Pick<SessionUser, 'isPremium'> | null | undefined): ReadonlySet<string> {
+  return lockedTickersFor(siteSlice(site), { paywall, isPro: user?.isPremium ?? false });
+}
+
+/**
+ * The cache headers of an answer that depends on who asks (PAYWALL=on): the public answer keeps its window with
+ * `Vary: Cookie`; a Pro caller's answer is `private, no-store`, so no shared cache ever keeps it. Without the
+ * paywall every caller gets the same answer and the public window stands.
+ */
+export function callerCache(publicHeaders: Record<string, string>, paywall: boolean, user: SessionUser | null | undefined): Record<string, string> {
+  if (!paywall) return publicHeaders;
+  if (user?.isPremium) return { ...publicHeaders, 'Cache-Control': PRIVATE_NO_STORE, Vary: 'Cookie' };
+  return { ...publicHeaders, Vary: 'Cookie' };
+}
+
+/** The Cache-Control of every answer only its session may read. */
+export const PRIVATE_NO_STORE = 'private, no-store';

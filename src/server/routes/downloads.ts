@@ -12,20 +12,24 @@ import type { ArchivedFile } from '../../lib/domain/schemas';
 import { readArchive, readArchivedBytes } from '../../storage/archive';
 import { refusal } from '../errors';
 import { optionalQuery, validate } from '../validate';
-import type { ApiContext } from './context';
+import { PRIVATE_NO_STORE, type ApiContext } from './context';
 
 const FileParams = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'expected an archive id (16 lower-case hex digits): take one from /api/excel-files') });
 const SheetQuery = z.object({ sheetId: optionalQuery(z.string().regex(/^\d{1,3}$/, 'expected a sheet number such as 0').transform(Number)) });
 const CSV_TYPE = 'text/csv; charset=utf-8';
 const FILE_TYPES: Record<ArchivedFile['kind'], string> = { csv: CSV_TYPE, xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
-/** /download-excel/{id} and /download-csv/{id}?sheetId=. */
+/** /download-excel/{id} and /download-csv/{id}?sheetId=; an archived file never changes under its id, so an open archive caches for a day. */
 export function downloadRoutes(context: ApiContext): Hono {
   async function archivedFile(id: string): Promise<ArchivedFile> {
     const file = (await readArchive(context.archiveDir)).find((f) => f.id === id);
     if (file === undefined) throw refusal(404, `No archived file has the id ${id}: take one from /api/excel-files.`);
     return file;
   }
+
+  // With PAYWALL=on a download is Pro's (api.ts checks the session first): no shared cache may keep it.
+  const cache: Record<string, string> = context.accounts.paywall ? { 'Cache-Control': PRIVATE_NO_STORE, Vary: 'Cookie' } : { 'Cache-Control': 'public, max-age=86400, immutable' };
+  const attachment = (contentType: string, fileName: string): Record<string, string> => ({ 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${fileName}"`, ...cache });
 
   return new Hono()
     .get('/download-excel/:id', validate('param', FileParams), async (c) => {
@@ -43,11 +47,6 @@ export function downloadRoutes(context: ApiContext): Hono {
       const name = downloadFileName(file.fileName, 'csv', file.kind === 'xlsx' && file.sheets.length > 1 ? sheet.sheetName : undefined);
       return c.body(toCsv(rows), 200, attachment(CSV_TYPE, name));
     });
-}
-
-/** The headers of a download: an archived file never changes under its id, so it may be cached for a day. */
-function attachment(contentType: string, fileName: string): Record<string, string> {
-  return { 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${fileName}"`, 'Cache-Control': 'public, max-age=86400, immutable' };
 }
 
 function csvRows(bytes: Uint8Array): string[][] {
