@@ -1,6 +1,9 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CsvError, parse as csvParser } from 'csv-parse';
 import readExcelFile from 'read-excel-file/node';
 import {
+  checkCellLength,
+  checkColumnCount,
   DEFAULT_EXPORT_LIMITS,
   ExportError,
   normalizeExport,
@@ -9,7 +12,7 @@ import {
   type ExportLimits,
   type ExportTable,
 } from '../lib/domain/export';
-import { decodeExportText, isUtf16 } from '../lib/domain/text';
+import { decodeExportText, excerpt, isUtf16 } from '../lib/domain/text';
 import { probeWorkbook } from './xlsx-probe';
 import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
 
@@ -90,21 +93,70 @@ function detectKind(name: string, bytes: Uint8Array): ExportKind {
   return 'csv';
 }
 
-function csvTable(bytes: Uint8Array, limits: ExportLimits): ExportTable {
-  try {
-    const rows: string[][] = parseCsv(isUtf16(bytes) ? decodeExportText(bytes)! : Buffer.from(bytes), {
-      bom: true,
-      relax_quotes: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // One record past the header and the row limit is enough to refuse the file; the rest is never read.
-      to: limits.maxRows + 2,
-    });
-    return { sheet: null, rows };
-  } catch (error) {
-    const err = error as { lines?: number; message: string };
-    throw new ExportError({ row: err.lines, message: `The CSV cannot be read: ${err.message}.` });
+/** Bytes of CSV (characters of UTF-16 text) parsed in one turn of the event loop: a few milliseconds of work. */
+const CSV_SLICE = 16 * 1024;
+
+/**
+ * The most bytes one CSV row may run to before it ends: every cell at EXPORT_MAX_CELL_CHARS in every column, with room
+ * for multi-byte characters and the invisible ones the cell limit does not count. A longer row is refused as it streams.
+ */
+export function csvRowLimit(limits: ExportLimits): number {
+  return 4 * limits.maxColumns * limits.maxCellChars;
+}
+
+/**
+ * Reads a CSV as it streams through the parser, a slice a turn so the event loop stays free, checking each row as it
+ * ends (the header's columns and every cell's length) and refusing a row past csvRowLimit before its end; it holds
+ * at most one row more than the row limit allows.
+ */
+async function csvTable(bytes: Uint8Array, limits: ExportLimits): Promise<ExportTable> {
+  const input = isUtf16(bytes) ? decodeExportText(bytes)! : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rows: string[][] = [];
+  // One record past the header and the row limit is enough to refuse the file; the rest is never read.
+  const enough = limits.maxRows + 2;
+  let failure: unknown = null;
+  const parser = csvParser({
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // Named rather than detected: detection rescans a long first line on every slice.
+    record_delimiter: ['\r\n', '\n', '\r'],
+    max_record_size: csvRowLimit(limits),
+    on_record: (record: string[]) => {
+      const row = rows.length + 1;
+      if (row === 1) checkColumnCount(record.length, limits);
+      record.forEach((cell, i) => checkCellLength(cell, row, row === 1 ? `column ${i + 1}` : excerpt(rows[0]![i] || `column ${i + 1}`), limits));
+      rows.push(record);
+      return null;
+    },
+  });
+  parser.on('error', (error) => (failure ??= error));
+  parser.resume();
+  for (let at = 0; at < input.length && failure === null && rows.length < enough; at += CSV_SLICE) {
+    parser.write(input.slice(at, at + CSV_SLICE));
+    await nextTurn();
   }
+  if (failure === null && rows.length < enough) {
+    await new Promise((resolve) => {
+      parser.once('end', resolve).once('close', resolve).once('error', resolve);
+      parser.end();
+    });
+  }
+  parser.destroy();
+  if (failure instanceof ExportError) throw failure;
+  if (failure instanceof CsvError && failure.code === 'CSV_MAX_RECORD_SIZE') {
+    const row = rows.length + 1;
+    throw new ExportError({
+      row,
+      message: `Row ${row}${row === 1 ? ' (the header)' : ''} runs past ${count(csvRowLimit(limits))} bytes without ending: a row may hold ${count(limits.maxColumns)} columns (EXPORT_MAX_COLUMNS) of ${count(limits.maxCellChars)} characters a cell (EXPORT_MAX_CELL_CHARS). Shorten its cells or delete the columns the export does not need.`,
+    });
+  }
+  if (failure !== null) {
+    const err = failure as { lines?: number; message: string };
+    throw new ExportError({ row: err.lines, message: `The CSV cannot be read: ${excerpt(err.message)}.` });
+  }
+  return { sheet: null, rows: rows.slice(0, enough) };
 }
 
 async function xlsxTables(bytes: Uint8Array, limits: ExportLimits): Promise<ExportTable[]> {
@@ -113,7 +165,7 @@ async function xlsxTables(bytes: Uint8Array, limits: ExportLimits): Promise<Expo
     const sheets = await readExcelFile(Buffer.from(bytes));
     return sheets.map(({ sheet, data }) => ({ sheet, rows: data as ExportTable['rows'] }));
   } catch (error) {
-    throw new ExportError({ message: `The workbook cannot be read: ${(error as Error).message}. Save it again as .xlsx.` });
+    throw new ExportError({ message: `The workbook cannot be read: ${excerpt((error as Error).message)}. Save it again as .xlsx.` });
   }
 }
 
@@ -125,7 +177,7 @@ export async function parseExport(name: string, bytes: Uint8Array, limits: Expor
   try {
     checkFileSize(bytes.length, limits);
     const kind = detectKind(name, bytes);
-    const tables = kind === 'csv' ? [csvTable(bytes, limits)] : await xlsxTables(bytes, limits);
+    const tables = kind === 'csv' ? [await csvTable(bytes, limits)] : await xlsxTables(bytes, limits);
     const active = signalSheetIndex(tables.map((t) => t.sheet ?? ''));
     const table = tables[active];
     if (!table) throw new ExportError({ message: 'The workbook has no sheets.' });

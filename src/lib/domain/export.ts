@@ -1,6 +1,6 @@
 import { explainIssues } from './explain';
 import { SignalRecordSchema, type SignalRecord } from './schemas';
-import { asciiUpper, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from './text';
+import { asciiUpper, excerpt, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from './text';
 import { isTicker, TICKER_RULE } from './ticker';
 
 /** A cell as a parser hands it over: CSV gives strings, XLSX gives strings, numbers, booleans and dates. */
@@ -176,6 +176,34 @@ function isBlankRow(row: Cell[]): boolean {
   return row.every((cell) => cellText(cell) === '');
 }
 
+/**
+ * Refuses a text cell over EXPORT_MAX_CELL_CHARS (counted after stripInvisible), header cells included: the CSV reader
+ * calls it as each row is read, normalizeExport on every row of a workbook. `row` is 1-based, the header being row 1.
+ */
+export function checkCellLength(cell: Cell, row: number, column: string, limits: ExportLimits): void {
+  if (typeof cell !== 'string' || cell.length <= limits.maxCellChars) return;
+  const length = stripInvisible(cell).length;
+  if (length <= limits.maxCellChars) return;
+  throw new ExportError({
+    row,
+    column,
+    message: `Row ${row}${row === 1 ? ' (the header)' : ''}: a cell holds ${count(length)} characters; the limit is ${count(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
+  });
+}
+
+/** Refuses a header of more than EXPORT_MAX_COLUMNS columns. */
+export function checkColumnCount(columns: number, limits: ExportLimits): void {
+  if (columns > limits.maxColumns) {
+    throw new ExportError({ row: 1, message: `The header has ${count(columns)} columns; the limit is ${count(limits.maxColumns)} (EXPORT_MAX_COLUMNS). Delete the columns the export does not need.` });
+  }
+}
+
+/** A column's label as a message names it: its header text (quoted at most QUOTED_CHARS long), or its number. */
+function columnName(labels: readonly string[], index: number): string {
+  const label = labels[index];
+  return label ? excerpt(label) : `column ${index + 1}`;
+}
+
 /** The result of reading one export table. */
 export interface NormalizedExport {
   records: SignalRecord[];
@@ -195,16 +223,19 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
   if (!header || isBlankRow(header)) {
     throw new ExportError({ message: 'The file is empty: it needs a header row (Ticker, C-Score, Report Date, ...) and one row per ticker.' });
   }
+  header.forEach((cell, i) => checkCellLength(cell, 1, `column ${i + 1}`, limits));
+  checkColumnCount(header.length, limits);
   const labels = header.map(cellText);
   const columns = new Map<Field, number>();
   const warnings: CellProblem[] = [];
   labels.forEach((label, index) => {
     if (label === '') return;
     const field = FIELD_BY_LABEL.get(labelKey(label));
+    const name = excerpt(label);
     if (!field) {
-      warnings.push({ row: 1, column: label, message: `Column "${label}" is not a known field and was ignored.` });
+      warnings.push({ row: 1, column: name, message: `Column "${name}" is not a known field and was ignored.` });
     } else if (columns.has(field)) {
-      throw new ExportError({ row: 1, column: label, message: `Column "${label}" repeats column "${labels[columns.get(field)!]}": keep one of them.` });
+      throw new ExportError({ row: 1, column: name, message: `Column "${name}" repeats column "${columnName(labels, columns.get(field)!)}": keep one of them.` });
     } else {
       columns.set(field, index);
     }
@@ -215,12 +246,8 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
     ['reportDate', 'Report Date'],
   ] as const) {
     if (!columns.has(field)) {
-      throw new ExportError({ row: 1, column: wanted, message: `There is no "${wanted}" column: add it to the header row (found: ${labels.filter(Boolean).join(', ') || 'nothing'}).` });
+      throw new ExportError({ row: 1, column: wanted, message: `There is no "${wanted}" column: add it to the header row (found: ${excerpt(labels.filter(Boolean).join(', ')) || 'nothing'}).` });
     }
-  }
-
-  if (labels.length > limits.maxColumns) {
-    throw new ExportError({ row: 1, message: `The header has ${count(labels.length)} columns; the limit is ${count(limits.maxColumns)} (EXPORT_MAX_COLUMNS). Delete the columns the export does not need.` });
   }
 
   const records: SignalRecord[] = [];
@@ -229,22 +256,14 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
   const width = labels.length;
   body.forEach((cells, index) => {
     const row = index + 2;
-    cells.forEach((cell, i) => {
-      if (typeof cell === 'string' && cell.length > limits.maxCellChars && stripInvisible(cell).length > limits.maxCellChars) {
-        throw new ExportError({
-          row,
-          column: labels[i] || `column ${i + 1}`,
-          message: `Row ${row}: a cell holds ${count(stripInvisible(cell).length)} characters; the limit is ${count(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
-        });
-      }
-    });
+    cells.forEach((cell, i) => checkCellLength(cell, row, columnName(labels, i), limits));
     if (isBlankRow(cells)) return;
     // A short row, or a filled cell past the header's last column, means the row is shifted.
     const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
     if (cells.length < width || extra !== -1) {
       throw new ExportError({
         row,
-        column: cells.length < width ? labels[cells.length] : `column ${extra + 1} (no header)`,
+        column: cells.length < width ? columnName(labels, cells.length) : `column ${extra + 1} (no header)`,
         message: `Row ${row} has ${cells.length} cells but the header has ${width}: the row is ragged; fix its separators or quotes.`,
       });
     }
@@ -252,12 +271,12 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
       const i = columns.get(field);
       return i === undefined ? undefined : cells[i];
     };
-    const label = (field: Field): string => labels[columns.get(field) ?? -1] ?? field;
+    const label = (field: Field): string => (columns.has(field) ? columnName(labels, columns.get(field)!) : field);
 
     const ticker = asciiUpper(cellText(at('ticker')));
     if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
     if (!isTicker(ticker)) {
-      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${ticker}" is not ${TICKER_RULE}.` });
+      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${excerpt(ticker)}" is not ${TICKER_RULE}.` });
     }
     const reportDateCell = at('reportDate');
     if (cellText(reportDateCell) === '') {
@@ -265,7 +284,7 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
     }
     const reportDate = parseReportDate(reportDateCell);
     if (!reportDate) {
-      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${cellText(reportDateCell)}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
+      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${excerpt(cellText(reportDateCell))}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
     }
     const key = `${reportDate} ${ticker}`;
     const seen = firstRowOf.get(key);
@@ -297,7 +316,7 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
           warnings.push({
             row,
             column: label(field),
-            message: text === '' ? `blank, read as 0` : `"${text}" is not a number, read as 0`,
+            message: text === '' ? `blank, read as 0` : `"${excerpt(text)}" is not a number, read as 0`,
           });
         }
         numbers[field] = 0;
