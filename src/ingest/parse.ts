@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CsvError, parse as csvParser } from 'csv-parse';
 import readExcelFile from 'read-excel-file/node';
@@ -87,7 +88,7 @@ function detectKind(name: string, bytes: Uint8Array): ExportKind {
   if (sample.includes(0)) {
     throw new ExportError({ message: 'The file is binary, not CSV text: export it as CSV (UTF-8) or XLSX.' });
   }
-  if (decodeExportText(bytes) === null) {
+  if (!isUtf8(bytes)) {
     throw new ExportError({ message: 'The file is not UTF-8 text: export it as "CSV UTF-8" or XLSX.' });
   }
   return 'csv';
