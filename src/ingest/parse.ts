@@ -5,13 +5,15 @@ import readExcelFile from 'read-excel-file/node';
 import {
   checkCellLength,
   checkColumnCount,
+  checkRowCount,
   DEFAULT_EXPORT_LIMITS,
   ExportError,
-  normalizeExport,
+  exportNormalizer,
   signalSheetIndex,
   type CellProblem,
   type ExportLimits,
   type ExportTable,
+  type NormalizedExport,
 } from '../lib/domain/export';
 import { decodeExportText, excerpt, isUtf16 } from '../lib/domain/text';
 import { probeWorkbook } from './xlsx-probe';
@@ -170,6 +172,20 @@ async function xlsxTables(bytes: Uint8Array, limits: ExportLimits): Promise<Expo
   }
 }
 
+/** Rows checked in one turn of the event loop: a few milliseconds of work. */
+const ROWS_A_TURN = 250;
+
+/** normalizeExport, a few hundred rows a turn so a large file does not hold the event loop. */
+async function normalizeInTurns(table: ExportTable, limits: ExportLimits): Promise<NormalizedExport> {
+  checkRowCount(table.rows.length, limits);
+  const normalizer = exportNormalizer(table.rows[0], limits);
+  for (let index = 1; index < table.rows.length; index += 1) {
+    normalizer.add(table.rows[index]!, index + 1);
+    if (index % ROWS_A_TURN === 0) await nextTurn();
+  }
+  return normalizer.finish();
+}
+
 /**
  * Reads one export file (CSV, or XLSX with every sheet) into signal records.
  * Throws RefusedFileError naming file, row and column when the file must not be published.
@@ -182,7 +198,7 @@ export async function parseExport(name: string, bytes: Uint8Array, limits: Expor
     const active = signalSheetIndex(tables.map((t) => t.sheet ?? ''));
     const table = tables[active];
     if (!table) throw new ExportError({ message: 'The workbook has no sheets.' });
-    const { records, warnings } = normalizeExport(table, limits);
+    const { records, warnings } = await normalizeInTurns(table, limits);
     const sheets = tables.map((t, id) => ({
       id,
       sheetName: t.sheet ?? 'Signals',

@@ -7,7 +7,6 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorTools } from '../../src/ingest/operator-tools';
@@ -15,6 +14,7 @@ import { RunLog } from '../../src/storage/run-log';
 import { cookiesOf } from '../fixtures/account-server';
 import { keepingMailer, testAccounts } from '../fixtures/accounts';
 import { dailyIn, serveDaily } from '../fixtures/daily';
+import { watchEventLoop } from '../fixtures/event-loop';
 
 const SITE = 'https://signals.example';
 const HEADER_BYTES = 24 * 1024 * 1024;
@@ -59,34 +59,9 @@ async function formOf(csv: Uint8Array): Promise<{ body: Buffer; type: string }> 
   return { body: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };
 }
 
-/**
- * Watches the event loop: the most CPU time this thread spent between two ticks of a 5 ms timer (work that held the
- * loop, whatever else the machine runs), and the longest wall-clock delay of the loop (which a loaded machine inflates).
- */
-function watchLoop(): () => { heldMs: number; delayMs: number } {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  const cpu = () => {
-    const used = process.threadCpuUsage();
-    return (used.user + used.system) / 1000;
-  };
-  let last = cpu();
-  let held = 0;
-  const timer = setInterval(() => {
-    const now = cpu();
-    held = Math.max(held, now - last);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    histogram.disable();
-    return { heldMs: Math.max(held, cpu() - last), delayMs: histogram.max / 1e6 };
-  };
-}
-
 /** One upload check of a prepared form, sent in 64 KB writes; its answer, and how long the event loop was held meanwhile. */
 async function checkWhileWatching(form: { body: Buffer; type: string }): Promise<{ status: number; text: string; heldMs: number; delayMs: number; ms: number }> {
-  const stop = watchLoop();
+  const stop = watchEventLoop();
   const started = performance.now();
   const { hostname, port } = new URL(origin);
   const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {

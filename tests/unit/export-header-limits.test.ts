@@ -7,6 +7,7 @@ import { parseExport, RefusedFileError } from '../../src/ingest/parse';
 import { DEFAULT_EXPORT_LIMITS, ExportError, normalizeExport } from '../../src/lib/domain/export';
 import { excerpt, QUOTED_CHARS } from '../../src/lib/domain/text';
 import { workbook } from '../../scripts/sample/raw-xlsx';
+import { watchEventLoop } from '../fixtures/event-loop';
 
 const HEADER = ['Ticker', 'Company Name', 'Report Date', 'C-Score'];
 const ROW = 'AAPL,Apple Inc.,2026-11-20,10';
@@ -106,4 +107,16 @@ describe('header cells and the cell limit', () => {
     expect(parsed.records).toHaveLength(3000);
     expect(parsed.records.every((r, i) => r.companyName === `Café ☕ Société ${i}`)).toBe(true);
   });
+
+  it('reads and checks a 100,000-row CSV a slice at a time: the event loop is never held 100 ms', async () => {
+    const header = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
+    const lines = [header];
+    const letters = (n: number) => Array.from({ length: 4 }, (_, k) => String.fromCharCode(65 + (Math.floor(n / 26 ** k) % 26))).join('');
+    for (let i = 0; i < 20_000; i += 1) for (const day of [16, 17, 18, 19, 20]) lines.push(`${letters(i)},Company ${i},2026-11-${day},${(i % 200) - 100},0,1,2,3,4,5,6,0,0,FALSE`);
+    const stop = watchEventLoop();
+    const parsed = await parseExport('large.csv', Buffer.from(lines.join('\n')));
+    const { heldMs } = stop();
+    expect(parsed.records).toHaveLength(100_000);
+    expect(heldMs).toBeLessThan(100);
+  }, 60_000);
 });

@@ -211,15 +211,22 @@ export interface NormalizedExport {
   warnings: CellProblem[];
 }
 
-/**
- * Turns one export table into signal records (spec section 3, DESIGN.md "The export"), or throws an
- * ExportError naming the row and column when the table must be refused.
- */
-export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): NormalizedExport {
-  if (table.rows.length > limits.maxRows + 1) {
-    throw new ExportError({ message: `The file has ${count(table.rows.length - 1)} data rows; the limit is ${count(limits.maxRows)} (EXPORT_MAX_ROWS). Split the export into smaller files.` });
+/** Refuses a table of more data rows than EXPORT_MAX_ROWS (its first row being the header). */
+export function checkRowCount(rows: number, limits: ExportLimits): void {
+  if (rows > limits.maxRows + 1) {
+    throw new ExportError({ message: `The file has ${count(rows - 1)} data rows; the limit is ${count(limits.maxRows)} (EXPORT_MAX_ROWS). Split the export into smaller files.` });
   }
-  const [header, ...body] = table.rows;
+}
+
+/** normalizeExport a row at a time: the header checked at once, each data row as it is added, the records at the end. */
+export interface ExportNormalizer {
+  /** Checks and keeps one data row; `row` is its 1-based number (the first data row is 2). */
+  add(cells: Cell[], row: number): void;
+  finish(): NormalizedExport;
+}
+
+/** A normalizer for the table whose header row is `header`; throws an ExportError for a header that must be refused. */
+export function exportNormalizer(header: Cell[] | undefined, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): ExportNormalizer {
   if (!header || isBlankRow(header)) {
     throw new ExportError({ message: 'The file is empty: it needs a header row (Ticker, C-Score, Report Date, ...) and one row per ticker.' });
   }
@@ -254,99 +261,114 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
   const firstRowOf = new Map<string, number>();
   const tickersOn = new Map<string, number>();
   const width = labels.length;
-  body.forEach((cells, index) => {
-    const row = index + 2;
-    cells.forEach((cell, i) => checkCellLength(cell, row, columnName(labels, i), limits));
-    if (isBlankRow(cells)) return;
-    // A short row, or a filled cell past the header's last column, means the row is shifted.
-    const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
-    if (cells.length < width || extra !== -1) {
-      throw new ExportError({
-        row,
-        column: cells.length < width ? columnName(labels, cells.length) : `column ${extra + 1} (no header)`,
-        message: `Row ${row} has ${cells.length} cells but the header has ${width}: the row is ragged; fix its separators or quotes.`,
-      });
-    }
-    const at = (field: Field): Cell => {
-      const i = columns.get(field);
-      return i === undefined ? undefined : cells[i];
-    };
-    const label = (field: Field): string => (columns.has(field) ? columnName(labels, columns.get(field)!) : field);
+  return {
+    add(cells, row) {
+      cells.forEach((cell, i) => checkCellLength(cell, row, columnName(labels, i), limits));
+      if (isBlankRow(cells)) return;
+      // A short row, or a filled cell past the header's last column, means the row is shifted.
+      const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
+      if (cells.length < width || extra !== -1) {
+        throw new ExportError({
+          row,
+          column: cells.length < width ? columnName(labels, cells.length) : `column ${extra + 1} (no header)`,
+          message: `Row ${row} has ${cells.length} cells but the header has ${width}: the row is ragged; fix its separators or quotes.`,
+        });
+      }
+      const at = (field: Field): Cell => {
+        const i = columns.get(field);
+        return i === undefined ? undefined : cells[i];
+      };
+      const label = (field: Field): string => (columns.has(field) ? columnName(labels, columns.get(field)!) : field);
 
-    const ticker = asciiUpper(cellText(at('ticker')));
-    if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
-    if (!isTicker(ticker)) {
-      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${excerpt(ticker)}" is not ${TICKER_RULE}.` });
-    }
-    const reportDateCell = at('reportDate');
-    if (cellText(reportDateCell) === '') {
-      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}) has no report date.` });
-    }
-    const reportDate = parseReportDate(reportDateCell);
-    if (!reportDate) {
-      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${excerpt(cellText(reportDateCell))}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
-    }
-    const key = `${reportDate} ${ticker}`;
-    const seen = firstRowOf.get(key);
-    if (seen !== undefined) {
-      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker ${ticker} appears twice for ${reportDate} (first at row ${seen}); keep one row per ticker.` });
-    }
-    firstRowOf.set(key, row);
-    const tickers = (tickersOn.get(reportDate) ?? 0) + 1;
-    tickersOn.set(reportDate, tickers);
-    if (tickers > limits.maxTickers) {
-      throw new ExportError({ row, message: `The report of ${reportDate} has more than ${count(limits.maxTickers)} tickers (row ${row} is number ${count(tickers)}); the limit is ${count(limits.maxTickers)} a report (EXPORT_MAX_TICKERS).` });
-    }
-    const companyName = stripInvisible(cellText(at('companyName')));
-    if (companyName.length > MAX_NAME_CHARS) {
-      throw new ExportError({ row, column: label('companyName'), message: `Row ${row} (${ticker}): the company name has ${count(companyName.length)} characters; the limit is ${MAX_NAME_CHARS}. Shorten it.` });
-    }
-    if (isFormulaLike(companyName)) {
-      warnings.push({ row, column: label('companyName'), message: `"${companyName.slice(0, 40)}" starts like a spreadsheet formula; the pages show it as text and the CSV downloads prefix it with '` });
-    }
+      const ticker = asciiUpper(cellText(at('ticker')));
+      if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
+      if (!isTicker(ticker)) {
+        throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${excerpt(ticker)}" is not ${TICKER_RULE}.` });
+      }
+      const reportDateCell = at('reportDate');
+      if (cellText(reportDateCell) === '') {
+        throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}) has no report date.` });
+      }
+      const reportDate = parseReportDate(reportDateCell);
+      if (!reportDate) {
+        throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${excerpt(cellText(reportDateCell))}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
+      }
+      const key = `${reportDate} ${ticker}`;
+      const seen = firstRowOf.get(key);
+      if (seen !== undefined) {
+        throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker ${ticker} appears twice for ${reportDate} (first at row ${seen}); keep one row per ticker.` });
+      }
+      firstRowOf.set(key, row);
+      const tickers = (tickersOn.get(reportDate) ?? 0) + 1;
+      tickersOn.set(reportDate, tickers);
+      if (tickers > limits.maxTickers) {
+        throw new ExportError({ row, message: `The report of ${reportDate} has more than ${count(limits.maxTickers)} tickers (row ${row} is number ${count(tickers)}); the limit is ${count(limits.maxTickers)} a report (EXPORT_MAX_TICKERS).` });
+      }
+      const companyName = stripInvisible(cellText(at('companyName')));
+      if (companyName.length > MAX_NAME_CHARS) {
+        throw new ExportError({ row, column: label('companyName'), message: `Row ${row} (${ticker}): the company name has ${count(companyName.length)} characters; the limit is ${MAX_NAME_CHARS}. Shorten it.` });
+      }
+      if (isFormulaLike(companyName)) {
+        warnings.push({ row, column: label('companyName'), message: `"${companyName.slice(0, 40)}" starts like a spreadsheet formula; the pages show it as text and the CSV downloads prefix it with '` });
+      }
 
-    const numbers = {} as Record<NumericField, number>;
-    for (const field of Object.keys(NUMERIC_RANGES) as NumericField[]) {
-      const raw = at(field);
-      const value = parseNumber(raw);
-      const range = NUMERIC_RANGES[field];
-      if (value === null) {
-        if (columns.has(field)) {
-          const text = cellText(raw);
-          warnings.push({
-            row,
-            column: label(field),
-            message: text === '' ? `blank, read as 0` : `"${excerpt(text)}" is not a number, read as 0`,
-          });
+      const numbers = {} as Record<NumericField, number>;
+      for (const field of Object.keys(NUMERIC_RANGES) as NumericField[]) {
+        const raw = at(field);
+        const value = parseNumber(raw);
+        const range = NUMERIC_RANGES[field];
+        if (value === null) {
+          if (columns.has(field)) {
+            const text = cellText(raw);
+            warnings.push({
+              row,
+              column: label(field),
+              message: text === '' ? `blank, read as 0` : `"${excerpt(text)}" is not a number, read as 0`,
+            });
+          }
+          numbers[field] = 0;
+          continue;
         }
-        numbers[field] = 0;
-        continue;
+        if (value < range.min || value > range.max || (range.integer && !Number.isInteger(value))) {
+          const span = range.integer ? `a whole number from ${range.min} to ${range.max}` : `from ${range.min} to ${range.max}`;
+          throw new ExportError({ row, column: label(field), message: `Row ${row} (${ticker}): ${label(field)} is ${value}; it must be ${span}.` });
+        }
+        numbers[field] = value;
       }
-      if (value < range.min || value > range.max || (range.integer && !Number.isInteger(value))) {
-        const span = range.integer ? `a whole number from ${range.min} to ${range.max}` : `from ${range.min} to ${range.max}`;
-        throw new ExportError({ row, column: label(field), message: `Row ${row} (${ticker}): ${label(field)} is ${value}; it must be ${span}.` });
-      }
-      numbers[field] = value;
-    }
 
-    const record = SignalRecordSchema.safeParse({
-      ticker,
-      companyName,
-      reportDate,
-      isTopTicker: parseBoolean(at('isTopTicker')),
-      ...numbers,
-    });
-    if (!record.success) {
-      const field = record.error.issues[0]?.path[0];
-      const problems = explainIssues(record.error.issues).map((line) => line.replace(/^(\w+):/, (_, name: string) => `${label(name as Field)}:`));
-      throw new ExportError({ row, column: label(field as Field), message: `Row ${row} (${ticker}) is not a valid signal: ${problems.join('; ')}.` });
-    }
-    records.push(record.data);
-  });
-  if (records.length === 0) {
-    throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });
-  }
-  return { records, warnings };
+      const record = SignalRecordSchema.safeParse({
+        ticker,
+        companyName,
+        reportDate,
+        isTopTicker: parseBoolean(at('isTopTicker')),
+        ...numbers,
+      });
+      if (!record.success) {
+        const field = record.error.issues[0]?.path[0];
+        const problems = explainIssues(record.error.issues).map((line) => line.replace(/^(\w+):/, (_, name: string) => `${label(name as Field)}:`));
+        throw new ExportError({ row, column: label(field as Field), message: `Row ${row} (${ticker}) is not a valid signal: ${problems.join('; ')}.` });
+      }
+      records.push(record.data);
+    },
+    finish() {
+      if (records.length === 0) {
+        throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });
+      }
+      return { records, warnings };
+    },
+  };
+}
+
+/**
+ * Turns one export table into signal records (spec section 3, DESIGN.md "The export"), or throws an
+ * ExportError naming the row and column when the table must be refused.
+ */
+export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): NormalizedExport {
+  checkRowCount(table.rows.length, limits);
+  const [header, ...body] = table.rows;
+  const normalizer = exportNormalizer(header, limits);
+  body.forEach((cells, index) => normalizer.add(cells, index + 2));
+  return normalizer.finish();
 }
 
 /** Picks the sheet that holds the signal rows: the one named like "Signals", else the first (README "The export"). */
