@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { CsvError, parse as csvParser } from 'csv-parse';
 import readExcelFile from 'read-excel-file/node';
 import {
@@ -162,7 +163,40 @@ async function csvTable(bytes: Uint8Array, limits: ExportLimits): Promise<Export
   return { sheet: null, rows: rows.slice(0, enough) };
 }
 
+/** Workbooks larger than this are read in a thread of their own; a smaller one takes the event loop a few milliseconds. */
+export const WORKBOOK_THREAD_BYTES = 256 * 1024;
+
+const WORKBOOK_WORKER = new URL('./workbook-worker.mjs', import.meta.url);
+
+/** readWorkbook in a thread of its own, its sheets handed back a batch of rows at a time. */
+function readWorkbookInThread(bytes: Uint8Array, limits: ExportLimits): Promise<ExportTable[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKBOOK_WORKER, { workerData: { bytes, limits }, execArgv: [] });
+    const tables: ExportTable[] = [];
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      outcome();
+    };
+    worker.on('message', (message: { sheet?: string | null; rows?: ExportTable['rows']; done?: true; problem?: CellProblem | null; message?: string }) => {
+      if (message.rows !== undefined) tables.at(-1)!.rows.push(...message.rows);
+      else if (message.done) settle(() => resolve(tables));
+      else if (message.message !== undefined) settle(() => reject(message.problem ? new ExportError(message.problem) : new Error(`The workbook thread failed: ${message.message}`)));
+      else tables.push({ sheet: message.sheet ?? null, rows: [] });
+    });
+    worker.once('error', (error) => settle(() => reject(error)));
+    worker.once('exit', (code) => settle(() => reject(new Error(`The workbook thread stopped (exit code ${code}) before it answered.`))));
+  });
+}
+
 async function xlsxTables(bytes: Uint8Array, limits: ExportLimits): Promise<ExportTable[]> {
+  return bytes.length > WORKBOOK_THREAD_BYTES ? readWorkbookInThread(bytes, limits) : readWorkbook(bytes, limits);
+}
+
+/** A workbook's sheets, after the probe of its declared sizes; throws ExportError for one that must be refused. */
+export async function readWorkbook(bytes: Uint8Array, limits: ExportLimits): Promise<ExportTable[]> {
   probeWorkbook(bytes, limits);
   try {
     const sheets = await readExcelFile(Buffer.from(bytes));
