@@ -5,14 +5,13 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
 import { config as loadProcessConfig, ConfigError, PROJECT_ROOT, requireProductionSettings, type Config } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { operatorTools } from '../src/ingest/operator-tools';
 import { formatSummary } from '../src/ingest/summary';
 import { createApp } from '../src/server/app';
+import { serveApp } from '../src/server/node-server';
 import { writeDeployRules } from '../src/server/deploy-rules';
 import { createLogger, drainOnSignal, requestOperations } from '../src/server/operations';
 import type { Readiness } from '../src/server/routes/context';
@@ -76,10 +75,10 @@ const app = createApp({
   security,
   operations: requestOperations(logger, { readiness: () => readiness }),
 });
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+const server = serveApp({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   logger.info({ port: info.port, distDir, provider: provider.name, redis: options.redis !== null }, `${config.siteName} is serving ${distDir} on http://${shown}:${info.port} (market data: ${provider.name})`);
-}) as Server;
+});
 drainOnSignal(server, {
   logger,
   timeoutMs: config.shutdownTimeoutMs,

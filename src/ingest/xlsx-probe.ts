@@ -5,7 +5,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import { ExportError, type ExportLimits } from '../lib/domain/export';
-import { stripInvisible } from '../lib/domain/text';
+import { excerpt, stripInvisible } from '../lib/domain/text';
 
 interface ZipEntry {
   name: string;
@@ -54,16 +54,16 @@ function zipEntries(bytes: Buffer): ZipEntry[] {
 /** An entry's text, never more than `maxBytes` unpacked (the directory's sizes may lie). */
 function entryText(bytes: Buffer, entry: ZipEntry, maxBytes: number): string {
   const at = entry.localOffset;
-  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw unreadable(`its part ${entry.name} is damaged`);
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw unreadable(`its part ${excerpt(entry.name)} is damaged`);
   const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
   const data = bytes.subarray(start, start + entry.compressedSize);
   if (entry.method === 0) return data.toString('utf8');
-  if (entry.method !== 8) throw unreadable(`its part ${entry.name} uses an unknown compression`);
+  if (entry.method !== 8) throw unreadable(`its part ${excerpt(entry.name)} uses an unknown compression`);
   try {
     return inflateRawSync(data, { maxOutputLength: maxBytes }).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(entry.name, `more than ${number(maxBytes)}`, maxBytes);
-    throw unreadable(`its part ${entry.name} cannot be unpacked`);
+    throw unreadable(`its part ${excerpt(entry.name)} cannot be unpacked`);
   }
 }
 
@@ -71,7 +71,7 @@ const number = (value: number) => value.toLocaleString('en-US');
 
 function tooLarge(part: string, size: string, limit: number): ExportError {
   return new ExportError({
-    message: `The workbook's part ${part} unpacks to ${size} bytes; the limit is ${number(limit)} bytes unpacked (EXPORT_MAX_UNPACKED_BYTES). Split the export into smaller files.`,
+    message: `The workbook's part ${excerpt(part)} unpacks to ${size} bytes; the limit is ${number(limit)} bytes unpacked (EXPORT_MAX_UNPACKED_BYTES). Split the export into smaller files.`,
   });
 }
 
@@ -122,6 +122,20 @@ function decodeXml(text: string): string {
   });
 }
 
+/** Refuses a workbook whose shared or inline strings (each `items` match: its <t> runs) hold a text over EXPORT_MAX_CELL_CHARS. */
+function checkStrings(xml: string, items: RegExp, limits: ExportLimits): void {
+  for (const item of xml.matchAll(items)) {
+    let text = '';
+    for (const t of item[1]!.matchAll(/<(?:\w+:)?t\b[^>]*>([\s\S]*?)<\/(?:\w+:)?t>/g)) text += t[1];
+    const length = stripInvisible(decodeXml(text)).length;
+    if (length > limits.maxCellChars) {
+      throw new ExportError({
+        message: `A text cell of the workbook holds ${number(length)} characters; the limit is ${number(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
+      });
+    }
+  }
+}
+
 /** Refuses a workbook whose parts, declared sheet sizes or shared strings exceed `limits`, before it is expanded. */
 export function probeWorkbook(bytes: Uint8Array, limits: ExportLimits): void {
   try {
@@ -146,21 +160,14 @@ function probe(bytes: Uint8Array, limits: ExportLimits): void {
   for (const part of parts) {
     const xml = entryText(buffer, part, limits.maxUnpackedBytes);
     if (/sharedStrings/i.test(part.name)) {
-      for (const item of xml.matchAll(/<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>/g)) {
-        let text = '';
-        for (const t of item[1]!.matchAll(/<(?:\w+:)?t\b[^>]*>([\s\S]*?)<\/(?:\w+:)?t>/g)) text += t[1];
-        const length = stripInvisible(decodeXml(text)).length;
-        if (length > limits.maxCellChars) {
-          throw new ExportError({
-            message: `A text cell of the workbook holds ${number(length)} characters; the limit is ${number(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
-          });
-        }
-      }
+      checkStrings(xml, /<(?:\w+:)?si>([\s\S]*?)<\/(?:\w+:)?si>/g, limits);
       continue;
     }
-    const sheet = part.name.replace(/^xl\/worksheets\//i, '');
+    // A sheet may hold its text in the cells themselves (inline strings), the header's as well as the rows'.
+    checkStrings(xml, /<(?:\w+:)?is>([\s\S]*?)<\/(?:\w+:)?is>/g, limits);
+    const sheet = excerpt(part.name.replace(/^xl\/worksheets\//i, ''));
     const { rows, columns, ref } = sheetExtent(xml);
-    const declared = ref ? ` (dimension ${ref})` : '';
+    const declared = ref ? ` (dimension ${excerpt(ref)})` : '';
     if (rows > limits.maxRows + 1) {
       throw new ExportError({ message: `The sheet ${sheet} reaches row ${number(rows)}${declared}; the limit is ${number(limits.maxRows)} data rows a file (EXPORT_MAX_ROWS). Delete the empty rows below the data or split the export.` });
     }

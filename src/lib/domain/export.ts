@@ -1,6 +1,6 @@
 import { explainIssues } from './explain';
 import { SignalRecordSchema, type SignalRecord } from './schemas';
-import { asciiUpper, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from './text';
+import { asciiUpper, excerpt, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from './text';
 import { isTicker, TICKER_RULE } from './ticker';
 
 /** A cell as a parser hands it over: CSV gives strings, XLSX gives strings, numbers, booleans and dates. */
@@ -176,6 +176,34 @@ function isBlankRow(row: Cell[]): boolean {
   return row.every((cell) => cellText(cell) === '');
 }
 
+/**
+ * Refuses a text cell over EXPORT_MAX_CELL_CHARS (counted after stripInvisible), header cells included: the CSV reader
+ * calls it as each row is read, normalizeExport on every row of a workbook. `row` is 1-based, the header being row 1.
+ */
+export function checkCellLength(cell: Cell, row: number, column: string, limits: ExportLimits): void {
+  if (typeof cell !== 'string' || cell.length <= limits.maxCellChars) return;
+  const length = stripInvisible(cell).length;
+  if (length <= limits.maxCellChars) return;
+  throw new ExportError({
+    row,
+    column,
+    message: `Row ${row}${row === 1 ? ' (the header)' : ''}: a cell holds ${count(length)} characters; the limit is ${count(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
+  });
+}
+
+/** Refuses a header of more than EXPORT_MAX_COLUMNS columns. */
+export function checkColumnCount(columns: number, limits: ExportLimits): void {
+  if (columns > limits.maxColumns) {
+    throw new ExportError({ row: 1, message: `The header has ${count(columns)} columns; the limit is ${count(limits.maxColumns)} (EXPORT_MAX_COLUMNS). Delete the columns the export does not need.` });
+  }
+}
+
+/** A column's label as a message names it: its header text (quoted at most QUOTED_CHARS long), or its number. */
+function columnName(labels: readonly string[], index: number): string {
+  const label = labels[index];
+  return label ? excerpt(label) : `column ${index + 1}`;
+}
+
 /** The result of reading one export table. */
 export interface NormalizedExport {
   records: SignalRecord[];
@@ -183,28 +211,38 @@ export interface NormalizedExport {
   warnings: CellProblem[];
 }
 
-/**
- * Turns one export table into signal records (spec section 3, DESIGN.md "The export"), or throws an
- * ExportError naming the row and column when the table must be refused.
- */
-export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): NormalizedExport {
-  if (table.rows.length > limits.maxRows + 1) {
-    throw new ExportError({ message: `The file has ${count(table.rows.length - 1)} data rows; the limit is ${count(limits.maxRows)} (EXPORT_MAX_ROWS). Split the export into smaller files.` });
+/** Refuses a table of more data rows than EXPORT_MAX_ROWS (its first row being the header). */
+export function checkRowCount(rows: number, limits: ExportLimits): void {
+  if (rows > limits.maxRows + 1) {
+    throw new ExportError({ message: `The file has ${count(rows - 1)} data rows; the limit is ${count(limits.maxRows)} (EXPORT_MAX_ROWS). Split the export into smaller files.` });
   }
-  const [header, ...body] = table.rows;
+}
+
+/** normalizeExport a row at a time: the header checked at once, each data row as it is added, the records at the end. */
+export interface ExportNormalizer {
+  /** Checks and keeps one data row; `row` is its 1-based number (the first data row is 2). */
+  add(cells: Cell[], row: number): void;
+  finish(): NormalizedExport;
+}
+
+/** A normalizer for the table whose header row is `header`; throws an ExportError for a header that must be refused. */
+export function exportNormalizer(header: Cell[] | undefined, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): ExportNormalizer {
   if (!header || isBlankRow(header)) {
     throw new ExportError({ message: 'The file is empty: it needs a header row (Ticker, C-Score, Report Date, ...) and one row per ticker.' });
   }
+  header.forEach((cell, i) => checkCellLength(cell, 1, `column ${i + 1}`, limits));
+  checkColumnCount(header.length, limits);
   const labels = header.map(cellText);
   const columns = new Map<Field, number>();
   const warnings: CellProblem[] = [];
   labels.forEach((label, index) => {
     if (label === '') return;
     const field = FIELD_BY_LABEL.get(labelKey(label));
+    const name = excerpt(label);
     if (!field) {
-      warnings.push({ row: 1, column: label, message: `Column "${label}" is not a known field and was ignored.` });
+      warnings.push({ row: 1, column: name, message: `Column "${name}" is not a known field and was ignored.` });
     } else if (columns.has(field)) {
-      throw new ExportError({ row: 1, column: label, message: `Column "${label}" repeats column "${labels[columns.get(field)!]}": keep one of them.` });
+      throw new ExportError({ row: 1, column: name, message: `Column "${name}" repeats column "${columnName(labels, columns.get(field)!)}": keep one of them.` });
     } else {
       columns.set(field, index);
     }
@@ -215,119 +253,122 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
     ['reportDate', 'Report Date'],
   ] as const) {
     if (!columns.has(field)) {
-      throw new ExportError({ row: 1, column: wanted, message: `There is no "${wanted}" column: add it to the header row (found: ${labels.filter(Boolean).join(', ') || 'nothing'}).` });
+      throw new ExportError({ row: 1, column: wanted, message: `There is no "${wanted}" column: add it to the header row (found: ${excerpt(labels.filter(Boolean).join(', ')) || 'nothing'}).` });
     }
-  }
-
-  if (labels.length > limits.maxColumns) {
-    throw new ExportError({ row: 1, message: `The header has ${count(labels.length)} columns; the limit is ${count(limits.maxColumns)} (EXPORT_MAX_COLUMNS). Delete the columns the export does not need.` });
   }
 
   const records: SignalRecord[] = [];
   const firstRowOf = new Map<string, number>();
   const tickersOn = new Map<string, number>();
   const width = labels.length;
-  body.forEach((cells, index) => {
-    const row = index + 2;
-    cells.forEach((cell, i) => {
-      if (typeof cell === 'string' && cell.length > limits.maxCellChars && stripInvisible(cell).length > limits.maxCellChars) {
+  return {
+    add(cells, row) {
+      cells.forEach((cell, i) => checkCellLength(cell, row, columnName(labels, i), limits));
+      if (isBlankRow(cells)) return;
+      // A short row, or a filled cell past the header's last column, means the row is shifted.
+      const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
+      if (cells.length < width || extra !== -1) {
         throw new ExportError({
           row,
-          column: labels[i] || `column ${i + 1}`,
-          message: `Row ${row}: a cell holds ${count(stripInvisible(cell).length)} characters; the limit is ${count(limits.maxCellChars)} a cell (EXPORT_MAX_CELL_CHARS). Shorten that cell.`,
+          column: cells.length < width ? columnName(labels, cells.length) : `column ${extra + 1} (no header)`,
+          message: `Row ${row} has ${cells.length} cells but the header has ${width}: the row is ragged; fix its separators or quotes.`,
         });
       }
-    });
-    if (isBlankRow(cells)) return;
-    // A short row, or a filled cell past the header's last column, means the row is shifted.
-    const extra = cells.findIndex((cell, i) => i >= width && cellText(cell) !== '');
-    if (cells.length < width || extra !== -1) {
-      throw new ExportError({
-        row,
-        column: cells.length < width ? labels[cells.length] : `column ${extra + 1} (no header)`,
-        message: `Row ${row} has ${cells.length} cells but the header has ${width}: the row is ragged; fix its separators or quotes.`,
-      });
-    }
-    const at = (field: Field): Cell => {
-      const i = columns.get(field);
-      return i === undefined ? undefined : cells[i];
-    };
-    const label = (field: Field): string => labels[columns.get(field) ?? -1] ?? field;
+      const at = (field: Field): Cell => {
+        const i = columns.get(field);
+        return i === undefined ? undefined : cells[i];
+      };
+      const label = (field: Field): string => (columns.has(field) ? columnName(labels, columns.get(field)!) : field);
 
-    const ticker = asciiUpper(cellText(at('ticker')));
-    if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
-    if (!isTicker(ticker)) {
-      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${ticker}" is not ${TICKER_RULE}.` });
-    }
-    const reportDateCell = at('reportDate');
-    if (cellText(reportDateCell) === '') {
-      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}) has no report date.` });
-    }
-    const reportDate = parseReportDate(reportDateCell);
-    if (!reportDate) {
-      throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${cellText(reportDateCell)}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
-    }
-    const key = `${reportDate} ${ticker}`;
-    const seen = firstRowOf.get(key);
-    if (seen !== undefined) {
-      throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker ${ticker} appears twice for ${reportDate} (first at row ${seen}); keep one row per ticker.` });
-    }
-    firstRowOf.set(key, row);
-    const tickers = (tickersOn.get(reportDate) ?? 0) + 1;
-    tickersOn.set(reportDate, tickers);
-    if (tickers > limits.maxTickers) {
-      throw new ExportError({ row, message: `The report of ${reportDate} has more than ${count(limits.maxTickers)} tickers (row ${row} is number ${count(tickers)}); the limit is ${count(limits.maxTickers)} a report (EXPORT_MAX_TICKERS).` });
-    }
-    const companyName = stripInvisible(cellText(at('companyName')));
-    if (companyName.length > MAX_NAME_CHARS) {
-      throw new ExportError({ row, column: label('companyName'), message: `Row ${row} (${ticker}): the company name has ${count(companyName.length)} characters; the limit is ${MAX_NAME_CHARS}. Shorten it.` });
-    }
-    if (isFormulaLike(companyName)) {
-      warnings.push({ row, column: label('companyName'), message: `"${companyName.slice(0, 40)}" starts like a spreadsheet formula; the pages show it as text and the CSV downloads prefix it with '` });
-    }
+      const ticker = asciiUpper(cellText(at('ticker')));
+      if (ticker === '') throw new ExportError({ row, column: label('ticker'), message: `Row ${row} has no ticker.` });
+      if (!isTicker(ticker)) {
+        throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker "${excerpt(ticker)}" is not ${TICKER_RULE}.` });
+      }
+      const reportDateCell = at('reportDate');
+      if (cellText(reportDateCell) === '') {
+        throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}) has no report date.` });
+      }
+      const reportDate = parseReportDate(reportDateCell);
+      if (!reportDate) {
+        throw new ExportError({ row, column: label('reportDate'), message: `Row ${row} (${ticker}): report date "${excerpt(cellText(reportDateCell))}" is not a date; use yyyy-mm-dd or m/d/yyyy.` });
+      }
+      const key = `${reportDate} ${ticker}`;
+      const seen = firstRowOf.get(key);
+      if (seen !== undefined) {
+        throw new ExportError({ row, column: label('ticker'), message: `Row ${row}: ticker ${ticker} appears twice for ${reportDate} (first at row ${seen}); keep one row per ticker.` });
+      }
+      firstRowOf.set(key, row);
+      const tickers = (tickersOn.get(reportDate) ?? 0) + 1;
+      tickersOn.set(reportDate, tickers);
+      if (tickers > limits.maxTickers) {
+        throw new ExportError({ row, message: `The report of ${reportDate} has more than ${count(limits.maxTickers)} tickers (row ${row} is number ${count(tickers)}); the limit is ${count(limits.maxTickers)} a report (EXPORT_MAX_TICKERS).` });
+      }
+      const companyName = stripInvisible(cellText(at('companyName')));
+      if (companyName.length > MAX_NAME_CHARS) {
+        throw new ExportError({ row, column: label('companyName'), message: `Row ${row} (${ticker}): the company name has ${count(companyName.length)} characters; the limit is ${MAX_NAME_CHARS}. Shorten it.` });
+      }
+      if (isFormulaLike(companyName)) {
+        warnings.push({ row, column: label('companyName'), message: `"${companyName.slice(0, 40)}" starts like a spreadsheet formula; the pages show it as text and the CSV downloads prefix it with '` });
+      }
 
-    const numbers = {} as Record<NumericField, number>;
-    for (const field of Object.keys(NUMERIC_RANGES) as NumericField[]) {
-      const raw = at(field);
-      const value = parseNumber(raw);
-      const range = NUMERIC_RANGES[field];
-      if (value === null) {
-        if (columns.has(field)) {
-          const text = cellText(raw);
-          warnings.push({
-            row,
-            column: label(field),
-            message: text === '' ? `blank, read as 0` : `"${text}" is not a number, read as 0`,
-          });
+      const numbers = {} as Record<NumericField, number>;
+      for (const field of Object.keys(NUMERIC_RANGES) as NumericField[]) {
+        const raw = at(field);
+        const value = parseNumber(raw);
+        const range = NUMERIC_RANGES[field];
+        if (value === null) {
+          if (columns.has(field)) {
+            const text = cellText(raw);
+            warnings.push({
+              row,
+              column: label(field),
+              message: text === '' ? `blank, read as 0` : `"${excerpt(text)}" is not a number, read as 0`,
+            });
+          }
+          numbers[field] = 0;
+          continue;
         }
-        numbers[field] = 0;
-        continue;
+        if (value < range.min || value > range.max || (range.integer && !Number.isInteger(value))) {
+          const span = range.integer ? `a whole number from ${range.min} to ${range.max}` : `from ${range.min} to ${range.max}`;
+          throw new ExportError({ row, column: label(field), message: `Row ${row} (${ticker}): ${label(field)} is ${value}; it must be ${span}.` });
+        }
+        numbers[field] = value;
       }
-      if (value < range.min || value > range.max || (range.integer && !Number.isInteger(value))) {
-        const span = range.integer ? `a whole number from ${range.min} to ${range.max}` : `from ${range.min} to ${range.max}`;
-        throw new ExportError({ row, column: label(field), message: `Row ${row} (${ticker}): ${label(field)} is ${value}; it must be ${span}.` });
-      }
-      numbers[field] = value;
-    }
 
-    const record = SignalRecordSchema.safeParse({
-      ticker,
-      companyName,
-      reportDate,
-      isTopTicker: parseBoolean(at('isTopTicker')),
-      ...numbers,
-    });
-    if (!record.success) {
-      const field = record.error.issues[0]?.path[0];
-      const problems = explainIssues(record.error.issues).map((line) => line.replace(/^(\w+):/, (_, name: string) => `${label(name as Field)}:`));
-      throw new ExportError({ row, column: label(field as Field), message: `Row ${row} (${ticker}) is not a valid signal: ${problems.join('; ')}.` });
-    }
-    records.push(record.data);
-  });
-  if (records.length === 0) {
-    throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });
-  }
-  return { records, warnings };
+      const record = SignalRecordSchema.safeParse({
+        ticker,
+        companyName,
+        reportDate,
+        isTopTicker: parseBoolean(at('isTopTicker')),
+        ...numbers,
+      });
+      if (!record.success) {
+        const field = record.error.issues[0]?.path[0];
+        const problems = explainIssues(record.error.issues).map((line) => line.replace(/^(\w+):/, (_, name: string) => `${label(name as Field)}:`));
+        throw new ExportError({ row, column: label(field as Field), message: `Row ${row} (${ticker}) is not a valid signal: ${problems.join('; ')}.` });
+      }
+      records.push(record.data);
+    },
+    finish() {
+      if (records.length === 0) {
+        throw new ExportError({ row: 2, message: 'The file has a header but no data rows: it needs one row per ticker.' });
+      }
+      return { records, warnings };
+    },
+  };
+}
+
+/**
+ * Turns one export table into signal records (spec section 3, DESIGN.md "The export"), or throws an
+ * ExportError naming the row and column when the table must be refused.
+ */
+export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAULT_EXPORT_LIMITS): NormalizedExport {
+  checkRowCount(table.rows.length, limits);
+  const [header, ...body] = table.rows;
+  const normalizer = exportNormalizer(header, limits);
+  body.forEach((cells, index) => normalizer.add(cells, index + 2));
+  return normalizer.finish();
 }
 
 /** Picks the sheet that holds the signal rows: the one named like "Signals", else the first (README "The export"). */

@@ -13,6 +13,17 @@ export function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, '').trim();
 }
 
+/** Most characters of an uploaded text that an error message or warning quotes. */
+export const QUOTED_CHARS = 80;
+
+/** Text from an upload as a message may quote it: at most QUOTED_CHARS characters, a longer text cut and ended with "…". */
+export function excerpt(text: string, max = QUOTED_CHARS): string {
+  if (text.length <= max) return text;
+  // A cut between the two halves of a surrogate pair would leave half a character.
+  const cut = /[\ud800-\udbff]$/.test(text.slice(0, max - 1)) ? max - 2 : max - 1;
+  return `${text.slice(0, cut)}…`;
+}
+
 /** Longest company name, counted after stripInvisible (the issue's 200 characters; the export's cell limit defaults to it). */
 export const MAX_NAME_CHARS = 200;
 
