@@ -4,7 +4,7 @@
  */
 import Stripe from 'stripe';
 import type { Config } from '../config';
-import { type AppDatabase, openDatabase } from '../storage/db';
+import { type AppDatabase, checkDatabase, openDatabase } from '../storage/db';
 import { type Auth, createAuth, DEVELOPMENT_SECRET, migrate, type AuthSettings, type StripeSettings } from './auth';
 import { SessionReader } from './auth/session';
 import { createMailer, type Mailer } from './mail';
@@ -64,7 +64,10 @@ export function accountSettings(config: Config): AccountSettings {
   };
 }
 
-/** Opens and migrates the database (Better Auth's tables, then ours) and builds Better Auth and the session reader. */
+/**
+ * Opens, checks (storage/db.ts checkDatabase: a damaged or unreachable database throws DatabaseCheckError) and migrates
+ * the database (Better Auth's tables, then ours), and builds Better Auth and the session reader.
+ */
 export async function openAccounts(settings: AccountSettings): Promise<Accounts> {
   const database = openDatabase(settings.database);
   const mailer = 'send' in settings.mail ? settings.mail : createMailer(settings.mail, settings.log);
@@ -81,6 +84,7 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     trustedOrigins: settings.trustedOrigins,
   };
   try {
+    await checkDatabase(database);
     await migrate(authSettings);
   } catch (error) {
     await database.close();
