@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { type AppDatabase, checkDatabase, openDatabase } from '../storage/db';
 import { type Auth, createAuth, DEVELOPMENT_SECRET, migrate, type AuthSettings, type StripeSettings } from './auth';
 import { SessionReader } from './auth/session';
-import { createMailer, type Mailer } from './mail';
+import { createMailer, type Mailer, mailSettled } from './mail';
 
 export interface AccountSettings {
   /** DATABASE_URL (PostgreSQL) or the SQLite file. */
@@ -82,6 +82,7 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     rateLimitStore: settings.rateLimitStore,
     stripe: settings.stripe,
     trustedOrigins: settings.trustedOrigins,
+    log: settings.log,
   };
   try {
     await checkDatabase(database);
@@ -100,7 +101,11 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     paywall: settings.paywall,
     stripe: settings.stripe,
     siteUrl: settings.siteUrl,
-    close: () => database.close(),
+    // Mail still being sent (its rows are already written) goes out before the database closes.
+    close: async () => {
+      await mailSettled();
+      await database.close();
+    },
   };
 }
 

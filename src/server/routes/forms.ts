@@ -108,9 +108,10 @@ export function formRoutes(handler: AuthHandler | undefined, trustedProxies: rea
       const target = loginReturnPath(returnTo || ACCOUNT_PAGE);
       if (!email.includes('@')) return back(c, LOGIN_PAGE, 'sign-up', 'email', target);
       if (password.length < MIN_PASSWORD_LENGTH) return back(c, LOGIN_PAGE, 'sign-up', 'short', target);
-      const answer = await ask(c, '/sign-up/email', { email: email.trim(), password, name: name.trim() || email.trim().split('@')[0] });
-      if (answer?.response.ok) return redirect(c, target, answer);
-      return back(c, LOGIN_PAGE, 'sign-up', failed('sign-up', answer), target);
+      // The same answer whether or not the address has an account: the confirmation link (or, for an address that
+      // has one, a note to its owner) is in the mail, and the link signs in and returns to `target`.
+      const answer = await ask(c, '/sign-up/email', { email: email.trim(), password, name: name.trim() || email.trim().split('@')[0], callbackURL: target });
+      return back(c, LOGIN_PAGE, 'sign-up', answer?.response.ok ? 'sent' : failed('sign-up', answer), target);
     })
     .post('/magic-link', async (c) => {
       const { email = '', returnTo } = await fields(c);
