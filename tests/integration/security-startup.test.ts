@@ -138,7 +138,7 @@ describe('the run log at the next start', () => {
     const accounts = await testAccounts();
     try {
       const log = new RunLog(accounts.database.db);
-      const killed = await log.start('cron', ['2026-11-20.csv']);
+      const killed = await log.start('cli', ['2026-11-20.csv']);
       const done = await log.start('upload', []);
       await log.finish(done, { outcome: 'published', reportDate: '2026-11-20', files: [], warnings: [], messages: [], notes: {} });
       const lines: string[] = [];

@@ -158,7 +158,9 @@ function stripeBilling(settings: StripeSettings) {
   return stripePlugin({
     stripeClient: settings.client,
     stripeWebhookSecret: settings.webhookSecret,
-    createCustomerOnSignUp: true,
+    // The customer is made at the first upgrade: made at sign-up, its Stripe calls would make a new address's sign-up
+    // slower than a known one's.
+    createCustomerOnSignUp: false,
     subscription: { enabled: true, plans },
   });
 }
