@@ -10,6 +10,7 @@ import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';
 import { operatorTools } from '../src/ingest/operator-tools';
 import { formatSummary } from '../src/ingest/summary';
+import { closeInterruptedRuns } from '../src/ingest/run-record';
 import { createApp } from '../src/server/app';
 import { serveApp } from '../src/server/node-server';
 import { writeDeployRules } from '../src/server/deploy-rules';
@@ -26,6 +27,7 @@ import { AlertStore } from '../src/storage/alerts';
 import { createDigestSender } from '../src/server/mail';
 import { digestNotes, sendDigests } from '../src/ingest/alerts';
 import { SiteIndexLoader } from '../src/storage/site-index';
+import { DatabaseCheckError } from '../src/storage/db';
 
 let config: Config;
 try {
@@ -47,9 +49,16 @@ async function hasBuild(): Promise<boolean> {
   }
 }
 
-// The accounts database first: the first build's run is written to the run log like every other.
-const options = await apiOptions(config);
+// The accounts database first: the first build's run is written to the run log like every other. A database that
+// fails its check stops the start with its one line.
+const options = await apiOptions(config).catch((error: unknown) => {
+  if (!(error instanceof DatabaseCheckError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 const runLog = new RunLog(options.accounts.database.db);
+// A job killed mid-run never wrote its end: its row is closed now, unless a job holds the lock right now.
+await closeInterruptedRuns(runLog, resolve(PROJECT_ROOT, config.archiveDir), { redisUrl: config.redisUrl, log: (line) => logger.info(line) });
 // The CDN's and nginx's rules, written into every build from this server's own tables.
 const deployRules = (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: config.apiOrigin });
 // Alerts (issue 14): every publish of this process stores the report's events and sends the digests.

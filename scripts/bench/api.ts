@@ -41,10 +41,13 @@ async function signIn(origin: string, email: string, path: 'sign-up' | 'sign-in'
 
 /**
  * The account rows (issue 12): `/api/auth/user` with a valid session, beside the same route signed out (a plain Hono
- * route: no cookie, so no signature check and no query) in the same run. Signs a bench user up first.
+ * route: no cookie, so no signature check and no query) in the same run. Signs a bench user up and in first.
  */
 export async function accountRoutes(origin: string): Promise<ApiRoute[]> {
-  const cookie = await signIn(origin, `bench-${Date.now()}@example.com`, 'sign-up');
+  const email = `bench-${Date.now()}@example.com`;
+  // Sign-up never signs in: the session comes from signing in.
+  await signIn(origin, email, 'sign-up');
+  const cookie = await signIn(origin, email, 'sign-in');
   return [
     { label: 'plain Hono route /api/auth/user signed out', path: '/api/auth/user', rps: null, p99: null },
     { label: '/api/auth/user with a valid session (SQLite)', path: '/api/auth/user', rps: { op: '>=', limit: 3000 }, p99: { op: '<=', limit: 25 }, headers: { cookie } },

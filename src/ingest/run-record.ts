@@ -5,6 +5,7 @@
 import type { RunTrigger } from '../lib/domain/operator';
 import type { RunEnd, RunLog } from '../storage/run-log';
 import { DailyJobError } from './error';
+import { withLock } from './publish';
 import { gateNotes, type DailySummary } from './summary';
 
 // The summary's lists that have their own column, or are not notes.
@@ -60,5 +61,21 @@ export async function recordRun(
       notes: {},
     });
     throw error;
+  }
+}
+
+/** What a run left "running" by a killed job says once the next start closes it. */
+export const INTERRUPTED_RUN_NOTE = 'This run stopped before it finished (its process was killed or the server restarted); the next start closed it.';
+
+/**
+ * At start-up: closes the runs a killed job left "running", holding the daily job's lock so that a job running now
+ * (here or on another host sharing REDIS_URL) keeps its row. When the lock is held or cannot be taken, nothing changes.
+ */
+export async function closeInterruptedRuns(runLog: RunLog, archiveDir: string, options: { redisUrl: string | null; log: (line: string) => void }): Promise<void> {
+  try {
+    const closed = await withLock(archiveDir, () => runLog.closeInterrupted(INTERRUPTED_RUN_NOTE), { redisUrl: options.redisUrl });
+    if (closed > 0) options.log(`The run log had ${closed} run(s) left "running" by a stopped job: now marked failed.`);
+  } catch (error) {
+    options.log(`Runs left "running" in the run log were not checked (${(error as Error).message}); the next start checks again.`);
   }
 }

@@ -4,10 +4,10 @@
  */
 import Stripe from 'stripe';
 import type { Config } from '../config';
-import { type AppDatabase, openDatabase } from '../storage/db';
+import { type AppDatabase, checkDatabase, openDatabase } from '../storage/db';
 import { type Auth, createAuth, DEVELOPMENT_SECRET, migrate, type AuthSettings, type StripeSettings } from './auth';
 import { SessionReader } from './auth/session';
-import { createMailer, type Mailer } from './mail';
+import { createMailer, type Mailer, mailSettled } from './mail';
 
 export interface AccountSettings {
   /** DATABASE_URL (PostgreSQL) or the SQLite file. */
@@ -64,7 +64,10 @@ export function accountSettings(config: Config): AccountSettings {
   };
 }
 
-/** Opens and migrates the database (Better Auth's tables, then ours) and builds Better Auth and the session reader. */
+/**
+ * Opens, checks (storage/db.ts checkDatabase: a damaged or unreachable database throws DatabaseCheckError) and migrates
+ * the database (Better Auth's tables, then ours), and builds Better Auth and the session reader.
+ */
 export async function openAccounts(settings: AccountSettings): Promise<Accounts> {
   const database = openDatabase(settings.database);
   const mailer = 'send' in settings.mail ? settings.mail : createMailer(settings.mail, settings.log);
@@ -79,8 +82,10 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     rateLimitStore: settings.rateLimitStore,
     stripe: settings.stripe,
     trustedOrigins: settings.trustedOrigins,
+    log: settings.log,
   };
   try {
+    await checkDatabase(database);
     await migrate(authSettings);
   } catch (error) {
     await database.close();
@@ -96,7 +101,11 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     paywall: settings.paywall,
     stripe: settings.stripe,
     siteUrl: settings.siteUrl,
-    close: () => database.close(),
+    // Mail still being sent (its rows are already written) goes out before the database closes.
+    close: async () => {
+      await mailSettled();
+      await database.close();
+    },
   };
 }
 

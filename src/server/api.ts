@@ -91,7 +91,7 @@ export function createApi(options: ApiOptions): Hono {
     .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
-    .route('/forms', formRoutes((request) => options.accounts.auth.handler(request)))
+    .route('/forms', formRoutes((request) => options.accounts.auth.handler(request), context.trustedProxies))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))

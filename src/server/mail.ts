@@ -40,6 +40,25 @@ export function createMailer(settings: { smtpUrl: string | null; from: string },
   };
 }
 
+/** Mail handed to the mailer and not yet sent or failed. */
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Hands `message` to the mailer without keeping the caller waiting, so a request answers in the same time whether or
+ * not it sends mail (the answer never tells an address with an account from one without). A failure is logged.
+ */
+export function sendInBackground(mailer: Mailer, message: MailMessage, log: (line: string) => void = console.error): void {
+  const sending: Promise<void> = new Promise<void>((resolve) => resolve(mailer.send(message)))
+    .catch((error: Error) => log(`The mail "${message.subject}" to ${message.to} could not be sent: ${error.message}`))
+    .finally(() => inFlight.delete(sending));
+  inFlight.add(sending);
+}
+
+/** Resolves once every mail handed over so far is sent or has failed (a closing process waits for it). */
+export async function mailSettled(): Promise<void> {
+  await Promise.all([...inFlight]);
+}
+
 /** SMTP connections the digest sender keeps open. */
 export const DIGEST_CONNECTIONS = 10;
 

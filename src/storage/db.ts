@@ -3,7 +3,7 @@
  * DATABASE_FILE (data/app.db) by default, PostgreSQL through a `pg` Pool when DATABASE_URL is set. One Kysely
  * instance serves Better Auth's tables and ours; every query is written once for both.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -256,7 +256,31 @@ export interface AppDatabase {
   close(): Promise<void>;
 }
 
-/** Opens PostgreSQL at `url` when given, else the SQLite file (its folder created). Runs no migration. */
+/** The accounts database cannot be used as it is: the message is one line naming it and what to do. */
+export class DatabaseCheckError extends Error {
+  override name = 'DatabaseCheckError';
+}
+
+function sqliteRefusal(file: string, problem: string): DatabaseCheckError {
+  return new DatabaseCheckError(
+    `DATABASE_FILE ${file} ${problem}, so the server did not start: restore the file from a backup, or move it aside to start with an empty database (its accounts would be gone).`,
+  );
+}
+
+/** The size of a file, or null when there is none. */
+function sizeOf(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens PostgreSQL at `url` when given, else the SQLite file (its folder created). Runs no migration. A SQLite file
+ * that exists but is empty (0 bytes, with no write-ahead log to recover from) is refused: a new database is made only
+ * where no file is, so a file emptied by accident never turns silently into a fresh one without its accounts.
+ */
 export function openDatabase(settings: { url: string | null; file: string }): AppDatabase {
   if (settings.url !== null) {
     const pool = new pg.Pool({ connectionString: settings.url, max: 10 });
@@ -264,11 +288,65 @@ export function openDatabase(settings: { url: string | null; file: string }): Ap
     const url = new URL(settings.url);
     return { db, type: 'postgres', where: `postgres://${url.host}${url.pathname}`, close: () => db.destroy() };
   }
-  if (settings.file !== ':memory:') mkdirSync(dirname(settings.file), { recursive: true });
-  const database = new DatabaseSync(settings.file);
-  database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  const { file } = settings;
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    if (sizeOf(file) === 0 && !((sizeOf(`${file}-wal`) ?? 0) > 0)) throw sqliteRefusal(file, 'is an empty file (0 bytes) where a database was');
+  }
+  let database: DatabaseSync | undefined;
+  try {
+    database = new DatabaseSync(file);
+    database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  } catch (error) {
+    if (database?.isOpen) database.close();
+    throw sqliteRefusal(file, `is damaged (SQLite says: ${(error as Error).message})`);
+  }
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
-  return { db, type: 'sqlite', where: settings.file, close: () => db.destroy() };
+  return { db, type: 'sqlite', where: file, close: () => db.destroy() };
+}
+
+/** The smallest query that needs a working connection: the health answer and PostgreSQL's start check ask it. */
+async function sanityQuery(db: Kysely<Database>): Promise<void> {
+  await sql`select 1 as one`.execute(db);
+}
+
+/** Whether the database answers its sanity query within `timeoutMs` (/api/health). */
+export async function databaseAnswers(database: AppDatabase, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([sanityQuery(database.db).then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The start-up check (before any migration): SQLite's `PRAGMA quick_check` (every page and record readable, without
+ * the index cross-check of integrity_check), PostgreSQL's connection and a sanity query. Throws DatabaseCheckError.
+ */
+export async function checkDatabase(database: AppDatabase): Promise<void> {
+  if (database.type === 'postgres') {
+    try {
+      await sanityQuery(database.db);
+    } catch (error) {
+      throw new DatabaseCheckError(
+        `The database at DATABASE_URL ${database.where} cannot be used (${(error as Error).message}), so the server did not start: check that PostgreSQL is running and that DATABASE_URL names its host, database, user and password.`,
+      );
+    }
+    return;
+  }
+  let problem: string;
+  try {
+    const { rows } = await sql<Record<string, string>>`pragma quick_check`.execute(database.db);
+    const lines = rows.map((row) => String(Object.values(row)[0]));
+    if (lines.length === 1 && lines[0] === 'ok') return;
+    problem = lines.join('; ');
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  const shown = problem.length > 120 ? `${problem.slice(0, 117)}...` : problem;
+  throw sqliteRefusal(database.where, `is damaged (SQLite says: ${shown.replace(/\s+/g, ' ')})`);
 }
 
 /** Our migrations, in order; Better Auth's run first (src/server/auth/migrate.ts), so "user" exists. */

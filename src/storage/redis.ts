@@ -26,6 +26,18 @@ export function openRedis(url: string, log: (line: string) => void = (line) => c
   return redis;
 }
 
+/** Whether Redis is connected and answers a PING within `timeoutMs` (/api/health); never waits for a reconnect. */
+export async function redisAnswers(redis: Redis, timeoutMs = 1000): Promise<boolean> {
+  if (redis.status !== 'ready') return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([redis.ping().then((answer) => answer === 'PONG', () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // A sliding minute by Redis's own clock (two hosts' clocks never agree exactly): drop the calls older than the
 // window, refuse past the limit, else record this one. Returns {taken (0 or 1), calls in the window}.
 const TAKE = `

@@ -67,6 +67,19 @@ export class RunLog {
       .execute();
   }
 
+  /**
+   * Marks every run still "running" as failed with `note` (a killed job never wrote its end); the caller holds the
+   * daily job's lock, so none of them is really running. The number closed.
+   */
+  async closeInterrupted(note: string): Promise<number> {
+    const result = await this.db
+      .updateTable('run_log')
+      .set({ finished_at: nowText(this.now()), outcome: 'failed', messages: JSON.stringify([note]) })
+      .where('outcome', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** The latest runs, newest first. */
   async recent(limit = RUN_LOG_SHOWN): Promise<RunLogEntry[]> {
     const rows = await this.db.selectFrom('run_log').selectAll().orderBy('started_at', 'desc').orderBy('id').limit(limit).execute();

@@ -90,11 +90,14 @@ describe('account forms against Better Auth', () => {
     expect(OUTCOMES['sign-up'].short).toMatchObject({ field: 'password', text: 'Use at least 10 characters for your password.' });
   });
 
-  it('signs up, returns to the safe path with a session cookie, and the session is real', async () => {
+  it('signs up, says to check the inbox (keeping the return path), then signs in with a real session', async () => {
     const answer = await post('/sign-up', { email, password, returnTo: '/learn' });
     expect(answer.status).toBe(303);
-    expect(answer.location).toBe('/learn');
-    const cookie = cookieOf(answer.cookies);
+    expect(answer.location).toBe('/login?returnTo=%2Flearn#sign-up-sent');
+    expect(OUTCOMES['sign-up'].sent.text).toMatch(/^Check your inbox to confirm your address/);
+    const signedIn = await post('/sign-in', { email, password, returnTo: '/learn' });
+    expect(signedIn.location).toBe('/learn');
+    const cookie = cookieOf(signedIn.cookies);
     expect(cookie).toContain('better-auth.session_token=');
     const who = (await (await fetch(`${base}/api/who`, { headers: { cookie } })).json()) as { user: { email: string } };
     expect(who.user.email).toBe(email);
@@ -193,8 +196,11 @@ describe.each(DATABASES)('account forms through the app on $name', ({ url }) => 
   it('signs up, then resets a forgotten password from the emailed link, and signs in with it', async () => {
     const email = 'forms@example.com';
     const signedUp = await form('/sign-up', { email, password: 'first long password', returnTo: '/learn' });
-    expect([signedUp.status, signedUp.headers.get('location')]).toEqual([303, '/learn']);
-    const user = (await (await app.request('/api/auth/user', { headers: { cookie: cookiesOf(signedUp) } })).json()) as { user: { email: string } };
+    expect([signedUp.status, signedUp.headers.get('location')]).toEqual([303, '/login?returnTo=%2Flearn#sign-up-sent']);
+    // The confirmation link signs in and returns to the page the visitor came from.
+    const confirmed = await followMail(email, /^Confirm your email for /);
+    expect(confirmed.headers.get('location')).toBe('/learn');
+    const user = (await (await app.request('/api/auth/user', { headers: { cookie: cookiesOf(confirmed) } })).json()) as { user: { email: string } };
     expect(user.user.email).toBe(email);
 
     expect((await form('/forgot-password', { email })).headers.get('location')).toBe('/login#forgot-password-sent');

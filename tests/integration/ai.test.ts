@@ -85,7 +85,14 @@ async function signUp(app: Running, email: string): Promise<string> {
     body: JSON.stringify({ email, password: 'correct horse battery', name: '' }),
   });
   expect(response.status).toBe(200);
-  return response.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
+  // Sign-up never signs in: the session comes from signing in.
+  const signedIn = await fetch(`${app.origin}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  expect(signedIn.status).toBe(200);
+  return signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
 }
 
 function post(app: Running, path: string, body: unknown, cookie?: string): Promise<Response> {

@@ -52,9 +52,12 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
   async function user(email: string, watch: string[], settings: Record<string, unknown> | null): Promise<void> {
     const response = await request('/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: SITE }, body: JSON.stringify({ email, password: PASSWORD, name: '' }) });
     expect(response.status).toBe(200);
-    cookies[email] = cookiesOf(response);
     // Digests go only to confirmed addresses (security-digest-address.test.ts): each account confirms its own.
     await confirmEmail(accounts, email);
+    // Sign-up never signs in: the session comes from signing in.
+    const signedIn = await request('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: SITE }, body: JSON.stringify({ email, password: PASSWORD }) });
+    expect(signedIn.status).toBe(200);
+    cookies[email] = cookiesOf(signedIn);
     expect((await json('/api/watchlist', 'PUT', { tickers: watch }, cookies[email])).status).toBe(200);
     if (settings !== null) expect((await json('/api/alerts/settings', 'PUT', settings, cookies[email])).status).toBe(200);
     if (typeof settings?.address === 'string') {

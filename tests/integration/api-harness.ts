@@ -117,7 +117,14 @@ export async function signUp(origin: string, email: string, password = 'correct 
     body: JSON.stringify({ email, password, name: '' }),
   });
   if (response.status !== 200) throw new Error(`sign-up of ${email}: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
+  // Sign-up never signs in: the session comes from signing in.
+  const signedIn = await fetch(`${origin}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE },
+    body: JSON.stringify({ email, password }),
+  });
+  if (signedIn.status !== 200) throw new Error(`sign-in of ${email}: ${signedIn.status} ${await signedIn.text()}`);
+  const cookie = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!).join('; ');
   return { cookie, origin: SITE };
 }
 

@@ -72,7 +72,14 @@ async function signUp(email: string): Promise<string> {
     body: JSON.stringify({ email, password: 'correct horse battery', name: '' }),
   });
   expect(response.status).toBe(200);
-  return cookiesOf(response);
+  // Sign-up never signs in: the session comes from signing in.
+  const signedIn = await request('/api/auth/sign-in/email', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: SITE },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  expect(signedIn.status).toBe(200);
+  return cookiesOf(signedIn);
 }
 
 async function waitForJob(id: string, headers: Record<string, string>): Promise<PublishJobView> {

@@ -22,7 +22,9 @@ describe.each(DATABASES)('security on $name', ({ url }) => {
   afterAll(() => server?.close());
 
   it('keeps the session in an HttpOnly, SameSite=Lax, Secure cookie behind https', async () => {
-    const response = await postJson(server, '/api/auth/sign-up/email', { email: 'cookie@example.com', password: 'correct horse battery', name: '' });
+    await postJson(server, '/api/auth/sign-up/email', { email: 'cookie@example.com', password: 'correct horse battery', name: '' });
+    // Sign-up never signs in: the session cookie comes from signing in.
+    const response = await postJson(server, '/api/auth/sign-in/email', { email: 'cookie@example.com', password: 'correct horse battery' });
     const line = response.headers.getSetCookie().find((cookie) => cookie.includes('session_token='))!;
     expect(line).toMatch(/^__Secure-better-auth\.session_token=/);
     expect(line).toMatch(/; HttpOnly/i);
@@ -139,11 +141,10 @@ describe('cookies behind plain http (development)', () => {
   it('are HttpOnly and SameSite=Lax but not Secure, so a local browser keeps them', async () => {
     const server = await startAccountServer(null, { siteUrl: 'http://localhost:4321' });
     try {
-      const response = await server.request('/api/auth/sign-up/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'http://localhost:4321' },
-        body: JSON.stringify({ email: 'dev@example.com', password: 'correct horse battery', name: '' }),
-      });
+      const ask = (path: string, body: unknown) =>
+        server.request(path, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:4321' }, body: JSON.stringify(body) });
+      await ask('/api/auth/sign-up/email', { email: 'dev@example.com', password: 'correct horse battery', name: '' });
+      const response = await ask('/api/auth/sign-in/email', { email: 'dev@example.com', password: 'correct horse battery' });
       const line = response.headers.getSetCookie().find((cookie) => cookie.includes('session_token='))!;
       expect(line).toMatch(/^better-auth\.session_token=/);
       expect(line).toMatch(/HttpOnly/i);

@@ -33,7 +33,14 @@ describe('sessionUser on SQLite', () => {
       body: JSON.stringify({ email, password: 'correct horse battery', name: '' }),
     });
     expect(response.status).toBe(200);
-    const cookie = response.headers.getSetCookie().find((line) => line.startsWith('__Secure-better-auth.session_token='))!;
+    // Sign-up never signs in: the session comes from signing in.
+    const signedIn = await app.request(`${ORIGIN}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.getSetCookie().find((line) => line.startsWith('__Secure-better-auth.session_token='))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Secure/);

@@ -64,7 +64,11 @@ export const OUTCOMES = {
   },
   'sign-up': {
     email: { field: 'email', ok: false, text: 'That does not look like an email address. Enter one like name@example.com.' },
-    taken: { field: 'email', ok: false, text: 'That email cannot be used to sign up. If it is yours, sign in or reset your password.' },
+    sent: {
+      field: 'form',
+      ok: true,
+      text: 'Check your inbox to confirm your address: the link we sent signs you in (within 24 hours). If the address already has an account, we emailed its owner how to sign in instead.',
+    },
     short: PASSWORD_SHORT,
     long: { field: 'password', ok: false, text: `Use at most ${MAX_PASSWORD_LENGTH} characters for your password.` },
     ...ANSWERS_OF_EVERY_FORM,
@@ -166,7 +170,6 @@ export function failureOutcome(form: AccountForm, failure: AuthFailure): string 
   if (code === 'PASSWORD_TOO_SHORT' && has('short')) return 'short';
   if (code === 'PASSWORD_TOO_LONG' && has('long')) return 'long';
   if (code === 'INVALID_EMAIL' && has('email')) return 'email';
-  if (code.startsWith('USER_ALREADY_EXISTS') && has('taken')) return 'taken';
   if (code === 'INVALID_PASSWORD' && has('wrong')) return 'wrong';
   if (code === 'INVALID_TOKEN' && has('expired')) return 'expired';
   if (code === 'CREDENTIAL_ACCOUNT_NOT_FOUND' && has('no-password')) return 'no-password';

@@ -12,7 +12,7 @@ import { magicLink } from 'better-auth/plugins';
 import type Stripe from 'stripe';
 import { type AppDatabase, migrateOwnTables } from '../../storage/db';
 import { recordEmailProof, revokeUnprovenWork } from '../../storage/email-proof';
-import type { Mailer } from '../mail';
+import { type MailMessage, type Mailer, sendInBackground } from '../mail';
 
 /** Used outside production when BETTER_AUTH_SECRET is unset (production refuses to start without it). */
 export const DEVELOPMENT_SECRET = 'development-only-secret-set-BETTER_AUTH_SECRET-in-production';
@@ -46,6 +46,8 @@ export interface AuthSettings {
   stripe: StripeSettings | null;
   /** Extra trusted origins (tests that reach the server on a loopback port besides SITE_URL). */
   trustedOrigins?: string[];
+  /** Where a mail that could not be sent is told (default: stderr). */
+  log?: (line: string) => void;
 }
 
 /** The Better Auth options for these settings (the handler and the migrations use the same). */
@@ -54,11 +56,13 @@ export function authOptions(settings: AuthSettings) {
   const secure = origin.startsWith('https://');
   const { mailer, siteName } = settings;
   const { db } = settings.database;
+  // Mail leaves off the request path: sign-up and reset answer alike, and as fast, for addresses with and without an account.
+  const send = (message: MailMessage) => sendInBackground(mailer, message, settings.log);
   const plugins = [
     magicLink({
       expiresIn: MAGIC_LINK_SECONDS,
       async sendMagicLink({ email, url }) {
-        await mailer.send({
+        send({
           to: email,
           subject: `Your ${siteName} sign-in link`,
           text: `Sign in to ${siteName} with this link. It works once, within 10 minutes:\n\n${url}\n\nIf you did not ask for it, ignore this message.`,
@@ -85,8 +89,19 @@ export function authOptions(settings: AuthSettings) {
       async onPasswordReset({ user }) {
         await revokeUnprovenWork(db, user.id);
       },
+      // Sign-up never signs in: Better Auth then answers an address that has an account exactly as a new one (same
+      // status and body, the password hashed on both paths) and calls onExistingUserSignUp instead of saying so.
+      autoSignIn: false,
+      async onExistingUserSignUp({ user }) {
+        send({
+          to: user.email,
+          subject: `Someone tried to sign up to ${siteName} with your address`,
+          text: `Someone, perhaps you, tried to create a ${siteName} account with this address, which already has one. Nothing was changed.\n\nTo get in, sign in with your password or with an emailed link, or reset a forgotten password, here:\n\n${origin}/login\n\nIf it was not you, ignore this message.`,
+          link: `${origin}/login`,
+        });
+      },
       async sendResetPassword({ user, url }) {
-        await mailer.send({
+        send({
           to: user.email,
           subject: `Reset your ${siteName} password`,
           text: `Choose a new password for ${siteName} with this link (it works once, within an hour):\n\n${url}\n\nIf you did not ask for it, ignore this message.`,
@@ -100,7 +115,7 @@ export function authOptions(settings: AuthSettings) {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       async sendVerificationEmail({ user, url }) {
-        await mailer.send({
+        send({
           to: user.email,
           subject: `Confirm your email for ${siteName}`,
           text: `Confirm that this address is yours with this link (it works within 24 hours):\n\n${url}\n\nConfirming keeps your password when you later sign in with an emailed link. If you did not sign up, ignore this message.`,
@@ -165,7 +180,9 @@ function stripeBilling(settings: StripeSettings) {
   return stripePlugin({
     stripeClient: settings.client,
     stripeWebhookSecret: settings.webhookSecret,
-    createCustomerOnSignUp: true,
+    // The customer is made at the first upgrade: made at sign-up, its Stripe calls would make a new address's sign-up
+    // slower than a known one's.
+    createCustomerOnSignUp: false,
     subscription: { enabled: true, plans },
   });
 }

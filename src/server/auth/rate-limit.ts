@@ -1,10 +1,11 @@
 /**
  * Better Auth's sign-in, sign-up and mail limits kept in Redis (issue 20): with REDIS_URL every API process counts
- * against the same window, so N processes behind nginx allow what one does, not N times as much.
+ * against the same window, so N processes behind nginx allow what one does, not N times as much. While Redis cannot
+ * be reached each process counts in its own memory instead, so sign-in keeps working under the same per-process rule.
  */
 import type { BetterAuthRateLimitStorage } from '@better-auth/core';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { REDIS_PREFIX } from '../../storage/redis';
 
 /** A Better Auth rate-limit storage in Redis: one fixed-window counter per rule (window and max) and key. */
@@ -14,7 +15,15 @@ export function redisAuthLimits(redis: Redis): BetterAuthRateLimitStorage {
     const name = `${window}:${max}`;
     let limiter = limiters.get(name);
     if (!limiter) {
-      limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${REDIS_PREFIX}auth:${name}`, points: max, duration: window });
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${REDIS_PREFIX}auth:${name}`,
+        points: max,
+        duration: window,
+        // Redis away (not connected, or a command failing): this process's memory counts, at once, never a 500.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({ points: max, duration: window }),
+      });
       limiters.set(name, limiter);
     }
     return limiter;
@@ -25,7 +34,6 @@ export function redisAuthLimits(redis: Redis): BetterAuthRateLimitStorage {
         await limiterFor(window, max).consume(key);
         return { allowed: true, retryAfter: null };
       } catch (error) {
-        // Redis itself failing throws an Error: Better Auth answers it as a server error, never as a free pass.
         if (!(error instanceof RateLimiterRes)) throw error;
         return { allowed: false, retryAfter: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
       }

@@ -15,6 +15,8 @@ import {
   type OutcomeOf,
 } from '../../lib/domain/account-forms';
 import { loginReturnPath } from '../../lib/domain/return-path';
+import { CLIENT_IP_HEADER } from '../auth';
+import { clientAddress } from '../upstream';
 
 /** Better Auth's request handler (`auth.handler`), serving its endpoints under /api/auth. */
 export type AuthHandler = (request: Request) => Promise<Response>;
@@ -24,8 +26,8 @@ const RESET_COOKIE = 'reset-token';
 /** Better Auth's reset tokens live an hour. */
 const RESET_COOKIE_SECONDS = 60 * 60;
 const AUTH_BASE = '/api/auth';
-/** The request headers Better Auth reads: its origin check, the session cookie, and the client address for rate limits. */
-const FORWARDED = ['origin', 'cookie', 'user-agent', 'x-forwarded-for', 'x-real-ip', 'referer'];
+/** The request headers Better Auth reads: its origin check and the session cookie (the client address is set apart). */
+const FORWARDED = ['origin', 'cookie', 'user-agent', 'referer'];
 /** Where the account page's plan, billing and export live. */
 const ACCOUNT_PAGE = '/account';
 const LOGIN_PAGE = '/login';
@@ -35,8 +37,11 @@ interface AuthAnswer {
   body: Record<string, unknown>;
 }
 
-/** The form routes; without a handler (accounts not configured) every form says so on its page. */
-export function formRoutes(handler: AuthHandler | undefined): Hono {
+/**
+ * The form routes; without a handler (accounts not configured) every form says so on its page. `trustedProxies`
+ * (TRUSTED_PROXIES) decides the client's address for Better Auth's per-client limits, as on /api/auth.
+ */
+export function formRoutes(handler: AuthHandler | undefined, trustedProxies: readonly string[] = []): Hono {
   const ask = async (c: Context, path: string, body: Record<string, unknown>): Promise<AuthAnswer | null> => {
     if (handler === undefined) return null;
     const headers = new Headers({ 'content-type': 'application/json' });
@@ -44,6 +49,8 @@ export function formRoutes(handler: AuthHandler | undefined): Hono {
       const value = c.req.header(name);
       if (value !== undefined) headers.set(name, value);
     }
+    // Without it every visitor would share one bucket of Better Auth's limits.
+    headers.set(CLIENT_IP_HEADER, clientAddress(c, trustedProxies));
     const response = await handler(new Request(new URL(`${AUTH_BASE}${path}`, c.req.url), { method: 'POST', headers, body: JSON.stringify(body) }));
     const text = await response.text();
     let parsed: unknown = null;
@@ -101,9 +108,10 @@ export function formRoutes(handler: AuthHandler | undefined): Hono {
       const target = loginReturnPath(returnTo || ACCOUNT_PAGE);
       if (!email.includes('@')) return back(c, LOGIN_PAGE, 'sign-up', 'email', target);
       if (password.length < MIN_PASSWORD_LENGTH) return back(c, LOGIN_PAGE, 'sign-up', 'short', target);
-      const answer = await ask(c, '/sign-up/email', { email: email.trim(), password, name: name.trim() || email.trim().split('@')[0] });
-      if (answer?.response.ok) return redirect(c, target, answer);
-      return back(c, LOGIN_PAGE, 'sign-up', failed('sign-up', answer), target);
+      // The same answer whether or not the address has an account: the confirmation link (or, for an address that
+      // has one, a note to its owner) is in the mail, and the link signs in and returns to `target`.
+      const answer = await ask(c, '/sign-up/email', { email: email.trim(), password, name: name.trim() || email.trim().split('@')[0], callbackURL: target });
+      return back(c, LOGIN_PAGE, 'sign-up', answer?.response.ok ? 'sent' : failed('sign-up', answer), target);
     })
     .post('/magic-link', async (c) => {
       const { email = '', returnTo } = await fields(c);

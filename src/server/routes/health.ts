@@ -1,21 +1,40 @@
 import { Hono } from 'hono';
+import { databaseAnswers } from '../../storage/db';
+import { redisAnswers } from '../../storage/redis';
 import type { ApiContext } from './context';
 
-/** /health: readiness (ok, building, draining or no-build), build time, report date, tickers, the report's source (sample or exports), and the provider with its last call's success (null before any). */
+/** A shared dependency's state on /api/health: `off` is Redis without REDIS_URL. */
+export type DependencyState = 'ok' | 'degraded' | 'off';
+
+/**
+ * /health: readiness (ok, degraded, building, draining or no-build), build time, report date, tickers, the report's
+ * source (sample or exports), the provider with its last call's success (null before any), and the accounts database
+ * and Redis (`ok`, `degraded` when they do not answer, Redis `off` without REDIS_URL).
+ */
 export function healthRoutes(context: ApiContext): Hono {
   return new Hono().get('/health', async (c) => {
-    const site = await context.site.current().catch(() => null);
+    const [site, databaseOk, redisOk] = await Promise.all([
+      context.site.current().catch(() => null),
+      databaseAnswers(context.accounts.database),
+      context.redis === null ? null : redisAnswers(context.redis),
+    ]);
     const readiness = context.readiness();
     const ready = site !== null && readiness === 'ready';
+    const database: DependencyState = databaseOk ? 'ok' : 'degraded';
+    const redis: DependencyState = redisOk === null ? 'off' : redisOk ? 'ok' : 'degraded';
     const body = {
       // A load balancer takes a process out while it is `building` its first site or `draining` after SIGTERM.
-      status: readiness !== 'ready' ? readiness : site === null ? 'no-build' : 'ok',
+      // `degraded` keeps 200: every process shares the database and Redis, so taking them all out would only stop the
+      // pages and quotes that still work; monitoring alerts on the status instead.
+      status: readiness !== 'ready' ? readiness : site === null ? 'no-build' : database === 'degraded' || redis === 'degraded' ? 'degraded' : 'ok',
       builtAt: site?.builtAt ?? null,
       reportDate: site?.reportDate ?? null,
       tickers: site?.records.size ?? 0,
       // `sample`: the report is the generated sample exports, and every page says so.
       source: site?.source ?? null,
       provider: context.provider.status(),
+      database,
+      redis,
     };
     return c.json(body, ready ? 200 : 503, { 'Cache-Control': 'no-store' });
   });
