@@ -36,7 +36,10 @@ describe.each(DATABASES)('digest addresses on $name', ({ url }) => {
   async function subscriber(email: string, address?: string): Promise<string> {
     const response = await server.request('/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: SITE }, body: JSON.stringify({ email, password: 'correct horse battery', name: '' }) });
     expect(response.status).toBe(200);
-    const cookie = cookiesOf(response);
+    // Sign-up never signs in: the session comes from signing in.
+    const signedIn = await server.request('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', origin: SITE }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+    expect(signedIn.status).toBe(200);
+    const cookie = cookiesOf(signedIn);
     expect((await json('/api/watchlist', 'PUT', { tickers: ['AAPL'] }, cookie)).status).toBe(200);
     expect((await json('/api/alerts/settings', 'PUT', { enabled: true, ...(address ? { address } : {}) }, cookie)).status).toBe(200);
     return cookie;

@@ -27,7 +27,7 @@ describe('sign-out', () => {
     const cookie = await signUp(server, `stay-${Math.random().toString(36).slice(2)}@example.com`);
     const response = await server.request(logoutLink, { headers: { cookie, ...headers } });
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
     expect(clearsSession(response)).toBe(false);
     const html = await response.text();
     expect(html).toContain('<h1>Sign out?</h1>');

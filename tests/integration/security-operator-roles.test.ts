@@ -60,9 +60,11 @@ describe.each(DATABASES)('operator roles need a confirmed address on $name', ({ 
     return `${address.pathname}${address.search}`;
   };
   async function signUp(email: string): Promise<string> {
-    const response = await post('/api/auth/sign-up/email', { email, password: PASSWORD, name: '' });
-    expect(response.status).toBe(200);
-    return cookiesOf(response);
+    expect((await post('/api/auth/sign-up/email', { email, password: PASSWORD, name: '' })).status).toBe(200);
+    // Sign-up never signs in (it answers a known address as a new one): the session comes from signing in.
+    const signedIn = await post('/api/auth/sign-in/email', { email, password: PASSWORD });
+    expect(signedIn.status).toBe(200);
+    return cookiesOf(signedIn);
   }
   const userId = async (email: string) => (await accounts.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
   /** A token and a Pro grant as an older version let an unconfirmed account make them: written straight into the tables. */
