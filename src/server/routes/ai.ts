@@ -78,7 +78,10 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
   const model = settings === null ? null : (options.model ?? languageModel(settings));
   // With REDIS_URL the per-user rate counts across the API processes, as the sign-in limits do.
   const rate = { points: settings?.ratePerMinute ?? 1, duration: 60 };
-  const limiter = context.redis ? new RateLimiterRedis({ ...rate, storeClient: context.redis, keyPrefix: `${REDIS_PREFIX}ai-rate` }) : new RateLimiterMemory(rate);
+  // While Redis is away each process counts alone (the insurance limiter), never a 500.
+  const limiter = context.redis
+    ? new RateLimiterRedis({ ...rate, storeClient: context.redis, keyPrefix: `${REDIS_PREFIX}ai-rate`, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(rate) })
+    : new RateLimiterMemory(rate);
   const paywall = context.accounts.paywall;
   const inFlight = new Map<string, Promise<StoredAiText>>();
   // The JSON of stored analyses by report date and ticker (one model a process).
@@ -102,7 +105,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
 
   function userKey(c: Context<SessionEnv>): string {
     const user = c.var.user;
-    return user ? `user:${user.id}` : `address:${clientAddress(c)}`;
+    return user ? `user:${user.id}` : `address:${clientAddress(c, context.trustedProxies)}`;
   }
 
   function signInRefusal(what: string) {
