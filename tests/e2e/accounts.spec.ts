@@ -76,16 +76,18 @@ test('sign up, sign out, sign in with the emailed link, watch a ticker seen from
   await signUp.getByLabel('Email').fill(email);
   await signUp.getByLabel('Password').fill(password);
   await signUp.getByRole('button', { name: 'Sign up' }).click();
+  // Sign-up never signs in (it answers an address that has an account as a new one): the mailed link confirms the
+  // address and signs in; a confirmed address keeps its password when it later signs in by link.
+  await expect(page).toHaveURL(/\/login\?returnTo=%2Faccount#sign-up-sent$/);
+  await expect(page.getByText('Check your inbox to confirm your address: the link we sent signs you in (within 24 hours).')).toBeVisible();
+  await expect.poll(async () => (await mailFor(email, /^Confirm your email for /)).length).toBe(1);
+  await page.goto(/https?:\/\/\S+/.exec((await mailFor(email, /^Confirm your email for /))[0]!)![0]);
   await expect(page).toHaveURL(/\/account$/);
   const details = page.getByRole('region', { name: 'Your details' });
   await expect(details.getByText(email)).toBeVisible();
   await expect(details.getByText('Free (Free Account)')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Sign in to see your account' })).toBeHidden();
-  // Sign-up emails a link that confirms the address; a confirmed address keeps its password when it signs in by link.
-  await expect.poll(async () => (await mailFor(email, /^Confirm your email for /)).length).toBe(1);
-  await page.goto(/https?:\/\/\S+/.exec((await mailFor(email, /^Confirm your email for /))[0]!)![0]);
 
-  await page.goto('/account');
   await details.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/account');

@@ -32,6 +32,12 @@ test('signed in, watching a stock offers its alerts; /account saves the settings
   await signUp.getByLabel('Email').fill(email);
   await signUp.getByLabel('Password').fill('a long enough password');
   await signUp.getByRole('button', { name: 'Sign up' }).click();
+  // Sign-up never signs in: the password signs in before the address is confirmed.
+  await expect(page).toHaveURL(/#sign-up-sent$/);
+  const signIn = page.getByRole('region', { name: 'Sign in with your password' });
+  await signIn.getByLabel('Email').fill(email);
+  await signIn.getByLabel('Password').fill('a long enough password');
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/signal\/AAPL$/);
   await expect(page.locator('#dt-live')).toHaveAttribute('data-hydrated', '');
 

@@ -30,6 +30,9 @@ async function signUp(page: Page, email: string): Promise<void> {
     data: { email, password: 'correct horse battery', name: '' },
   });
   expect(response.status()).toBe(200);
+  // Sign-up never signs in: the session comes from signing in.
+  const signedIn = await page.request.post('/api/auth/sign-in/email', { headers: { origin: PAYWALL_URL }, data: { email, password: 'correct horse battery' } });
+  expect(signedIn.status()).toBe(200);
 }
 
 /**

@@ -348,7 +348,8 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource, 
       const response = await this.call(`${this.baseUrl}${path}`, label, caller);
       if (response.status === 404) return null;
       const body = this.parseBody(await response.text(), label, schema);
-      void this.shared?.set(path, body, ttlMs);
+      // Stored before the answer returns, so a process asking next finds it rather than racing the write upstream.
+      await this.shared?.set(path, body, ttlMs);
       return body;
     });
     return result.value as z.infer<S> | null;
