@@ -1,4 +1,4 @@
-/** The archive's command line: `npm run archive -- list` and `npm run archive -- withdraw FILE` (README "Limits and gates"). */
+/** The archive's command line: `npm run archive -- list` and `npm run archive -- withdraw FILE` (docs/limits-and-gates.md). */
 import { config, ConfigError } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';

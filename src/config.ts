@@ -1,5 +1,5 @@
 /**
- * The one place the environment is read (README "Environment variables"). `loadConfig` parses it with one zod
+ * The one place the environment is read (docs/environment.md). `loadConfig` parses it with one zod
  * schema and, when anything is wrong, throws a ConfigError listing every problem; every other module receives
  * its settings from the Config it returns.
  */
@@ -174,7 +174,7 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; priceMonthly: string | null; priceAnnual: string | null; apiUrl: string | null } | null;
   /** REDIS_URL: N API processes share the market-data cache, budget and client limits, and the daily job's lock, there. */
   redisUrl: string | null;
-  /** API_ORIGIN: where the CDN's Pages Function forwards the live routes (README "Deploy"); null: the CDN rules forward nothing. */
+  /** API_ORIGIN: where the CDN's Pages Function forwards the live routes (docs/deploy.md); null: the CDN rules forward nothing. */
   apiOrigin: string | null;
   /** PUBLISH_COMMAND: run by the daily job after a successful swap, with the published folder, to push it to a host. */
   publishCommand: string | null;
@@ -214,7 +214,7 @@ export function buildEnv(shape: BuildShape): Record<string, string> {
 /** The environment could not be read; the message lists every problem and what to do. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(['The environment has problems; fix or unset these variables (README "Environment variables"):', ...problems.map((p) => `  ${p}`)].join('\n'));
+    super(['The environment has problems; fix or unset these variables (docs/environment.md):', ...problems.map((p) => `  ${p}`)].join('\n'));
     this.name = 'ConfigError';
   }
 }

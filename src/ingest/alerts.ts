@@ -13,7 +13,7 @@ export type SendDigest = (mail: DigestMail, id: string) => Promise<void>;
 
 /** How sending retries. */
 export interface RetryPolicy {
-  /** Tries per digest before it is given up (README "Alerts"). */
+  /** Tries per digest before it is given up (docs/alerts.md). */
   attempts: number;
   /** The wait after the first failure; each further failure doubles it. */
   firstDelayMs: number;

@@ -1,5 +1,5 @@
 /**
- * The daily job, step by step as README "Data flow" draws it: accept new files -> up to date? -> load history ->
+ * The daily job, step by step as docs/data-flow.md draws it: accept new files -> up to date? -> load history ->
  * build into staging -> publish. A refused file or a failed build throws before anything published changes.
  */
 import { resolve } from 'node:path';
@@ -69,7 +69,7 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   redisUrl?: string | null;
   /** API_ORIGIN: part of what the deploy rules say, so changing it rebuilds. */
   apiOrigin?: string | null;
-  /** PUBLISH_COMMAND: run after a successful swap with the published folder (README "Deploy"). */
+  /** PUBLISH_COMMAND: run after a successful swap with the published folder (docs/deploy.md). */
   publishCommand?: string | null;
   /** Alerts (issue 14): after a publish, the report's signal events are stored and the digests queued and sent. */
   alerts?: AlertsStep;

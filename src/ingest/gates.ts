@@ -1,5 +1,5 @@
 /**
- * The data gates (README "Limits and gates"): checks a run's new files must pass before anything is published, each
+ * The data gates (docs/limits-and-gates.md): checks a run's new files must pass before anything is published, each
  * with a name an operator can pass to `--accept` for the rare true case. A gate that is not accepted stops the job
  * with a message naming the file and the gate; an accepted one is recorded in the summary.
  */
@@ -90,7 +90,7 @@ export function checkGates(before: ReportSizes, added: readonly { file: Archived
 
   if (stops.length > 0) {
     throw new DailyJobError(
-      [`Stopped by ${stops.length} data gate(s); nothing was archived or published, the site stays as it was:`, ...stops, 'README "Limits and gates" explains each gate.'].join('\n'),
+      [`Stopped by ${stops.length} data gate(s); nothing was archived or published, the site stays as it was:`, ...stops, 'docs/limits-and-gates.md explains each gate.'].join('\n'),
     );
   }
   return { overrides, corrections };

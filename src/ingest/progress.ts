@@ -5,7 +5,7 @@
  */
 import type { PublishStage } from '../lib/domain/operator';
 
-/** The stages of the daily job, in order (README "Data flow"). */
+/** The stages of the daily job, in order (docs/data-flow.md). */
 export const DAILY_STAGES = ['pull', 'fundamentals', 'prices', 'parse', 'site data', 'pages and images', 'static api', 'compress', 'smoke check', 'swap', 'publish command', 'alerts'] as const;
 
 /** A stage of the daily job. */

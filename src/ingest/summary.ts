@@ -1,4 +1,4 @@
-/** What the daily job reports when it ends, and the lines it prints (README "Data flow", the integration tests). */
+/** What the daily job reports when it ends, and the lines it prints (docs/data-flow.md, the integration tests). */
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { ReportSource } from '../lib/domain/report-source';

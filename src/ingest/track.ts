@@ -2,7 +2,7 @@
  * The daily job's track-record steps (issue 17). Prices: the grouped daily bars of every report date the database
  * lacks, oldest first, one call per date within the provider's per-minute budget; each day is stored as it arrives,
  * so a backfill cut short resumes with the first missing day on the next run. Ledger: every time a ticker qualified,
- * recorded once and kept (README "Track record"), then measured against the stored closes for the build.
+ * recorded once and kept (docs/data-flow.md#track-record), then measured against the stored closes for the build.
  */
 import type { SignalHistory } from '../lib/domain/schemas';
 import type { ClosingPricesSource, TrackData } from '../lib/domain/track-data';

@@ -1,5 +1,5 @@
 /**
- * The request body limit of every route (README "Limits and gates"), checked before a body is read: by its
+ * The request body limit of every route (docs/limits-and-gates.md), checked before a body is read: by its
  * Content-Length, or while a chunked body streams in. A larger body is a 413 naming the limit.
  */
 import type { MiddlewareHandler } from 'hono';

@@ -1,5 +1,5 @@
 /**
- * The deploy rules the daily job writes with every build (README "Deploy"), rendered from the Node server's own
+ * The deploy rules the daily job writes with every build (docs/deploy.md), rendered from the Node server's own
  * tables so a CDN and nginx answer as `npm start` does: the routes (lib/domain/routes.ts), the security headers and
  * the page policy with the build's script hashes (security.ts), the cache rules (static.ts), the body limits
  * (body-limits.ts) and the content types serveStatic sends.

@@ -1,5 +1,5 @@
 /**
- * What an operator and a load balancer need from a running process (README "Deploy"): structured logs with a request
+ * What an operator and a load balancer need from a running process (docs/deploy.md): structured logs with a request
  * id (pino: JSON lines, or readable text on a terminal), answers that say when the process is building its first site
  * or draining after SIGTERM, and the shutdown itself: stop accepting, finish what is in flight, close what is open.
  */

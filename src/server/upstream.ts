@@ -1,5 +1,5 @@
 /**
- * Who is spending the market-data budget (README "Limits and gates"): the routes that may call upstream run their
+ * Who is spending the market-data budget (docs/limits-and-gates.md): the routes that may call upstream run their
  * handler inside `spendsUpstream`, so the provider knows the client and the call's priority; the quote, the hot
  * route, hands the provider a `CallerOf` instead, which it reads only when it really calls upstream. A call made
  * outside any route (the daily job, an operator's sync) has no caller and may use the whole budget.

@@ -1,5 +1,5 @@
 /**
- * What N API processes and two hosts' daily jobs share when REDIS_URL is set (README "Deploy"): the market-data
+ * What N API processes and two hosts' daily jobs share when REDIS_URL is set (docs/deploy.md): the market-data
  * cache, the per-minute upstream budget and the daily job's lock. Each is a few atomic Redis commands or a short Lua
  * script, so two processes never both take the last call of a minute or both hold the lock. Without REDIS_URL none of
  * this is used and each process keeps its own (src/server/cache.ts, proper-lockfile).

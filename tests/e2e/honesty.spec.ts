@@ -99,7 +99,7 @@ const islands: { name: string; path: string; act?: (page: Page) => Promise<void>
     name: 'Paywall',
     path: '/all-signals',
     act: async (page) => {
-      // The Top Signals paywall flag (spec section 4), set as README "Stored in the browser" says; a top row opens it.
+      // The Top Signals paywall flag (spec section 4), set as docs/screens.md, "Stored in the browser" says; a top row opens it.
       await page.evaluate(() => {
         localStorage.setItem('top-signals-paywall', 'true');
         dispatchEvent(new StorageEvent('storage', { key: 'top-signals-paywall', newValue: 'true', storageArea: localStorage }));

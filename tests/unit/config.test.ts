@@ -14,7 +14,7 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
-  it('gives the README defaults for an empty environment, paths resolved from the project root', () => {
+  it('gives the defaults of docs/environment.md for an empty environment, paths resolved from the project root', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       source: resolve(PROJECT_ROOT, 'data/sample-exports/'),
@@ -183,12 +183,12 @@ describe('loadConfig', () => {
   it('lists every problem at once, and the message says what to do', () => {
     const env = { PORT: 'NaN', POLYGON_RATE_PER_MIN: 'five', NEWSLETTER_URL: 'mailto:a@b.c' };
     expect(problemsOf(env)).toHaveLength(3);
-    expect(() => loadConfig(env)).toThrow(/^The environment has problems; fix or unset these variables \(README "Environment variables"\):\n  PORT="NaN"/);
+    expect(() => loadConfig(env)).toThrow(/^The environment has problems; fix or unset these variables \(docs\/environment\.md\):\n  PORT="NaN"/);
   });
 });
 
 describe('the limits and gates settings (issue 21)', () => {
-  it('default to the README\'s table and read each variable', () => {
+  it('default to the table of docs/limits-and-gates.md and read each variable', () => {
     expect(loadConfig({})).toMatchObject({
       exportLimits: { maxBytes: 52_428_800, maxUnpackedBytes: 209_715_200, maxRows: 100_000, maxColumns: 100, maxTickers: 20_000, maxCellChars: 1000 },
       tickerDropPercent: 20,

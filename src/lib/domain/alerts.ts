@@ -73,7 +73,7 @@ function isFlicker(scores: readonly (number | null)[], direction: EventDirection
 }
 
 /**
- * The events of the latest report (README "Alerts"): entered (qualified now, not on the report before; absent
+ * The events of the latest report (docs/alerts.md): entered (qualified now, not on the report before; absent
  * counts as not qualified), exited (qualified before, scored and neutral now; a ticker missing from the report has
  * no score and no event, as on Reversals & Exits), reversed (bullish to bearish or the reverse), and crossed (an
  * entry or exit that is a borderline flicker). Tickers in order.

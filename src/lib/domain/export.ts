@@ -13,7 +13,7 @@ export interface ExportTable {
   rows: Cell[][];
 }
 
-/** The sizes an export may reach (README "Limits and gates"); each is a setting, and a file past one is refused with its figure. */
+/** The sizes an export may reach (docs/limits-and-gates.md); each is a setting, and a file past one is refused with its figure. */
 export interface ExportLimits {
   /** Bytes a file (EXPORT_MAX_BYTES). */
   maxBytes: number;
@@ -91,7 +91,7 @@ const LABELS: readonly (readonly [Field, readonly string[]])[] = [
   ['isTopTicker', ['Top Ticker?', 'isTopTicker', 'topTicker']],
 ];
 
-/** The export's header row as the spreadsheet writes it, in column order (README "The export"). */
+/** The export's header row as the spreadsheet writes it, in column order (docs/data-flow.md, "The export"). */
 export const EXPORT_HEADER: readonly string[] = LABELS.map(([, labels]) => labels[0]!);
 
 const FIELD_BY_LABEL: ReadonlyMap<string, Field> = new Map(LABELS.flatMap(([field, labels]) => labels.map((label) => [labelKey(label), field] as const)));
@@ -371,7 +371,7 @@ export function normalizeExport(table: ExportTable, limits: ExportLimits = DEFAU
   return normalizer.finish();
 }
 
-/** Picks the sheet that holds the signal rows: the one named like "Signals", else the first (README "The export"). */
+/** Picks the sheet that holds the signal rows: the one named like "Signals", else the first (docs/data-flow.md, "The export"). */
 export function signalSheetIndex(sheetNames: string[]): number {
   const index = sheetNames.findIndex((name) => /signal/i.test(name));
   return index === -1 ? 0 : index;

@@ -1,5 +1,5 @@
 /**
- * The data gates' names and the dates they compare (README "Limits and gates"); the daily job's src/ingest/gates.ts runs
+ * The data gates' names and the dates they compare (docs/limits-and-gates.md); the daily job's src/ingest/gates.ts runs
  * them. Pure, so the configuration and the pages can name the gates too.
  */
 import { isTradingDay } from './calendar';

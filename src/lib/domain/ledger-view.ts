@@ -85,7 +85,7 @@ export function thirtyDayOutcome(view: LedgerView): 'hit' | 'miss' | 'open' | ''
 
 const number = (text: string | undefined) => (text === undefined || text === '' ? null : Number(text));
 
-/** The rows of the ledger CSV (its stable columns, README "Track record") as views; its cells never hold a comma. */
+/** The rows of the ledger CSV (its stable columns, docs/data-flow.md#track-record) as views; its cells never hold a comma. */
 export function viewsFromCsv(text: string): LedgerView[] {
   const lines = text.split(/\r?\n/).filter((line) => line !== '');
   return lines.slice(1).map((line) => {

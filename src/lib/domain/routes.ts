@@ -72,7 +72,7 @@ export const OPERATOR_PAGES = ['/upload', '/admin'] as const;
 export const OPERATORS_ONLY_PAGE = '403/index.html';
 
 /**
- * The rule files a CDN reads from the build and never serves (Cloudflare Pages, Netlify: README "Deploy"), and the
+ * The rule files a CDN reads from the build and never serves (Cloudflare Pages, Netlify: docs/deploy.md), and the
  * Stock Not Found screen's copy under the name a CDN looks for (the closest `404.html`): the Node server and nginx
  * answer each of them with the not-found page and status 404, as the CDN does.
  */

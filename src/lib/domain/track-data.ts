@@ -128,7 +128,7 @@ export function listPrices(track: TrackData, reportDate: string, tickers: readon
   return prices;
 }
 
-/** The ledger CSV's columns, in their stable order (README "Track record"). */
+/** The ledger CSV's columns, in their stable order (docs/data-flow.md#track-record). */
 export const LEDGER_CSV_COLUMNS = [
   'ticker',
   'report_date',
@@ -224,7 +224,7 @@ export function ledgerByTicker(ledger: readonly LedgerRow[]): Map<string, Ledger
   return byTicker;
 }
 
-/** The licence the Dataset JSON-LD and the README state for the published data. */
+/** The licence the Dataset JSON-LD and docs/data-flow.md state for the published data. */
 export const DATA_LICENSE_TEXT =
   'The signal files and the track record may be downloaded, quoted and reused with a link to this site as the source; they are information, not investment advice.';
 
