@@ -38,7 +38,7 @@ const httpUrl = (what: string) => z.string().trim().refine((value) => safeHttpUr
 /** A link that may be unset: only http(s) addresses (DESIGN.md "Security rules"). */
 const optionalLink = (what: string) => optional(httpUrl(what).transform((value) => safeHttpUrl(value)!).optional()).transform((value) => value ?? null);
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   SIGNALS_SOURCE: text('data/sample-exports/'),
   ARCHIVE_DIR: path('data/archive'),
   DIST_DIR: path('dist'),
