@@ -2,6 +2,11 @@
  * The layering of README "Project layout", checked by `npm run check:layers` (part of `npm test`), so a later change
  * cannot quietly undo it.
  */
+/** What runs on a production install: the product, the astro build's config, and every script but the dev-only ones below. */
+const RUNTIME_CODE = '^(src/|scripts/|astro\\.config\\.mjs$)';
+/** Scripts only a contributor runs (on a full `npm ci`): benchmark, tests, dev server, sample exports, screenshots, lockfile. */
+const DEV_SCRIPTS = '^scripts/((bench|sample)/|(bench|test|dev|make-sample-exports|screenshots|complete-lockfile)\\.(ts|mjs)$)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -61,10 +66,33 @@ module.exports = {
       from: { path: '^src/' },
       to: { path: '^scripts/' },
     },
+    {
+      name: 'runtime-imports-dependencies',
+      severity: 'error',
+      comment:
+        'The server, the daily job (astro build included) and the operator scripts run on `npm ci --omit=dev`: a package they import at run time belongs in "dependencies". pino-pretty is optional (JSON logs without it).',
+      from: { path: RUNTIME_CODE, pathNot: DEV_SCRIPTS },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: '^node_modules/pino-pretty/' },
+    },
+    {
+      name: 'runtime-imports-declared-packages',
+      severity: 'error',
+      comment: 'A package that is only a dependency of a dependency may vanish from any install: name it in package.json.',
+      from: { path: RUNTIME_CODE, pathNot: DEV_SCRIPTS },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'runtime-not-into-dev-scripts',
+      severity: 'error',
+      comment: 'The benchmark, test, sample and screenshot scripts may use devDependencies, so runtime code never imports them.',
+      from: { path: RUNTIME_CODE, pathNot: DEV_SCRIPTS },
+      to: { path: DEV_SCRIPTS },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|\\.tmp|\\.astro)/' },
+    // Anchored at the root: a package's own dist/ folder is what an import resolves to, and must stay in the graph.
+    exclude: { path: '^(dist|\\.tmp|\\.astro)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.mjs', '.js'] },
