@@ -1,7 +1,8 @@
 /**
  * The editorial texts, one collection per kind; an entry whose front matter does not match its schema fails the
  * build with every problem listed. Markdown texts may write {SITE_NAME}, {FREE_PLAN} and {PRO_PLAN} where the
- * product's name or a plan belongs (src/lib/site-meta.ts fills them).
+ * product's name or a plan belongs (src/lib/site-meta.ts fills them), and every text {BULLISH_THRESHOLD} and
+ * {BEARISH_THRESHOLD} where a threshold does (the explainer only these two: the browser fills them).
  */
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';

@@ -315,7 +315,7 @@ export interface SampleDynamics {
   topTickers: number;
 }
 
-/** Measures the latest report's list dynamics (qualified = |C| >= 65; windows over the last 5 reports). */
+/** Measures the latest report's list dynamics (qualified as signalDirection says; windows over the last 5 reports). */
 export function measureDynamics(sample: Sample): SampleDynamics {
   const days = sample.days;
   const last = days[days.length - 1];

@@ -2,6 +2,7 @@
 import { config } from '../config';
 import { fillPlaceholders } from './domain/editorial';
 import { FREE_PLAN, PRO_PLAN } from './domain/plans';
+import { THRESHOLD_PLACEHOLDERS } from './domain/signal';
 
 /** The product name (SITE_NAME). */
 export const SITE_NAME = config().siteName;
@@ -26,9 +27,10 @@ export const SITE_URL = config().siteUrl;
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
-/** What the texts of src/content may name with a placeholder: settings and plans, so they follow src/config.ts and plans.ts. */
+/** What the texts of src/content may name with a placeholder: settings, plans and thresholds, so they follow src/config.ts, plans.ts and threshold.ts. */
 export const TEXT_PLACEHOLDERS: Readonly<Record<string, string>> = {
   SITE_NAME,
+  ...THRESHOLD_PLACEHOLDERS,
   FREE_PLAN: `${FREE_PLAN.name}: ${FREE_PLAN.features.join(' and ')}`,
   PRO_PLAN: `${PRO_PLAN.name}: ${PRO_PLAN.price} or ${PRO_PLAN.priceNote}, with ${PRO_PLAN.features.map(lowerFirst).join(', ')}`,
 };

@@ -116,7 +116,7 @@ export interface SignalEventTable {
   direction: string;
   score_before: number | null;
   score_after: number;
-  /** 1 for a borderline flicker around ±65 (kind "crossed"), else 0. */
+  /** 1 for a borderline flicker around a threshold (kind "crossed"), else 0. */
   borderline: number;
   created_at: string;
 }

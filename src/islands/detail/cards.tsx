@@ -7,13 +7,14 @@ import type { ReactNode } from 'react';
 import { avatar, TONE_TEXT, TREND_ARROW } from '../../components/tone';
 import cScoreGuide from '../../content/explainer/c-score.json';
 import { disclaimer, signalExplanations } from '../../lib/domain/detail';
-import type { CScoreGuide } from '../../lib/domain/editorial';
+import { fillGuide } from '../../lib/domain/editorial';
 import { formatDate, formatScore, formatYesterdayScore, scoreBarFill } from '../../lib/domain/format';
 import type { SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
+import { classifySignal, signalDirection, THRESHOLD_PLACEHOLDERS, trendDirection, type SignalDirection } from '../../lib/domain/signal';
 
-// The dialog renders in the browser, where astro:content does not exist; the explainer collection checks this file.
-const CSCORE_GUIDE: CScoreGuide = cScoreGuide;
+// The dialog renders in the browser, where astro:content does not exist; the explainer collection checks this file,
+// and the stock pages' build renders it, so an unknown placeholder fails the build.
+const CSCORE_GUIDE = fillGuide(cScoreGuide, THRESHOLD_PLACEHOLDERS, 'src/content/explainer/c-score.json');
 
 const TONE_BADGE: Record<SignalDirection, string> = {
   bullish: 'bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300',

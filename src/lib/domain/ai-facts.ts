@@ -6,7 +6,7 @@
 import { formatDate, formatScore } from './format';
 import { currentlyQualified, recentlyQualified, reversalsAndExits } from './lists';
 import type { SignalHistory, SignalRecord } from './schemas';
-import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, classifySignal, isQualified, signalDirection } from './signal';
+import { classifySignal, isQualified, signalDirection, THRESHOLD_WORDS } from './signal';
 import { similarTickers } from './similar';
 
 /** How many entries a facts list holds (strongest new signals, exits, reversals, sector shifts, similar tickers). */
@@ -33,7 +33,7 @@ export const RULES_SECTION: FactsSection = {
   heading: 'The C-Score rules',
   lines: [
     'The C-Score ranges from -100 to +100.',
-    `Bullish: a C-Score of ${BULLISH_THRESHOLD} or more. Bearish: ${BEARISH_THRESHOLD} or less. Neutral: in between.`,
+    `Bullish: a C-Score of ${THRESHOLD_WORDS.bullish}. Bearish: ${THRESHOLD_WORDS.bearish}. Neutral: in between.`,
     'A stock is qualified when it is bullish or bearish.',
     'History windows: 7 and 14 report days.',
   ],

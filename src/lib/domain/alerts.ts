@@ -5,27 +5,27 @@
  */
 import { formatDate, formatScore } from './format';
 import type { SignalHistory } from './schemas';
-import { BULLISH_THRESHOLD, signalDirection, type SignalDirection } from './signal';
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, THRESHOLD_WORDS, type SignalDirection } from './signal';
 
 /** The kinds of event, in the order a digest lists them. */
 export const ALERT_KINDS = ['entered', 'exited', 'reversed', 'crossed'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** A crossing of a threshold is borderline when every qualifying score around it is less than this past the threshold... */
+export const BORDERLINE_MARGIN = 1;
+/** ...and the ticker crossed back within this many reports (the latest included). */
+export const BORDERLINE_REPORTS = 3;
 
 /** What each kind is called on /account and in the watch button's section. */
 export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   entered: 'New signals (a stock qualifies, bullish or bearish)',
   exited: 'Exits (a signal falls back to neutral)',
   reversed: 'Reversals (bullish to bearish, or the reverse)',
-  crossed: 'Borderline crossings (within 1 point of ±65 and back)',
+  crossed: `Borderline crossings (within ${BORDERLINE_MARGIN} point of ${THRESHOLD_WORDS.either} and back)`,
 };
 
 /** The kinds a user gets until they choose: borderline crossings are opt-in, they are what the rule keeps quiet. */
 export const DEFAULT_ALERT_KINDS: readonly AlertKind[] = ['entered', 'exited', 'reversed'];
-
-/** A crossing of ±65 is borderline when every qualifying score around it is less than this past the threshold... */
-export const BORDERLINE_MARGIN = 1;
-/** ...and the ticker crossed back within this many reports (the latest included). */
-export const BORDERLINE_REPORTS = 3;
 
 /** A qualified direction. */
 export type EventDirection = Exclude<SignalDirection, 'neutral'>;
@@ -41,7 +41,7 @@ export interface SignalEvent {
   /** The C-Score on the report before (null when the ticker was not in it). */
   scoreBefore: number | null;
   scoreAfter: number;
-  /** A flicker around ±65: stored as `crossed`, never sent as entered or exited. */
+  /** A flicker around a threshold: stored as `crossed`, never sent as entered or exited. */
   borderline: boolean;
 }
 
@@ -52,15 +52,16 @@ function scoresOf(history: SignalHistory, ticker: string, latest: number): (numb
   return history.dates.map((_, i) => (i === last ? latest : (scores[i] ?? null)));
 }
 
-/** True when the qualifying scores of the window are all less than BORDERLINE_MARGIN past ±65. */
+/** True when the qualifying scores of the window are all less than BORDERLINE_MARGIN past the threshold. */
 function nearThreshold(window: readonly number[], direction: EventDirection): boolean {
-  return window.filter((score) => signalDirection(score) === direction).every((score) => Math.abs(score) - BULLISH_THRESHOLD < BORDERLINE_MARGIN);
+  const past = (score: number) => (direction === 'bullish' ? score - BULLISH_THRESHOLD : BEARISH_THRESHOLD - score);
+  return window.filter((score) => signalDirection(score) === direction).every((score) => past(score) < BORDERLINE_MARGIN);
 }
 
 /**
  * A change between neutral and `direction` on the latest report is a borderline flicker when, over the last 3
  * reports, the ticker went neutral -> direction -> neutral or direction -> neutral -> direction (it crossed the same
- * threshold and back) and no qualifying score of those reports got 1 point or more past ±65.
+ * threshold and back) and no qualifying score of those reports got BORDERLINE_MARGIN or more past it.
  */
 function isFlicker(scores: readonly (number | null)[], direction: EventDirection): boolean {
   const window = scores.slice(-BORDERLINE_REPORTS);
@@ -146,7 +147,7 @@ export function eventText(event: Pick<SignalEvent, 'ticker' | 'kind' | 'directio
     case 'reversed':
       return `${event.ticker} reversed to ${event.direction}${scores}`;
     case 'crossed':
-      return `${event.ticker} crossed ${event.direction === 'bullish' ? '+65' : '-65'} again, borderline${scores}`;
+      return `${event.ticker} crossed ${event.direction === 'bullish' ? `+${BULLISH_THRESHOLD}` : BEARISH_THRESHOLD} again, borderline${scores}`;
   }
 }
 

@@ -6,7 +6,7 @@
 import { canonicalUrl } from './canonical';
 import { LOCKED_SIGNAL_LABEL } from './entitlements';
 import { formatDate, formatScore } from './format';
-import { classifySignal, signalDirection } from './signal';
+import { classifySignal, signalDirection, THRESHOLD_WORDS } from './signal';
 import { SAMPLE_NOTICE } from './report-source';
 import { asciiUpper } from './text';
 import { isTicker } from './ticker';
@@ -61,19 +61,19 @@ export function signalExplanations(ticker: string, cScore: number | null | undef
     out.push({
       tone: 'bullish',
       heading: 'Bullish Signal',
-      text: `${ticker} shows strong positive momentum, with a C-Score of 65 or more.`,
+      text: `${ticker} shows strong positive momentum, with a C-Score of ${THRESHOLD_WORDS.bullish}.`,
     });
   } else if (direction === 'bearish') {
     out.push({
       tone: 'bearish',
       heading: 'Bearish Signal',
-      text: `${ticker} shows strong negative momentum, with a C-Score of -65 or less.`,
+      text: `${ticker} shows strong negative momentum, with a C-Score of ${THRESHOLD_WORDS.bearish}.`,
     });
   } else {
     out.push({
       tone: 'neutral',
       heading: 'Neutral Signal',
-      text: `${ticker} has a C-Score between -65 and 65: no strong signal in either direction today.`,
+      text: `${ticker} has a C-Score ${THRESHOLD_WORDS.neutral}: no strong signal in either direction today.`,
     });
   }
   return out;

@@ -88,6 +88,17 @@ export function releaseHeading(release: Release): string {
 
 const PLACEHOLDER = /\{([A-Z][A-Z0-9_]*)\}/g;
 
+/** The guide with the placeholders of every text filled (`where` names the file if one is unknown). */
+export function fillGuide(guide: CScoreGuide, values: Readonly<Record<string, string>>, where: string): CScoreGuide {
+  const fill = (text: string) => fillPlaceholders(text, values, where);
+  return {
+    summary: fill(guide.summary),
+    title: fill(guide.title),
+    ranges: guide.ranges.map((r) => ({ range: fill(r.range), label: fill(r.label), text: fill(r.text) })),
+    methodology: fill(guide.methodology),
+  };
+}
+
 /**
  * The text with each `{NAME}` replaced by its value; an unknown name is refused with `where` and the names there are.
  * Lower-case braces are left as they are.

@@ -1,6 +1,6 @@
 /**
  * The signal lists of DESIGN.md "Lists", derived from the signal history. D is the latest report date and
- * "qualified" means |C-Score| >= 65. Every list holds tickers of the latest report only, so each row has a
+ * "qualified" means bullish or bearish (isQualified). Every list holds tickers of the latest report only, so each row has a
  * record and a /signal/{ticker} page.
  */
 import { formatDate } from './format';

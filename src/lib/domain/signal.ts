@@ -1,13 +1,25 @@
 /**
- * Signal classification by C-Score (spec sections 4 and 9): at or above 65 is Bullish, at or below -65 Bearish,
- * anything in between, missing or not a number Neutral.
+ * Signal classification by C-Score (spec sections 4 and 9): at or above the bullish threshold is Bullish, at or below
+ * the bearish one Bearish, anything in between, missing or not a number Neutral.
  */
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from './threshold';
 
-/** C-Score at or above which a signal is Bullish. */
-export const BULLISH_THRESHOLD = 65;
+export { BEARISH_THRESHOLD, BULLISH_THRESHOLD };
 
-/** C-Score at or below which a signal is Bearish. */
-export const BEARISH_THRESHOLD = -65;
+/** The rule in words, as the pages and the AI write it: "{bullish} or more", "{bearish} or less". */
+export const THRESHOLD_WORDS = {
+  bullish: `${BULLISH_THRESHOLD} or more`,
+  bearish: `${BEARISH_THRESHOLD} or less`,
+  neutral: `between ${BEARISH_THRESHOLD} and ${BULLISH_THRESHOLD}`,
+  /** Both thresholds at once, with a plus-minus sign. */
+  either: `±${BULLISH_THRESHOLD}`,
+} as const;
+
+/** The placeholders a text of src/content writes for the thresholds (e.g. "{BULLISH_THRESHOLD} or more"). */
+export const THRESHOLD_PLACEHOLDERS: Readonly<Record<string, string>> = {
+  BULLISH_THRESHOLD: String(BULLISH_THRESHOLD),
+  BEARISH_THRESHOLD: String(BEARISH_THRESHOLD),
+};
 
 /** The badge text of a signal. */
 export type SignalClass = 'Bullish' | 'Bearish' | 'Neutral';
@@ -23,7 +35,7 @@ export function hasScore(score: number | null | undefined): score is number {
   return typeof score === 'number' && Number.isFinite(score);
 }
 
-/** Lower-case direction of a C-Score: bullish at or above 65, bearish at or below -65, else neutral. */
+/** Lower-case direction of a C-Score: bullish at or above BULLISH_THRESHOLD, bearish at or below BEARISH_THRESHOLD, else neutral. */
 export function signalDirection(score: number | null | undefined): SignalDirection {
   if (!hasScore(score)) return 'neutral';
   if (score >= BULLISH_THRESHOLD) return 'bullish';
@@ -39,7 +51,7 @@ export function classifySignal(score: number | null | undefined): SignalClass {
   return 'Neutral';
 }
 
-/** True when the C-Score qualifies as a signal: |C| >= 65. */
+/** True when the C-Score qualifies as a signal: bullish or bearish. */
 export function isQualified(score: number | null | undefined): boolean {
   return signalDirection(score) !== 'neutral';
 }

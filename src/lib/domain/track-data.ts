@@ -340,7 +340,7 @@ export function publishedTrackFromJson(json: PublishedTrackJson): PublishedTrack
   return { report: json.report, byTicker: ledgerByTicker(json.report.ledger), prices: new Map(json.prices) };
 }
 
-/** A score band as a reader reads it: "65 to 75" for bullish, the mirror "−75 to −65" for bearish. */
+/** A score band as a reader reads it: "75 to 85" for bullish, the mirror "−85 to −75" for bearish. */
 export function bandLabel(direction: 'bullish' | 'bearish', band: string): string {
   return direction === 'bearish' ? band.split('-').map((n) => `−${n}`).reverse().join(' to ') : band.replace('-', ' to ');
 }

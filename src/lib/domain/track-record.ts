@@ -177,14 +177,14 @@ export function ledgerRows(ticker: string, reportDates: readonly string[], score
   return ledgerEntries(ticker, reportDates, scores).map((entry) => measureEntry(entry, prices));
 }
 
-/** Score bands of the calibration chart: by |C-Score|, the bearish ones mirrored. */
+/** Score bands of the calibration chart: by |C-Score|, the bearish ones mirrored; the first starts at the threshold. */
 export const SCORE_BANDS = [
-  { label: '65-75', min: 65, max: 75 },
+  { label: `${BULLISH_THRESHOLD}-75`, min: BULLISH_THRESHOLD, max: 75 },
   { label: '75-85', min: 75, max: 85 },
   { label: '85-100', min: 85, max: 100 },
 ] as const;
 
-/** The band of a qualified score (|score| from 65 up to 75, 75 up to 85, 85 to 100). */
+/** The band of a qualified score (|score| from the threshold up to 75, 75 up to 85, 85 to 100). */
 export function scoreBand(score: number): (typeof SCORE_BANDS)[number]['label'] | null {
   const size = Math.abs(score);
   if (size < Math.min(BULLISH_THRESHOLD, -BEARISH_THRESHOLD)) return null;

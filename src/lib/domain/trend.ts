@@ -4,7 +4,7 @@
  */
 import { formatDate, formatMonthDay, isCalendarDate } from './format';
 import type { SignalHistory, SignalRecord } from './schemas';
-import { signalDirection, type SignalDirection } from './signal';
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, type SignalDirection } from './signal';
 import { asciiUpper } from './text';
 
 /** One point of a trend response, as the API sends it. */
@@ -48,13 +48,13 @@ export interface ChartData {
 export const TREND_Y_DOMAIN = [-110, 110] as const;
 
 /** Y-axis ticks of the trend chart. */
-export const TREND_Y_TICKS = [-100, -65, 0, 65, 100] as const;
+export const TREND_Y_TICKS = [-100, BEARISH_THRESHOLD, 0, BULLISH_THRESHOLD, 100] as const;
 
-/** Horizontal reference lines: 0 solid, +65 dashed green, -65 dashed red. */
+/** Horizontal reference lines: 0 solid, the bullish threshold dashed green, the bearish one dashed red. */
 export const TREND_REFERENCE_LINES = [
   { value: 0, dashed: false, tone: 'neutral' },
-  { value: 65, dashed: true, tone: 'bullish' },
-  { value: -65, dashed: true, tone: 'bearish' },
+  { value: BULLISH_THRESHOLD, dashed: true, tone: 'bullish' },
+  { value: BEARISH_THRESHOLD, dashed: true, tone: 'bearish' },
 ] as const satisfies readonly { value: number; dashed: boolean; tone: SignalDirection }[];
 
 /** Chart height in px on the card, in the small view and in the modal. */
@@ -151,8 +151,8 @@ export const TREND_RANGES = [
 export type TrendRange = (typeof TREND_RANGES)[number]['id'];
 
 /**
- * The range the chart opens on. A stock page embeds exactly its points (some 65 reports of a weekday
- * archive), so the page stays the same size at any history length; a longer range loads the full trend.
+ * The range the chart opens on. A stock page embeds exactly its points (some three months of weekday
+ * reports), so the page stays the same size at any history length; a longer range loads the full trend.
  */
 export const DEFAULT_TREND_RANGE: TrendRange = '3M';
 

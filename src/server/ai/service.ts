@@ -9,6 +9,7 @@ import { type LanguageModel, type ModelMessage, stepCountIs, streamText, type To
 import { factsText, type FactsSheet, RULES_SECTION } from '../../lib/domain/ai-facts';
 import { incompleteNote, unsupportedNote } from '../../lib/domain/ai-rules';
 import { unsupportedFigures } from '../../lib/domain/ai-validator';
+import { THRESHOLD_WORDS } from '../../lib/domain/signal';
 import type { RunLog } from '../../storage/run-log';
 
 /** The model settings (Config's `llm`). */
@@ -40,7 +41,7 @@ const COMMON_RULES = [
 /** The system prompt of an analysis or the daily brief. */
 export function analysisSystem(siteName: string): string {
   return [
-    `You write short, plain analyses of the daily stock signals of ${siteName}, whose C-Score ranges from -100 to +100 (bullish at 65 or more, bearish at -65 or less).`,
+    `You write short, plain analyses of the daily stock signals of ${siteName}, whose C-Score ranges from -100 to +100 (bullish at ${THRESHOLD_WORDS.bullish}, bearish at ${THRESHOLD_WORDS.bearish}).`,
     'Write only from the facts sheet you are given, in 120 to 220 words, with a few short paragraphs or a list.',
     ...COMMON_RULES,
   ].join('\n');
@@ -49,7 +50,7 @@ export function analysisSystem(siteName: string): string {
 /** The system prompt of the chat. */
 export function chatSystem(siteName: string, reportDate: string): string {
   return [
-    `You answer questions about the daily stock signals of ${siteName} for the report of ${reportDate}. The C-Score ranges from -100 to +100: bullish at 65 or more, bearish at -65 or less.`,
+    `You answer questions about the daily stock signals of ${siteName} for the report of ${reportDate}. The C-Score ranges from -100 to +100: bullish at ${THRESHOLD_WORDS.bullish}, bearish at ${THRESHOLD_WORDS.bearish}.`,
     'You know nothing but what your tools return: use them for every stock, list, comparison or rule, and say so when they do not have the answer.',
     'When a tool lists stocks, name every stock it lists (ticker and C-Score), in its order.',
     ...COMMON_RULES,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { RULES_SECTION, qualifiedStocks, tickerTrend } from '../../lib/domain/ai-facts';
 import { LOCKED_SIGNAL_LABEL } from '../../lib/domain/entitlements';
 import type { SignalHistory, SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal } from '../../lib/domain/signal';
+import { classifySignal, THRESHOLD_WORDS } from '../../lib/domain/signal';
 import { similarTickers } from '../../lib/domain/similar';
 import { asciiUpper } from '../../lib/domain/text';
 import { isTicker } from '../../lib/domain/ticker';
@@ -70,7 +70,7 @@ export function chatTools(history: SignalHistory, reportDate: string, hidden: Re
       },
     }),
     listQualified: tool({
-      description: `List the qualified stocks of the latest report in one direction (bullish: C-Score 65 or more; bearish: -65 or less), optionally in one sector, strongest first. Sectors: ${sectors.join(', ')}.`,
+      description: `List the qualified stocks of the latest report in one direction (bullish: C-Score ${THRESHOLD_WORDS.bullish}; bearish: ${THRESHOLD_WORDS.bearish}), optionally in one sector, strongest first. Sectors: ${sectors.join(', ')}.`,
       inputSchema: z.object({
         direction: z.enum(['bullish', 'bearish']),
         sector: z.string().max(60).optional().describe('one of the sectors named above'),
