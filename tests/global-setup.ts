@@ -4,7 +4,8 @@
  * or times out cannot leave it running. The test files get its address with `inject('postgres')`.
  */
 import type { TestProject } from 'vitest/node';
-import { type PostgresAddress, postgresBin, startPostgres } from './fixtures/postgres';
+import { postgresBin } from '../scripts/test-setup';
+import { type PostgresAddress, startPostgres } from './fixtures/postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
