@@ -8,7 +8,7 @@ import { delimiter, join } from 'node:path';
 
 /** Each Debian package the tests need, the program that shows it is installed, and which tests use it. */
 export const TEST_PACKAGES = [
-  { name: 'chromium', tool: 'chromium', usedBy: 'the e2e tests (Playwright)' },
+  { name: 'chromium', tool: 'chromium', usedBy: 'the e2e browser' },
   { name: 'postgresql', tool: 'initdb', usedBy: 'the account tests on PostgreSQL' },
   { name: 'nginx', tool: 'nginx', usedBy: 'the deploy test' },
   { name: 'redis-server', tool: 'redis-server', usedBy: 'the shared-state, limits, AI and deploy tests' },
