@@ -52,8 +52,8 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
   const notFoundPageOf = options.notFoundPage ?? notFoundPageFor;
   const remember = (path: string, c: Context<StaticEnv>) => c.set('staticFile', path);
   // Made on first use: serveStatic warns when its root is missing, and the first `npm start` mounts this before its build exists.
-  let serveFiles: MiddlewareHandler | undefined;
-  const files: MiddlewareHandler = (c, next) => (serveFiles ??= serveStatic({ root, precompressed: true, rewriteRequestPath: apiJson, onFound: remember }))(c, next);
+  let serveFiles: MiddlewareHandler<StaticEnv> | undefined;
+  const files: MiddlewareHandler<StaticEnv> = (c, next) => (serveFiles ??= serveStatic<StaticEnv>({ root, precompressed: true, rewriteRequestPath: apiJson, onFound: remember }))(c, next);
   const pages = new Map<string, MiddlewareHandler>();
 
   /** The not-found page of a path with status 404 (compressed like any page, without an entity tag); JSON under /api. */
