@@ -136,7 +136,7 @@ export function findTestProcesses(marker: string, dir: string, except: readonly 
 }
 
 /** Tool caches that may stay in the run's temp folder (they hold no test's data); removed with it at the end. */
-const CACHES = /^(tsx-\d+|node-compile-cache|\.org\.chromium\..*|\.com\.google\.Chrome\..*)$/;
+const CACHES = /^(tsx-\d+|node-compile-cache|playwright-transform-cache(-\d+)?|\.org\.chromium\..*|\.com\.google\.Chrome\..*)$/;
 
 /** What a step left in the run's temp folder, beyond tool caches. */
 export function leftoverFolders(dir: string): string[] {

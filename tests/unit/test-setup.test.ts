@@ -1,5 +1,8 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installCommand, missingPackages, TEST_PACKAGES, type TestTool } from '../../scripts/test-setup';
+import { installCommand, leftoverFolders, missingPackages, TEST_PACKAGES, type TestTool } from '../../scripts/test-setup';
 
 const machine = (present: TestTool[]) => (tool: TestTool) => present.includes(tool);
 
@@ -21,5 +24,17 @@ describe('the Debian packages npm test needs', () => {
 
   it('are none when every program is there', () => {
     expect(missingPackages(machine(['chromium', 'initdb', 'nginx', 'redis-server', 'systemd-analyze']))).toEqual([]);
+  });
+});
+
+describe("a step's leftover temp folders", () => {
+  it('are what a test left, not the tool caches (tsx, Playwright) that may stay', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'leftovers-'));
+    try {
+      for (const name of ['tsx-0', 'playwright-transform-cache-0', 'pg-Ab12Cd', 'deploy-XyZ']) await mkdir(join(dir, name));
+      expect(leftoverFolders(dir).sort()).toEqual([join(dir, 'deploy-XyZ'), join(dir, 'pg-Ab12Cd')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
