@@ -4,7 +4,7 @@
  * Around them, what the build's addresses need: the extensionless JSON of DESIGN.md "API routes", the not-found
  * pages with status 404, Cache-Control by kind of file, and the path checks that keep every answer inside client/.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
@@ -51,13 +51,20 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
   const root = join(options.distDir, 'client');
   const notFoundPageOf = options.notFoundPage ?? notFoundPageFor;
   const remember = (path: string, c: Context<StaticEnv>) => c.set('staticFile', path);
-  const files = serveStatic({ root, precompressed: true, rewriteRequestPath: apiJson, onFound: remember });
+  // Made once the build exists: serveStatic warns when its root is missing, and the first `npm start` mounts this before its build.
+  let serveFiles: MiddlewareHandler<StaticEnv> | undefined;
+  const files: MiddlewareHandler<StaticEnv> = (c, next) => {
+    if (serveFiles === undefined && !existsSync(root)) return next();
+    return (serveFiles ??= serveStatic<StaticEnv>({ root, precompressed: true, rewriteRequestPath: apiJson, onFound: remember }))(c, next);
+  };
   const pages = new Map<string, MiddlewareHandler>();
 
   /** The not-found page of a path with status 404 (compressed like any page, without an entity tag); JSON under /api. */
   async function notFound(c: Context<StaticEnv>, path: string): Promise<Response> {
     if (isApiPath(path)) throw refusal(404, `Not found: ${path}`);
-    for (const file of new Set([notFoundPageOf(path), NOT_FOUND_PAGE])) {
+    // No build yet: no page to send (and serveStatic would warn of the missing root).
+    const candidates = existsSync(root) ? [notFoundPageOf(path), NOT_FOUND_PAGE] : [];
+    for (const file of new Set(candidates)) {
       let serve = pages.get(file);
       if (serve === undefined) pages.set(file, (serve = serveStatic({ root, path: file, precompressed: true })));
       const page = await serve(c, async () => undefined);
