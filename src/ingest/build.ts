@@ -223,7 +223,7 @@ function writeLedgerRows(path: string, byTicker: ReadonlyMap<string, readonly Le
 
 /**
  * How `astro build`'s process is started, for memory: the whole daily job must stay under 1.5 GiB at 6,000 tickers
- * by 1,260 report days (issue #15), and Astro's process was 1.09 GiB of it. Measured there, Astro alone:
+ * by 1,260 report days, and Astro's process was 1.09 GiB of it. Measured there, Astro alone:
  * - Rolldown's allocator (mimalloc) commits a 1 GiB arena up front; with this machine's transparent huge pages
  *   that was 340 MB of resident memory held for the whole build, though bundling is over in a few seconds.
  *   MIMALLOC_ARENA_EAGER_COMMIT=0 commits it as it is used: 1,092 → 843 MiB, in the same time.

@@ -1,5 +1,5 @@
 /**
- * The operator tools (issue 13) in Chromium against the operator app (its own build, archive and accounts, so the
+ * The operator tools in Chromium against the operator app (its own build, archive and accounts, so the
  * site the other specs read never changes): an operator uploads a valid XLSX, reads the preview, publishes and
  * sees the new report date on /; a malformed CSV shows its row and column and / keeps its report; a signed-in
  * non-operator gets 403 on every operator page and route.

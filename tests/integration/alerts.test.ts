@@ -1,5 +1,5 @@
 /**
- * Alerts (issue 14) end to end: the real daily job publishes real export files, stores the report's signal events
+ * Alerts end to end: the real daily job publishes real export files, stores the report's signal events
  * and sends the digests over SMTP to the in-process catcher; the real server answers the settings, the private feed
  * and the unsubscribe link. Then the queue's own guarantees: retries with backoff, a crash resumed without a second
  * send, a refused address that stops nothing, Pro-only with PAYWALL=on.

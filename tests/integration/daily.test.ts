@@ -191,7 +191,7 @@ describe('npm run daily', { timeout: 90_000 }, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    // Two tickers against three is a 33% drop: the ticker-drop gate (issue 21) holds it unless the operator accepts it.
+    // Two tickers against three is a 33% drop: the ticker-drop gate holds it unless the operator accepts it.
     const result = await runDaily({ ...env, SIGNALS_SOURCE: `http://127.0.0.1:${port}/exports/latest` }, ['--accept', 'ticker-drop']).finally(() => server.close());
     expect(result.stderr).toBe('');
     const index = JSON.parse(await readFile(join(work, 'archive/index.json'), 'utf8'));

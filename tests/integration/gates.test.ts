@@ -1,5 +1,5 @@
 /**
- * Issue 21, "A file can take over the published site": the data gates of `npm run daily`, their `--accept` override
+ * The data gates of `npm run daily`, their `--accept` override
  * (recorded in the summary), and `npm run archive -- withdraw FILE`. The archive is seeded through the real intake;
  * the refusals run the real command line and change nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the daily job keeps what parsing each archived file produced, by the file's hash, and parses only new
+ * The daily job keeps what parsing each archived file produced, by the file's hash, and parses only new
  * files; a stale or truncated entry is made again from the archive, and the site comes out the same.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The operator API (issue 13) over loopback, with the real daily job behind it: the token route publishes, a revoked
+ * The operator API over loopback, with the real daily job behind it: the token route publishes, a revoked
  * token gets 401, two publishes run one after the other, an upload over the limits gets 413, a build that fails
  * leaves dist/ byte-identical, and every route refuses anonymous (401) and non-operator (403) callers.
  */

@@ -1,5 +1,5 @@
 /**
- * PAYWALL=on (issue 12 item 5, DESIGN.md "Accounts and entitlements"): the daily job builds a site whose static HTML
+ * PAYWALL=on (DESIGN.md "Accounts and entitlements"): the daily job builds a site whose static HTML
  * and JSON under dist/client hold only what anonymous visitors may see. 60 tickers, 7 top tickers: the 5 of largest
  * |C-Score| are free, ZBY and ZCD are locked; their scores carry values found nowhere else, so a grep proves them absent.
  */

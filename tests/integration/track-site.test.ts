@@ -1,5 +1,5 @@
 /**
- * Issue 17 end to end: the real daily job with the track step (demo closes stored in the accounts database, the
+ * The track record end to end: the real daily job with the track step (demo closes stored in the accounts database, the
  * ledger recorded) publishes /track-record, the stock pages' card, the list prices, the static API, the ledger CSV
  * and the Dataset JSON-LD; the real server answers them. Then a re-publish of an old date, which the run log records.
  */

@@ -1,5 +1,5 @@
 /**
- * The facts sheets of issue 19: what the model is handed, and what the pages show without a model. Every number a
+ * The facts sheets of the AI texts: what the model is handed, and what the pages show without a model. Every number a
  * reader of an AI text may see is in a facts sheet, built here from the published report; the validator
  * (ai-validator.ts) reads the numbers back out of the same text. Outside data (company names) is quoted as data.
  */

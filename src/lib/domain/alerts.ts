@@ -1,5 +1,5 @@
 /**
- * Alerts (issue 14): the signal events of one report, computed from the signal history, and the texts of the email
+ * Alerts: the signal events of one report, computed from the signal history, and the texts of the email
  * digest and the feeds. Pure: the daily job stores the events, the build writes the public feeds, the server the
  * private one, all from these rules.
  */

@@ -1,5 +1,5 @@
 /**
- * A filtered list address without JavaScript (issue 16): the Node server answers `/all-signals?direction=bearish`
+ * A filtered list address without JavaScript: the Node server answers `/all-signals?direction=bearish`
  * with the pre-rendered page whose rows the filters exclude carry `hidden`, the filter form showing the query, and the
  * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
  * reads the same URL state and agrees. On a CDN without our server the script alone does this.

@@ -24,7 +24,7 @@ export function excerpt(text: string, max = QUOTED_CHARS): string {
   return `${text.slice(0, cut)}…`;
 }
 
-/** Longest company name, counted after stripInvisible (the issue's 200 characters; the export's cell limit defaults to it). */
+/** Longest company name, counted after stripInvisible (the export's cell limit defaults to it). */
 export const MAX_NAME_CHARS = 200;
 
 const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/;

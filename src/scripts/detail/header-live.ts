@@ -87,7 +87,7 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, text: string, at
 }
 
 /**
- * The watch button's Alerts section (issue 14): signed out, an offer to sign in; signed in, whether the email alerts
+ * The watch button's Alerts section: signed out, an offer to sign in; signed in, whether the email alerts
  * of the watchlist are on, with the button that turns them on or off and the link to the settings on /account.
  */
 function alertNodes(ticker: string, watched: boolean, onToggle: (enabled: boolean) => void): Node[] {
