@@ -6,6 +6,7 @@
 import { formatDate, formatScore } from './format';
 import type { SignalHistory } from './schemas';
 import { BULLISH_THRESHOLD, signalDirection, type SignalDirection } from './signal';
+import { escapeHtml } from './text';
 
 /** The kinds of event, in the order a digest lists them. */
 export const ALERT_KINDS = ['entered', 'exited', 'reversed', 'crossed'] as const;
@@ -175,7 +176,6 @@ export interface DigestMail {
   unsubscribeUrl: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The digest of one user's events of one report, in plain text and HTML, with the links to the stock pages. */
 export function composeDigest(input: {

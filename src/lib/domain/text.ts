@@ -57,3 +57,10 @@ export function decodeExportText(bytes: Uint8Array): string | null {
 export function isUtf16(bytes: Uint8Array): boolean {
   return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
 }
+
+const MARKUP_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe in HTML or XML, in element content and in quoted attributes alike: & < > " ' become entities. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => MARKUP_ENTITIES[c]!);
+}

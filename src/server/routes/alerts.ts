@@ -13,7 +13,8 @@ import { type AddressLink, AlertStore } from '../../storage/alerts';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, type SessionUser, sessionUser } from '../auth/session';
 import { refusal } from '../errors';
-import { escapeHtml, htmlAnswer, smallPage } from '../small-page';
+import { escapeHtml } from '../../lib/domain/text';
+import { htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import { lockedForCaller, type ApiContext } from './context';
 
