@@ -240,15 +240,6 @@ export function factsText(sheet: FactsSheet): string {
   return [`# ${sheet.title}`, ...sheet.sections.map((s) => [`## ${s.heading}`, ...s.lines.map((line) => `- ${line}`)].join('\n'))].join('\n\n');
 }
 
-/** Every ticker a facts sheet names (for linking them to /signal/T). */
-export function factsTickers(sheet: FactsSheet, known: ReadonlySet<string>): string[] {
-  const found = new Set<string>();
-  for (const line of sheet.sections.flatMap((s) => s.lines)) {
-    for (const word of line.match(/\b[A-Z][A-Z0-9.-]{0,9}\b/g) ?? []) if (known.has(word)) found.add(word);
-  }
-  return [...found];
-}
-
 /** Qualified stocks of the latest report in a direction (and sector, matched without regard to case), strongest first. */
 export function qualifiedStocks(history: SignalHistory, direction: 'bullish' | 'bearish', sector?: string): SignalRecord[] {
   const wanted = sector?.trim().toLowerCase();
