@@ -1,6 +1,7 @@
 /**
  * One helper per rule: the HTML escaper, the browser's DOM helper and the news schema each have one definition, and
- * the escaper's output reads back as the text it was given, in element content and in a quoted attribute.
+ * the escaper's output reads back as the text it was given, in element content and in a quoted attribute. Comments name
+ * no issue numbers.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,5 +59,11 @@ describe('one definition each', () => {
     expect(definedIn(/article_url: z\./)).toEqual(['src/lib/domain/market.ts']);
     expect(definedIn(/NewsArticleSchema\b/)).toEqual(['src/lib/domain/market.ts', 'src/server/providers/polygon.ts']);
     expect(NewsArticleSchema.safeParse({ id: '1', title: 'T', article_url: 'https://example.com/a', published_utc: '2026-11-20T12:00:00Z' }).success).toBe(false);
+  });
+});
+
+describe('comments', () => {
+  it('name no issue numbers in src/ and scripts/ (the repository has no issue list)', () => {
+    expect(definedIn(/\bissues? #?\d+|\(#\d+\)/i)).toEqual([]);
   });
 });
