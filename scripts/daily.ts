@@ -37,7 +37,7 @@ try {
     progress: { tty: process.stdout.isTTY === true, columns: process.stdout.columns, write: (text: string) => process.stdout.write(text) },
     runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
     alerts: runLog === null ? undefined : { store: runLog.alerts, send: digests.send, siteUrl: settings.siteUrl },
-    // The closes and the ledger live in the same database (issue 17); without it the pages show the ledger unpriced.
+    // The closes and the ledger live in the same database; without it the pages show the ledger unpriced.
     track: runLog === null ? undefined : await jobTrackStep(settings, runLog.track),
   };
   const summary = await runDaily(options);

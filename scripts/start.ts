@@ -61,9 +61,9 @@ const runLog = new RunLog(options.accounts.database.db);
 await closeInterruptedRuns(runLog, resolve(PROJECT_ROOT, config.archiveDir), { redisUrl: config.redisUrl, log: (line) => logger.info(line) });
 // The CDN's and nginx's rules, written into every build from this server's own tables.
 const deployRules = (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: config.apiOrigin });
-// Alerts (issue 14): every publish of this process stores the report's events and sends the digests.
+// Alerts: every publish of this process stores the report's events and sends the digests.
 const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl };
-// The track record (issue 17): every publish stores the report dates' closes and records the ledger in the same database.
+// The track record: every publish stores the report dates' closes and records the ledger in the same database.
 const track = { store: new TrackStore(options.accounts.database.db), source: closingPricesSourceFor(config.polygon, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))) };
 const firstBuild = !(await hasBuild());
 if (firstBuild) readiness = 'building';

@@ -165,7 +165,7 @@ export interface Config {
   /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
   tickerDropPercent: number;
   /**
-   * The model provider (issue 19), when LLM_BASE_URL, LLM_API_KEY and LLM_MODEL are all set: an OpenAI-compatible API.
+   * The model provider, when LLM_BASE_URL, LLM_API_KEY and LLM_MODEL are all set: an OpenAI-compatible API.
    * `requestTokenLimit` caps the tokens one model call may write, `dailyTokenLimit` the site's tokens a UTC day,
    * `ratePerMinute` one user's AI requests a minute.
    */

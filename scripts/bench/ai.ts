@@ -1,5 +1,5 @@
 /**
- * Section 7, AI (issue 19): a stored analysis served under load, /ai-analysis on Lighthouse's mobile preset and the
+ * Section 7, AI: a stored analysis served under load, /ai-analysis on Lighthouse's mobile preset and the
  * scripts it loads before any interaction, and what a day costs in tokens at 503 and 6,000 tickers, counted from the
  * fake OpenAI-compatible server's usage (tests/fixtures/fake-llm.ts: 4 characters a token, prompt and answer).
  */

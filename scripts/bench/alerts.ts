@@ -1,5 +1,5 @@
 /**
- * Section 7, alerts (issue 14): the digest of a report for 10,000 users watching 20 tickers each, composed and queued
+ * Section 7, alerts: the digest of a report for 10,000 users watching 20 tickers each, composed and queued
  * in at most 10 s with the process under 500 MB, then sent to a fake SMTP server on loopback (smtp-server, which reads
  * and drops each message), in a child process of its own.
  */

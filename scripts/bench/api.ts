@@ -40,7 +40,7 @@ async function signIn(origin: string, email: string, path: 'sign-up' | 'sign-in'
 }
 
 /**
- * The account rows (issue 12): `/api/auth/user` with a valid session, beside the same route signed out (a plain Hono
+ * The account rows: `/api/auth/user` with a valid session, beside the same route signed out (a plain Hono
  * route: no cookie, so no signature check and no query) in the same run. Signs a bench user up and in first.
  */
 export async function accountRoutes(origin: string): Promise<ApiRoute[]> {

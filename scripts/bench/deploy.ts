@@ -1,5 +1,5 @@
 /**
- * Section "deploy" (issue 20): the shipped nginx recipe against the Node server on the same build, and the cached live
+ * Section "deploy": the shipped nginx recipe against the Node server on the same build, and the cached live
  * quote over two processes sharing Redis behind nginx against one process without it. Everything on loopback: Debian's
  * nginx and redis-server, `npm start` processes (as deploy/systemd runs them), the fake market-data server.
  */

@@ -1,5 +1,5 @@
 /**
- * Section "history" (issue 15): the daily job at long archives, on seeded samples. For each size, a fresh build of the
+ * Section "history": the daily job at long archives, on seeded samples. For each size, a fresh build of the
  * whole archive, then "one new day" (the next report added to that published site, as every morning): wall time, peak
  * RSS of the whole process tree, the time per stage, and a ticker page's HTML gzip.
  */
@@ -15,7 +15,7 @@ const MIB = 1024 ** 2;
 const PAGE_BUDGET: Budget = { op: '<=', limit: 14 };
 const PAGE_TICKER = 'AAPL';
 
-/** One measured archive: its size and the budgets issue 15 sets on it. */
+/** One measured archive: its size and its budgets. */
 interface HistorySize {
   tickers: number;
   days: number;

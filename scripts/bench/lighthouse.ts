@@ -47,13 +47,13 @@ const PAGE_BUDGETS: Partial<Record<Metric, Budget>> = {
   accessibility: { op: '>=', limit: 100 },
 };
 
-/** Issue 18: Lighthouse mobile 100 on /, a stock page, the heatmap and a list (/all-signals), with accessibility 100. */
+/** Lighthouse mobile 100 on /, a stock page, the heatmap and a list (/all-signals), with accessibility 100. */
 const FULL_MARKS = new Set(['/', '/heatmap', '/all-signals']);
 const FULL_PERFORMANCE: Budget = { op: '>=', limit: 100 };
 
 function budgetsFor(page: BenchPage): Partial<Record<Metric, Budget>> {
   if (page.kind === 'ticker') return { ...TICKER_BUDGETS, performance: FULL_PERFORMANCE };
-  // The earlier issues set Lighthouse budgets on /, /heatmap and /archives; issue 18 raised three pages to 100.
+  // /, /heatmap and /archives have had Lighthouse budgets longest; three pages are held to 100.
   return FULL_MARKS.has(page.path) ? { ...PAGE_BUDGETS, performance: FULL_PERFORMANCE } : PAGE_BUDGETS;
 }
 

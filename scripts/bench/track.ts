@@ -1,5 +1,5 @@
 /**
- * Section "track" (issue 17): the ledger and the aggregates of the track record for 6,000 tickers x 250 report days,
+ * Section "track": the ledger and the aggregates of the track record for 6,000 tickers x 250 report days,
  * computed in at most 10 s, with the same domain functions the daily job and the build use.
  */
 import { readFile } from 'node:fs/promises';

@@ -6,12 +6,7 @@
 import { heatmapColor, type HeatmapSector } from '../lib/domain/heatmap';
 import { formatScore } from '../lib/domain/format';
 import { classifySignal, isQualified } from '../lib/domain/signal';
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
+import { escapeHtml as escape } from '../lib/domain/text';
 
 /** A sector's anchor id: lower case words joined by dashes. */
 export function sectorSlug(sector: string): string {

@@ -1,5 +1,5 @@
 /**
- * The daily job's alerts step (issue 14): after a report is published, its signal events are stored (once) and the
+ * The daily job's alerts step: after a report is published, its signal events are stored (once) and the
  * digests queued (once per user and report); then the queue is sent. Sending claims each digest before handing it
  * to SMTP and records it right after, so a crash never sends one twice; a temporary SMTP failure waits and retries
  * with a doubling delay, a refused address is given up at once, and neither stops the rest.

@@ -129,7 +129,7 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
       await writeTrackApi(apiRoot, tickers, track, onWritten);
       // Nothing reads the ledger after this (the pages read theirs from the site data): five years of it are 135,000
       // rows, recorded and published, held twice. Let go, and the heap it grew given back, while Astro is still small.
-      // Measured at 6,000 x 1,260: this process held 600-670 MiB for the rest of Astro's run; now 320-420 MiB.
+      // Otherwise this process holds about twice the memory for the rest of Astro's run.
       track.report.ledger = [];
       track.byTicker.clear();
       siteData.track.entries = [];
@@ -182,7 +182,7 @@ async function writeSiteData(
   await mkdir(join(staging, 'data'), { recursive: true });
   // The track record as an anonymous visitor may see it, from the whole of the closes, once for the pages and the API.
   const published = publishedTrack(siteData, anonymousLockedTickers(history.latest, settings.shape.paywall));
-  // Measured: nothing after this reads the closes, and five years of them are 7.5 million numbers. They are let go
+  // Nothing after this reads the closes, and five years of them are millions of numbers. They are let go
   // here (the job's track step hands them over for this), not held while `astro build` runs beside this process.
   if (track) track.closes = {};
   // The pages get the history they show (pageHistory) and the track record as published, without the closes and with
@@ -222,14 +222,12 @@ function writeLedgerRows(path: string, byTicker: ReadonlyMap<string, readonly Le
 }
 
 /**
- * How `astro build`'s process is started, for memory: the whole daily job must stay under 1.5 GiB at 6,000 tickers
- * by 1,260 report days (issue #15), and Astro's process was 1.09 GiB of it. Measured there, Astro alone:
- * - Rolldown's allocator (mimalloc) commits a 1 GiB arena up front; with this machine's transparent huge pages
- *   that was 340 MB of resident memory held for the whole build, though bundling is over in a few seconds.
- *   MIMALLOC_ARENA_EAGER_COMMIT=0 commits it as it is used: 1,092 → 843 MiB, in the same time.
- * - A young generation of 8 MB semi-spaces instead of V8's 16 to 32: 843 → 750-790 MiB, and no more CPU (each
- *   page's render is garbage at once). Capping the old generation, or a heap growing factor of 1.5, took Astro to
- *   650 MiB but cost 25 to 30% more CPU with the job's work on the other core.
+ * How `astro build`'s process is started, for memory: the whole daily job must stay within its memory budget at the
+ * largest archive (bench/RESULTS.md, "History at scale"), and Astro's process is most of it:
+ * - Rolldown's allocator (mimalloc) commits a large arena up front; with transparent huge pages that stays resident
+ *   for the whole build, though bundling is over in a few seconds. MIMALLOC_ARENA_EAGER_COMMIT=0 commits it as used.
+ * - Small young-generation semi-spaces (8 MB, below V8's default) save memory at no CPU cost: each page's render is
+ *   garbage at once. Capping the old generation saved more but cost much more CPU with the job on the other core.
  */
 const ASTRO_NODE_FLAGS = ['--max-semi-space-size=8'];
 const ASTRO_ENV = { MIMALLOC_ARENA_EAGER_COMMIT: '0' };

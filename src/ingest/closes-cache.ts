@@ -1,5 +1,5 @@
 /**
- * The closes the track record is measured with, kept between runs beside the history store (issue 15). Reading five
+ * The closes the track record is measured with, kept between runs beside the history store. Reading five
  * years of 6,000 tickers' closes from the database is 7.5 million rows, about 17 seconds, every morning. The cache
  * holds them as one matrix with each stored day's stamp (its date, source, ticker count and when it was stored): a run
  * reads from the database only the days stored since, and the tickers the cache lacks. A day stored again (its closes

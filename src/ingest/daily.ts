@@ -71,7 +71,7 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
   apiOrigin?: string | null;
   /** PUBLISH_COMMAND: run after a successful swap with the published folder (docs/deploy.md). */
   publishCommand?: string | null;
-  /** Alerts (issue 14): after a publish, the report's signal events are stored and the digests queued and sent. */
+  /** Alerts: after a publish, the report's signal events are stored and the digests queued and sent. */
   alerts?: AlertsStep;
   /**
    * The server's uploads and token route: the digests go out after the job has answered, so a slow mail server's
@@ -79,7 +79,7 @@ export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'un
    */
   digestsInBackground?: boolean;
   /**
-   * The track record (issue 17): the closes of every report date (the provider's grouped daily bars, stored in the
+   * The track record: the closes of every report date (the provider's grouped daily bars, stored in the
    * accounts database) and the recorded ledger. Without it the pages show the ledger from the history, with no prices.
    */
   track?: TrackStep;

@@ -1,5 +1,5 @@
 /**
- * What parsing an archived file produced, kept between runs so a run parses only new files (issue 15): per file,
+ * What parsing an archived file produced, kept between runs so a run parses only new files: per file,
  * each report date's tickers and C-Scores, which is all the history needs from a file that does not hold the latest
  * report. One JSON file per archived file, named by the file's SHA-256. An entry made by another version of the
  * parser or with other limits, or one that does not read back whole, is ignored and made again from the archive,

@@ -1,5 +1,5 @@
 /**
- * What the operator routes ask of the daily job (issue 13), handed to the server by scripts/start.ts: check
+ * What the operator routes ask of the daily job, handed to the server by scripts/start.ts: check
  * uploaded exports with the job's own parser and rules, preview what publishing them would change, and publish
  * them by running the daily job on the archive plus the new files.
  */

@@ -6,8 +6,8 @@
  * compression runs beside the build while it renders the next pages.
  *
  * Each file is read, compared, compressed and written by a thread of a CompressionPool, with zlib's synchronous calls.
- * Measured at 6,000 x 1,260 (48,000 files a new day, 42,000 of them the static API's): with zlib's asynchronous calls
- * this process's own thread spent most of the run handing files to the thread pool and back (a stream, a buffer read
+ * At the largest benchmarked archive (tens of thousands of files a new day, most of them the static API's), with zlib's
+ * asynchronous calls this process's own thread spent most of the run handing files to the thread pool and back (a stream, a buffer read
  * back and another compared, per call), and those buffers set off a full collection of its heap several times a second.
  */
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -24,18 +24,12 @@ export const COMPRESSIBLE_EXTENSIONS = new Set(['.html', '.json', '.js', '.mjs',
 /** Files smaller than this are sent as they are: the headers would outweigh the saving. */
 export const MIN_COMPRESS_BYTES = 1024;
 
-// Measured on the 503-ticker sample (25 MB to compress): brotli 9 + gzip 9 took 7.0 s, brotli 5 + gzip 6 3.1 s, for a
-// few percent of size; the cheaper pair keeps a 6,000-ticker build within its 120 s. Pages, what a reader waits for
-// first, keep that pair. The rest is mostly the static API, which five years of history make 90 KB a ticker (the full
-// trend, the track record) and which the pages' scripts fetch after the first paint: brotli 4 + gzip 4 halved its time
-// (6,000 tickers: about 10 s of a core each morning) for 5 to 10% more bytes (measured on /api/c-score-trend/AAPL
-// at 1,260 days: 1.4 ms and 6.9 KB against 0.6 ms and 7.4 KB for brotli); brotli 3 then halved brotli's again (below).
-// Brotli is told each file's size (BROTLI_PARAM_SIZE_HINT): it then sizes its tables for 50 KB rather than megabytes.
-// Measured on 500 stock pages at 6,000 x 1,260: 1.63 → 1.19 ms a page at quality 5, the same bytes (12.65 KB);
-// the trend JSON at quality 4: 0.72 → 0.58 ms.
-// Brotli 3 for the static API: measured on 1,000 trends at 6,000 x 1,260 (45.9 KB each), 7.13 KB as at
-// quality 4 in half the time (0.53 against 1.07 ms, 0.34 against 0.48 in a quieter run); the track records 2.10 KB
-// against 2.05 (0.19 against 0.26 ms); the ledger CSV 6.4 MB against 5.9 (0.4 against 0.9 s).
+// Levels: brotli 9 + gzip 9 took more than twice as long as brotli 5 + gzip 6 for a few percent of size, and the
+// cheaper pair keeps the largest build within its time budget (bench/RESULTS.md, "Build scaling"). Pages, what a reader
+// waits for first, keep that pair. The static API (the full trend, the track record) is fetched after the first
+// paint: gzip 4 and brotli 3 compress it in a fraction of the time for a few percent more bytes.
+// Brotli is told each file's size (BROTLI_PARAM_SIZE_HINT): it then sizes its tables for the file, not for megabytes,
+// which is faster for the same bytes.
 const brotliOptions = (quality: number, size: number) => ({
   params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: size },
 });
@@ -181,8 +175,7 @@ export class CompressionPool {
 
   private start(): Thread {
     // A small young generation: a thread's garbage is each file's bytes and page text, gone as soon as it is written.
-    // Measured at 6,000 x 1,260, the whole tree's peak: 1,333 MiB with the thread pool's zlib, 1,401 with two of these
-    // threads at V8's default, 1,375 with this.
+    // It keeps the job's peak memory near what the thread pool's zlib used (bench/RESULTS.md, "History at scale").
     const worker = new Worker(WORKER_ENTRY, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     const thread: Thread = { worker, running: new Map() };
     worker.on('message', ({ id, outcome, error }: { id: number; outcome?: CompressOutcome; error?: string }) => {

@@ -1,5 +1,5 @@
 /**
- * The daily job's entry in the run log (issue 13): written when the job starts and again when it ends, whatever
+ * The daily job's entry in the run log: written when the job starts and again when it ends, whatever
  * started it. A log that cannot be written never stops the job: it says so in the job's output instead.
  */
 import type { RunTrigger } from '../lib/domain/operator';

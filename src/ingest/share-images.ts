@@ -8,6 +8,7 @@ import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
 import type { SignalRecord } from '../lib/domain/schemas';
 import type { ReportSource } from '../lib/domain/report-source';
+import { escapeHtml } from '../lib/domain/text';
 
 /** Size of a share image (Open Graph's large image). */
 const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
@@ -56,10 +57,6 @@ interface Glyph {
   levels: Uint8Array;
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
-
 function hexToRgb(hex: string): [number, number, number] {
   const n = Number.parseInt(hex.slice(1), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
@@ -89,7 +86,7 @@ class ShareImageRenderer {
   }
 
   private svgText(text: string, style: Style, x: number, y: number, width: number, height: number): string {
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${x}" y="${y}" font-family="${escapeXml(this.family)}" font-size="${style.size}" font-weight="${style.bold ? 'bold' : 'normal'}" fill="#fff" xml:space="preserve">${escapeXml(text)}</text></svg>`;
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${x}" y="${y}" font-family="${escapeHtml(this.family)}" font-size="${style.size}" font-weight="${style.bold ? 'bold' : 'normal'}" fill="#fff" xml:space="preserve">${escapeHtml(text)}</text></svg>`;
   }
 
   private inkWidth(text: string, style: Style): number {

@@ -1,5 +1,5 @@
 /**
- * The daily job's track-record steps (issue 17). Prices: the grouped daily bars of every report date the database
+ * The daily job's track-record steps. Prices: the grouped daily bars of every report date the database
  * lacks, oldest first, one call per date within the provider's per-minute budget; each day is stored as it arrives,
  * so a backfill cut short resumes with the first missing day on the next run. Ledger: every time a ticker qualified,
  * recorded once and kept (docs/data-flow.md#track-record), then measured against the stored closes for the build.

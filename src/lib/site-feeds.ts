@@ -1,4 +1,4 @@
-/** The public signal feeds of the build (issue 14): the day's new, exited and reversed signals, as an anonymous visitor may see them. */
+/** The public signal feeds of the build: the day's new, exited and reversed signals, as an anonymous visitor may see them. */
 import { config } from '../config';
 import { publicEvents, signalEvents } from './domain/alerts';
 import { PUBLIC_FEEDS, signalFeed } from './domain/feeds';

@@ -1,5 +1,5 @@
 /**
- * The track record the static build shows (issue 17), computed once per build from the site data: the page, the
+ * The track record the static build shows, computed once per build from the site data: the page, the
  * stock pages' cards and the list prices read it here; the static API and the CSV call the same domain function.
  */
 import { openSync, readSync } from 'node:fs';

@@ -4,7 +4,8 @@
  * revoke API tokens). Each section says what went wrong in its own status line.
  */
 import type { ApiTokenEntry, RunLogEntry, UserCounts, UserOverview } from '../lib/domain/operator';
-import { element, localTime, operatorCall, part } from './operator-http';
+import { element } from './dom';
+import { localTime, operatorCall, part } from './operator-http';
 
 interface Status {
   reportDate: string | null;

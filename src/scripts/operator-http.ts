@@ -35,14 +35,6 @@ export async function operatorCall<T>(path: string, init: { method?: string; jso
   return body as T;
 }
 
-/** A new element with text. */
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, text = '', attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  return node;
-}
-
 /** The first element matching `selector` under `root`; a page without it is a broken build. */
 export function part<T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T {
   const found = root.querySelector<T>(selector);

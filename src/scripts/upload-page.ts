@@ -4,7 +4,8 @@
  * second until it ends.
  */
 import { problemLine, PUBLISH_STAGES, type FileProblem, type PublishResult, type PublishStage, type UploadPreview } from '../lib/domain/operator';
-import { element, operatorCall, OperatorApiError, part } from './operator-http';
+import { element } from './dom';
+import { operatorCall, OperatorApiError, part } from './operator-http';
 import { formatScore } from '../lib/domain/format';
 
 interface JobView {

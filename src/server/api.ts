@@ -56,7 +56,7 @@ export interface ApiOptions {
   redis?: Redis | null;
   /** Whether the process serves, builds its first site or drains (default: always ready). */
   readiness?: () => Readiness;
-  /** The AI model settings (Config's `llm`, null: not configured) and, for tests, a model of their own (issue 19). */
+  /** The AI model settings (Config's `llm`, null: not configured) and, for tests, a model of their own. */
   ai?: Omit<AiRouteOptions, 'runLog'>;
 }
 

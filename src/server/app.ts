@@ -10,8 +10,8 @@ import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from './security';
 import { type StaticSiteOptions, staticSite } from './static';
 
 /**
- * The quote's answers are built with SECURITY_HEADERS in (routes/market.ts, with the figures) and its refusals get them
- * from answerError: with the middleware, the cached quote measured below its 20,000 req/s budget.
+ * The quote's answers are built with SECURITY_HEADERS in (routes/market.ts says why) and its refusals get them from
+ * answerError: with the middleware, the cached quote fell below its throughput budget (bench/RESULTS.md, "API throughput").
  */
 const PREPARED_PREFIX = '/api/stock-price/';
 

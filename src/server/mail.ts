@@ -62,7 +62,7 @@ export async function mailSettled(): Promise<void> {
 /** SMTP connections the digest sender keeps open. */
 export const DIGEST_CONNECTIONS = 10;
 
-/** Sends the digests (issue 14) the alerts step hands over: HTML and text, with the one-click unsubscribe address. */
+/** Sends the digests the alerts step hands over: HTML and text, with the one-click unsubscribe address. */
 export interface DigestSender {
   send(mail: DigestMail, id: string): Promise<void>;
   /** Closes the pooled connection (a command line's last step). */

@@ -1,5 +1,5 @@
 /**
- * The publish queue (issue 13): one daily job at a time in this server. A publish asked while another runs waits
+ * The publish queue: one daily job at a time in this server. A publish asked while another runs waits
  * its turn and is told its place; each job's stage is kept so the upload page can poll it by id.
  */
 import { randomUUID } from 'node:crypto';

@@ -138,8 +138,8 @@ const MEMORY_ENTRY_BYTES = 1024 * 1024;
 
 /**
  * Small file answers kept in memory. serveStatic opens, reads and closes the file on libuv's pool for every
- * request: /api/stock/AAPL measured about 1,500 req/s through it alone, against a budget of 10,000 (bare node:http
- * 30,000 in the same run), and 15,000 to 17,000 with this memory (bare 40,000 to 50,000). A kept answer is sent as it is,
+ * request, which alone kept /api/stock/AAPL far below its throughput budget (bench/RESULTS.md, "API throughput"); with this
+ * memory it meets it. A kept answer is sent as it is,
  * with the security headers in, and its file is looked at again (one stat: is it still the one kept?) at most
  * once per `recheckMs`, so a new build is served within that time.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading uploaded exports from a multipart request (issue 13): at most 10 files of 25 MB each (413 past either),
+ * Reading uploaded exports from a multipart request: at most 10 files of 25 MB each (413 past either),
  * each one's kind told by its content, not its name: an XLSX must really be an OOXML workbook (a ZIP), a CSV must be
  * text. A file whose name says otherwise is given its content's extension. The form is parsed as it streams in
  * (busboy), so a large upload never holds the event loop, and no more than the limits is kept.

@@ -1,5 +1,5 @@
 /**
- * The AI tables (issue 19) in the accounts database: stored texts (the daily brief and ticker analyses, one per
+ * The AI tables in the accounts database: stored texts (the daily brief and ticker analyses, one per
  * report date, subject and model), the usage that allowances and the site's token budget count, and signed-in
  * users' chat histories.
  */

@@ -1,5 +1,5 @@
 /**
- * Alerts in the accounts database (issue 14): the signal events of each report, each user's alert settings and
+ * Alerts in the accounts database: the signal events of each report, each user's alert settings and
  * tokens, and the digest queue. Each event is stored once (its key is report date, ticker and kind) and each digest
  * is queued once per user and report (a unique key), so a re-run of a report adds nothing and sends nothing twice.
  */

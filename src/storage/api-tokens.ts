@@ -1,5 +1,5 @@
 /**
- * API tokens for automation (issue 13): `POST /api/admin/exports` with `Authorization: Bearer TOKEN`. A token is
+ * API tokens for automation: `POST /api/admin/exports` with `Authorization: Bearer TOKEN`. A token is
  * shown once when it is made; only its SHA-256 is stored, so the database alone never lets anyone in. A token acts
  * for its creator: it works only while the creator holds the operator role, and only if it was made after the
  * creator's email was proven (./email-proof.ts).

@@ -77,7 +77,7 @@ export interface EmailProofTable {
   proven_at: string;
 }
 
-/** One daily job, whatever started it (issue 13's run log); lists are JSON text. */
+/** One daily job, whatever started it (the run log); lists are JSON text. */
 export interface RunLogTable {
   id: string;
   trigger: string;
@@ -108,7 +108,7 @@ export interface ApiTokenTable {
   revoked_at: string | null;
 }
 
-/** One signal event of one report (issue 14): stored once, whatever re-runs the report. */
+/** One signal event of one report: stored once, whatever re-runs the report. */
 export interface SignalEventTable {
   report_date: string;
   ticker: string;
@@ -163,7 +163,7 @@ export interface DigestQueueTable {
   created_at: string;
 }
 
-/** A stored AI text (issue 19): the daily brief (`subject` "brief") or a ticker's analysis, once per report date and model. */
+/** A stored AI text: the daily brief (`subject` "brief") or a ticker's analysis, once per report date and model. */
 export interface AiTextTable {
   report_date: string;
   subject: string;
@@ -198,7 +198,7 @@ export interface AiChatTable {
   updated_at: string;
 }
 
-/** A trading day whose grouped daily bars are stored (issue 17), and where they came from. */
+/** A trading day whose grouped daily bars are stored, and where they came from. */
 export interface PriceDayTable {
   date: string;
   /** `polygon` or `demo`: a day fetched from another source than the job's is fetched again. */
@@ -214,7 +214,7 @@ export interface PriceBarTable {
   close: number;
 }
 
-/** One recorded ledger entry: what the report said when the entry was first recorded (issue 17). */
+/** One recorded ledger entry: what the report said when the entry was first recorded. */
 export interface LedgerEntryTable {
   ticker: string;
   report_date: string;
@@ -349,7 +349,7 @@ export async function checkDatabase(database: AppDatabase): Promise<void> {
   throw sqliteRefusal(database.where, `is damaged (SQLite says: ${shown.replace(/\s+/g, ' ')})`);
 }
 
-/** Our migrations, in order; Better Auth's run first (src/server/auth/migrate.ts), so "user" exists. */
+/** Our migrations, in order; Better Auth's run first (`migrate` in src/server/auth/index.ts), so "user" exists. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-01-watchlist': {
     async up(db: Kysely<unknown>) {

@@ -1,5 +1,5 @@
 /**
- * A matrix of numbers kept between runs of the daily job (issue 15): a JSON header, then the values as 64-bit floats
+ * A matrix of numbers kept between runs of the daily job: a JSON header, then the values as 64-bit floats
  * (NaN: no value). Five years of 6,000 tickers are 7.5 million values: 60 MB read in one call, where 1,260 JSON entries
  * or 7.5 million database rows took tens of seconds. The file is written whole and renamed into place; one that does
  * not read back whole (truncated, or another format) reads as absent, and its owner makes it again from the source.

@@ -1,5 +1,5 @@
 /**
- * The run log (issue 13): one row per daily job, whatever started it (cron's `npm run daily`, an upload, the token
+ * The run log: one row per daily job, whatever started it (cron's `npm run daily`, an upload, the token
  * route, `npm start`), in the accounts database so every process writes the same log.
  */
 import { randomUUID } from 'node:crypto';

@@ -17,7 +17,7 @@ export interface SiteIndex {
   /** Ratios and earnings dates the daily job fetched, by ticker. */
   fundamentals: ReadonlyMap<string, StoredFundamentals>;
   source: ReportSource;
-  /** The list rows' prices (issue 17 item 7): last close as of the report date and day change, by ticker. */
+  /** The list rows' prices: last close as of the report date and day change, by ticker. */
   prices: ReadonlyMap<string, ListPrice>;
   pricesSource: PriceSource;
 }

@@ -1,5 +1,5 @@
 /**
- * The track record's tables in the accounts database (issue 17): the closes of every stored trading day (grouped
+ * The track record's tables in the accounts database: the closes of every stored trading day (grouped
  * daily bars, one day at a time, so a backfill cut short keeps every finished day) and the recorded ledger.
  */
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's alert settings (issue 14), as the watch button's Alerts section and /account read and change
+ * The signed-in user's alert settings, as the watch button's Alerts section and /account read and change
  * them through /api/alerts/settings. Signed out there is nothing to load.
  */
 import { atom } from 'nanostores';

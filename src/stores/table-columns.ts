@@ -2,7 +2,7 @@ import { persistentAtom } from '@nanostores/persistent';
 import { DEFAULT_SHOWN_COLUMNS, parseShownColumns, serializeShownColumns, type OptionalColumnKey } from '../lib/domain/table-columns';
 import { TABLE_COLUMNS_STORAGE_KEY } from '../lib/domain/ui';
 
-/** The list tables' optional columns the reader shows (issue 18), remembered in localStorage and shared between tabs. */
+/** The list tables' optional columns the reader shows, remembered in localStorage and shared between tabs. */
 export const $shownColumns = persistentAtom<OptionalColumnKey[]>(TABLE_COLUMNS_STORAGE_KEY, [...DEFAULT_SHOWN_COLUMNS], {
   encode: serializeShownColumns,
   decode: parseShownColumns,

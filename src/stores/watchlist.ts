@@ -37,7 +37,7 @@ export function toggleWatch(rawTicker: string): 'added' | 'removed' | null {
 }
 
 /**
- * The account's watchlist route (issue 12 item 7): GET answers `{tickers}`; PUT (replace) and POST /merge (the union
+ * The account's watchlist route: GET answers `{tickers}`; PUT (replace) and POST /merge (the union
  * with the stored list) take and answer `{tickers}`.
  */
 const WATCHLIST_API = '/api/watchlist';
@@ -70,7 +70,7 @@ async function send(method: 'GET' | 'PUT' | 'POST', tickers?: readonly string[])
 }
 
 /**
- * Follows the signed-in account (issue 12 item 7): signed in, the list is the account's, read from the server; on an
+ * Follows the signed-in account: signed in, the list is the account's, read from the server; on an
  * account's first sign-in in this browser the local list is merged in. Signed out (email null), the list stays local.
  */
 export async function followAccount(email: string | null): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Accounts (issue 12) in Chromium against the real demo server, its mail caught by tests/fixtures/smtp-catcher.ts:
+ * Accounts in Chromium against the real demo server, its mail caught by tests/fixtures/smtp-catcher.ts:
  * the plain forms of /login and /account before any script, and the journey of signing up, signing in by the
  * emailed link, watching a ticker seen from a second browser, signing out, and Pro granted from the command line.
  */

@@ -1,5 +1,5 @@
 /**
- * The AI pages (issue 19) in Chromium. Without a model (the demo app) /ai-analysis is the report's facts with the
+ * The AI pages in Chromium. Without a model (the demo app) /ai-analysis is the report's facts with the
  * "not configured" note, and loads no script until the visitor interacts. With the fake OpenAI-compatible server
  * (the polygon app, tests/fixtures/fake-llm-server.ts) /ai-chat streams an answer whose tickers link to their pages,
  * and /ai-analysis?ticker=T streams a labelled analysis with the facts it was given.

@@ -1,5 +1,5 @@
 /**
- * Alerts (issue 14) in Chromium against the real demo server: the watch button's Alerts section by keyboard, signed
+ * Alerts in Chromium against the real demo server: the watch button's Alerts section by keyboard, signed
  * out (an offer to sign in) and signed in (watching a stock offers to turn alerts on); the Alerts section of /account
  * (its form saved, the private feed address made and served).
  */

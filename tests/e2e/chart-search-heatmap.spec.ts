@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { formatDate } from '../../src/lib/domain/format';
 import { TREND_PLOT_INSETS as INSETS } from '../../src/lib/domain/trend-chart';
 
-// Issue 18, items 3, 5 and 6: a chart that tells the truth, search that forgives, a heatmap that fits. Against the
+// A chart that tells the truth, search that forgives, a heatmap that fits. Against the
 // demo app (the offline demo provider: its daily bars are demo prices). The sample's latest report is 2026-11-20;
 // PNW is bullish there (96.81, the day before 93.29; averages 91.85 over 7 days, 91.90 over 14).
 

@@ -1,5 +1,5 @@
 /**
- * Issue 21: the pages run under a Content-Security-Policy without 'unsafe-inline' for scripts. In Chromium, no page
+ * The pages run under a Content-Security-Policy without 'unsafe-inline' for scripts. In Chromium, no page
  * reports a violation, and what the inline scripts do still happens: the theme is applied before the first paint and
  * the islands hydrate.
  */

@@ -43,7 +43,7 @@ test.describe('the stock detail page', () => {
   test('a bullish top ticker: badge, star, texts, colours, bar, arrow, averages and meta tags', async ({ page, request }) => {
     const response = await page.goto('/signal/PNW');
     expect(response?.status()).toBe(200);
-    // Issue 18: the title names the company, the ticker and today's signal, then the tool.
+    // The title names the company, the ticker and today's signal, then the tool.
     await expect(page).toHaveTitle('Pinnacle West Capital (PNW): Bullish, C-Score 96.81 on Nov 20, 2026 | C-Score Signals');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('PNW');
     await expect(page.getByRole('img', { name: 'Top Signal' })).toHaveAttribute('title', 'Top Signal');

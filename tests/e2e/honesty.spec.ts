@@ -1,5 +1,5 @@
 /**
- * Issue 16 in the browser, on the demo app (a build of the bundled sample exports, no key): the sample-data notice,
+ * Honest data in the browser, on the demo app (a build of the bundled sample exports, no key): the sample-data notice,
  * the list markers, the filter form without JavaScript, and every island inside the spec's error boundary.
  */
 import { expect as baseExpect, test, type Page } from '@playwright/test';
@@ -56,7 +56,7 @@ test('the filter form works without JavaScript: the server renders the filtered 
   const bearish = await shownScores();
   expect(bearish.length).toBeGreaterThan(0);
   for (const score of bearish) expect(score).toBeLessThanOrEqual(-65);
-  // Issue 18: a direction filter orders by signal strength, the strongest bearish first, without JavaScript too.
+  // A direction filter orders by signal strength, the strongest bearish first, without JavaScript too.
   expect(bearish).toEqual([...bearish].sort((a, b) => a - b));
   await expect(page.locator('[data-count]')).toHaveText(`Showing ${bearish.length} of 503 stocks`);
   // Apply submits the form as a plain GET: the next page is filtered by the server too.

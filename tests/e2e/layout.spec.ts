@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { THEME_STORAGE_KEY } from '../../src/lib/domain/ui';
 
-// Issue 18 item 4: no page is wider than its viewport. 640 x 400 CSS px is also 1280 x 800 at 200% zoom.
+// No page is wider than its viewport. 640 x 400 CSS px is also 1280 x 800 at 200% zoom.
 const VIEWPORTS = [
   { width: 320, height: 640 },
   { width: 390, height: 844 },
@@ -11,7 +11,7 @@ const VIEWPORTS = [
 const THEMES = ['light', 'dark'] as const;
 
 // Every route of the spec's table and of src/pages, one stock page and two archive pages standing for the others of
-// their kind (/track-record answers once issue 17's page is there; until then its 404 page is checked).
+// their kind (/track-record answers once its page is there; until then its 404 page is checked).
 const ROUTES = [
   '/', '/all-signals', '/recently-qualified', '/currently-qualified', '/reversals-exits', '/heatmap', '/explore', '/archives', '/archives/2',
   '/learn', '/changelog', '/terms', '/privacy', '/signal/AAPL', '/signal/NVDAA', '/signal', '/upload', '/admin', '/ai-analysis', '/ai-chat',

@@ -169,7 +169,7 @@ test('a 6,036-row table keeps a window of rows: sorted across the whole list, sc
   let rows = await inPage();
   expect(rows[0]!.index).toBe(2);
   expect(rows[0]!.score).toBe(want[0]);
-  // The page is the only scroll (issue 18): the window follows it.
+  // The page is the only scroll: the window follows it.
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(async () => (await inPage()).at(-1)!.index).toBe(total + 1);
   rows = await inPage();

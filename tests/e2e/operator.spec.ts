@@ -1,5 +1,5 @@
 /**
- * The operator tools (issue 13) in Chromium against the operator app (its own build, archive and accounts, so the
+ * The operator tools in Chromium against the operator app (its own build, archive and accounts, so the
  * site the other specs read never changes): an operator uploads a valid XLSX, reads the preview, publishes and
  * sees the new report date on /; a malformed CSV shows its row and column and / keeps its report; a signed-in
  * non-operator gets 403 on every operator page and route.
@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import writeExcelFile from 'write-excel-file/node';
 import { formatDate } from '../../src/lib/domain/format';
+import { EXPORT_COLUMNS, exportCsv, exportRow } from '../fixtures/exports';
 import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
 import { OPERATOR_EMAIL, OPERATOR_FIRST_REPORT, OPERATOR_URL, SMTP_CATCHER_READ_URL } from './servers';
 
@@ -15,7 +16,6 @@ test.use({ baseURL: OPERATOR_URL });
 test.describe.configure({ mode: 'serial' });
 
 const NEW_REPORT = '2026-11-23';
-const HEADER = ['Ticker', 'Company Name', 'Report Date', 'C-Score', 'Yesterday C-Score', 'Delta Score', 'Accuracy Score', 'Market Score', 'Relevance Score', 'Avg. C-Score L7D', 'Avg. C-Score L14D', 'Count L7D with Signal', 'Count L14D with Signal', 'Top Ticker?'];
 // A publish runs the whole static build of the site (seconds on a quiet machine, more while other builds run).
 const PUBLISH_WAIT = { timeout: 120_000 };
 
@@ -55,7 +55,7 @@ async function workbook(): Promise<{ buffer: Buffer; tickers: number }> {
   const rows = published.map((r, i) => [r.ticker, r.companyName, date, scores[i] ?? 12, 0, 1, 2, 3, 4, 5, 6, 0, 0, false]);
   const buffer = await writeExcelFile([
     { sheet: 'Notes', data: [['Exported by'], ['the signal desk']] },
-    { sheet: 'Signals', data: [HEADER, ...rows] },
+    { sheet: 'Signals', data: [[...EXPORT_COLUMNS], ...rows] },
   ]).toBuffer();
   return { buffer, tickers: rows.length };
 }
@@ -111,7 +111,7 @@ test('a malformed CSV shows its row and column, nothing is published, and / keep
   await signIn(page, OPERATOR_EMAIL);
   await page.goto('/');
   const lead = (await page.locator('.page-lead').first().textContent()) ?? '';
-  const csv = [HEADER.join(','), `MMM,3M,${NEW_REPORT},88,0,1,2,3,4,5,6,0,0,FALSE`, `AOS,A. O. Smith,${NEW_REPORT},140,0,1,2,3,4,5,6,0,0,FALSE`].join('\n');
+  const csv = exportCsv([exportRow('MMM', '3M', NEW_REPORT, 88), exportRow('AOS', 'A. O. Smith', NEW_REPORT, 140)]);
 
   await page.goto('/upload');
   await page.getByLabel('Drop the files here, or choose them').setInputFiles({ name: 'signals-bad.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

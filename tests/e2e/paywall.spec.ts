@@ -1,5 +1,5 @@
 /**
- * PAYWALL=on (issue 12 item 5) in Chromium against the real server: a visitor and a Free account see the free slice
+ * PAYWALL=on in Chromium against the real server: a visitor and a Free account see the free slice
  * of All Signals (45 rows, the locked count and the paywall with the feature's name); once the account has paid
  * through the fake Stripe Checkout and its signed webhook, the
  * same page shows every row of the report, put in place after first paint, and sorting still works; so do the

@@ -167,7 +167,7 @@ test('the ticker search finds tickers and companies, with Ctrl+K', async ({ page
   await expect(page).toHaveURL(/\/signal\/NVDA$/);
 });
 
-test('Learn shows the guide video and the community only when configured (issue 18); the video dialog has a title', async ({ page }) => {
+test('Learn shows the guide video and the community only when configured; the video dialog has a title', async ({ page }) => {
   // The demo app has neither: no placeholder shows through.
   await page.goto('/learn');
   await page.getByText('What is the C-Score?').click();

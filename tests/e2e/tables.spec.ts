@@ -2,7 +2,7 @@ import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { THEME_STORAGE_KEY } from '../../src/lib/domain/ui';
 import { expected } from './sample-lists';
 
-// Issue 18 items 1 and 2: the landing page at / and list tables that fit every screen.
+// The landing page at / and list tables that fit every screen.
 const expect = baseExpect.configure({ timeout: 15_000 });
 const BADGE = /^(Bullish|Bearish|Neutral)$/;
 
@@ -151,7 +151,7 @@ test('the landing page: what the C-Score is, the day in numbers, top and new sig
 /** The smallest layout shift score counted as a visible move (Lighthouse's CLS budget for "good" is 0.1 in all). */
 const VISIBLE_SHIFT = 0.001;
 
-// Issue 18's Lighthouse 100 on a list: nothing moves when the page script enhances the filter bar and the table
+// Lighthouse 100 on a list: nothing moves when the page script enhances the filter bar and the table
 // (Apply gives way to the column chooser, headings become sort buttons, rows come into view).
 test('a list page does not shift when its script runs, on a phone and at 1280 px', async ({ browser }) => {
   for (const viewport of [{ width: 412, height: 823 }, { width: 1280, height: 800 }]) {

@@ -1,5 +1,5 @@
 /**
- * Issue 17 in the browser, on the demo app (`npm start` on the sample exports: demo closes stored by its daily job):
+ * The track record in the browser, on the demo app (`npm start` on the sample exports: demo closes stored by its daily job):
  * /track-record's chart and tables without JavaScript, the ledger sorted and filtered by keyboard over the whole
  * ledger, the stock page's Track record card, and the demo price beside every list row.
  */

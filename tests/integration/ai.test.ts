@@ -1,5 +1,5 @@
 /**
- * AI analysis and chat (issue 19) over loopback: the real app against the fake OpenAI-compatible server
+ * AI analysis and chat over loopback: the real app against the fake OpenAI-compatible server
  * (tests/fixtures/fake-llm.ts) and a real report (the last 15 days of the bundled sample exports, 503 tickers).
  * The brief is generated once and served from the store; a made-up number is caught, regenerated, then dropped, and
  * the run log says so; "bullish energy stocks today" calls listQualified and lists exactly the report's tickers; the

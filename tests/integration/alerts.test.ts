@@ -1,10 +1,10 @@
 /**
- * Alerts (issue 14) end to end: the real daily job publishes real export files, stores the report's signal events
+ * Alerts end to end: the real daily job publishes real export files, stores the report's signal events
  * and sends the digests over SMTP to the in-process catcher; the real server answers the settings, the private feed
  * and the unsubscribe link. Then the queue's own guarantees: retries with backoff, a crash resumed without a second
  * send, a refused address that stops nothing, Pro-only with PAYWALL=on.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
@@ -19,16 +19,15 @@ import { RunLog } from '../../src/storage/run-log';
 import { cookiesOf, DATABASES } from '../fixtures/account-server';
 import { confirmEmail, keepingMailer, testAccounts } from '../fixtures/accounts';
 import { dailyIn, serveDaily } from '../fixtures/daily';
+import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 import { signalRecord } from '../fixtures/records';
 import { type SmtpCatcher, startSmtp } from '../fixtures/smtp';
 import { childrenNamed, childText, parseXml, type XmlElement } from '../fixtures/xml';
 
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 
 /** A day's export of AAPL, MSFT and XOM as CSV. */
 function dayCsv(date: string, [aapl, msft, xom]: [number, number, number]): string {
-  const row = (ticker: string, name: string, score: number) => `${ticker},${name},${date},${score},0,1,2,3,4,5,6,0,0,FALSE`;
-  return [HEADER, row('AAPL', 'Apple Inc.', aapl), row('MSFT', 'Microsoft', msft), row('XOM', 'Exxon Mobil', xom)].join('\n');
+  return exportCsv([exportRow('AAPL', 'Apple Inc.', date, aapl), exportRow('MSFT', 'Microsoft', date, msft), exportRow('XOM', 'Exxon Mobil', date, xom)]);
 }
 
 const PASSWORD = 'correct horse battery';
@@ -71,10 +70,11 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'alerts-'));
-    await mkdir(join(work, 'source'));
     // AAPL qualifies on 11-19; XOM crosses +65 by 0.4 on 11-19 and falls back by 0.2 on 11-20 (a borderline flicker).
-    await writeFile(join(work, 'source', 'signals-2026-11-18.csv'), dayCsv('2026-11-18', [60, -40, 64.5]));
-    await writeFile(join(work, 'source', 'signals-2026-11-19.csv'), dayCsv('2026-11-19', [70, -66, 65.4]));
+    await writeExports(join(work, 'source'), {
+      'signals-2026-11-18.csv': dayCsv('2026-11-18', [60, -40, 64.5]),
+      'signals-2026-11-19.csv': dayCsv('2026-11-19', [70, -66, 65.4]),
+    });
     smtp = await startSmtp({ rejectRecipients: ['nobody@bad.example'] });
     accounts = await testAccounts({ mail: keepingMailer() });
     daily = dailyIn(work, { runLog: { log: new RunLog(accounts.database.db), trigger: 'cli' } });
@@ -179,7 +179,7 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
 
     // The next day: AAPL exits, XOM falls back 0.2 under +65 a report after crossing it by 0.4.
     clock = Date.parse('2026-11-20T13:00:00Z');
-    await writeFile(join(work, 'source', 'signals-2026-11-20.csv'), dayCsv('2026-11-20', [50, -70, 64.8]));
+    await writeExports(join(work, 'source'), { 'signals-2026-11-20.csv': dayCsv('2026-11-20', [50, -70, 64.8]) });
     const summary = await runDaily(daily);
     expect(summary.alerts?.[0]).toBe('2 signal events on 2026-11-20 (2 new, 1 borderline)');
     expect(mailsTo('ann@example.com')).toHaveLength(1);
@@ -229,7 +229,7 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
   it('from the server (uploads, the token route) the job answers before the digests go out, and they still arrive', async () => {
     clock = Date.parse('2026-11-21T13:00:00Z');
     // MSFT reverses from bearish to bullish: Fay asked for reversals of MSFT only.
-    await writeFile(join(work, 'source', 'signals-2026-11-21.csv'), dayCsv('2026-11-21', [50, 80, 64.8]));
+    await writeExports(join(work, 'source'), { 'signals-2026-11-21.csv': dayCsv('2026-11-21', [50, 80, 64.8]) });
     const slow = await startSmtp({ failFirst: 1 });
     const sender = createDigestSender({ smtpUrl: slow.url, from: 'C-Score Signals <alerts@signals.example>', siteUrl: origin });
     const lines: string[] = [];

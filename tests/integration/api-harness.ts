@@ -2,7 +2,7 @@
  * Shared by the api-*.test.ts files: a small built site and the real Hono app served on loopback (the fake
  * Polygon server they run it against is tests/fixtures/fake-polygon.ts).
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,22 +14,17 @@ import { createApi } from '../../src/server/api';
 import { createApp } from '../../src/server/app';
 import type { MarketDataProvider } from '../../src/server/providers/provider';
 import { confirmEmail, testAccounts } from '../fixtures/accounts';
+import { EXPORT_COLUMNS, exportCsv, exportRow, writeExports } from '../fixtures/exports';
 import type { Accounts } from '../../src/server/accounts';
 
 const ROOT = join(import.meta.dirname, '../..');
-
-const HEADER =
-  'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 
 /** The tickers of the small report: AAPL, MSFT, BRK.B, NVDA, JPM. */
 export const TICKERS = ['AAPL', 'MSFT', 'BRK.B', 'NVDA', 'JPM'] as const;
 
 function day(date: string, scores: number[], firstName = 'Apple Inc.'): string {
   const names = [firstName, 'Microsoft', '"Berkshire Hathaway, Inc."', 'Nvidia', 'JPMorgan Chase'];
-  return [
-    HEADER,
-    ...TICKERS.map((ticker, i) => `${ticker},${names[i]},${date},${scores[i]},0,1,50,2,40,${scores[i]},${scores[i]},1,2,FALSE`),
-  ].join('\n');
+  return exportCsv(TICKERS.map((ticker, i) => exportRow(ticker, names[i]!, date, scores[i]!, `0,1,50,2,40,${scores[i]},${scores[i]},1,2,FALSE`)));
 }
 
 /** A built site: its folders, and the ids of its archived files. */
@@ -45,10 +40,11 @@ export interface BuiltSite {
 export async function buildSite(daily: Partial<DailyConfig> = {}): Promise<BuiltSite> {
   const work = await mkdtemp(join(tmpdir(), 'api-'));
   const source = join(work, 'source');
-  await mkdir(source);
-  await writeFile(join(source, 'signals-2026-11-18.csv'), day('2026-11-18', [70, -40, 10, 80, -70]));
-  await writeFile(join(source, 'signals-2026-11-19.csv'), day('2026-11-19', [72, -66, 5, 60, -20], '=HYPERLINK("http://evil")'));
-  const header = HEADER.split(',');
+  await writeExports(source, {
+    'signals-2026-11-18.csv': day('2026-11-18', [70, -40, 10, 80, -70]),
+    'signals-2026-11-19.csv': day('2026-11-19', [72, -66, 5, 60, -20], '=HYPERLINK("http://evil")'),
+  });
+  const header = [...EXPORT_COLUMNS];
   const row = (ticker: string, name: string, score: number) => [
     ticker, name, { value: new Date(Date.UTC(2026, 10, 20)), format: 'yyyy-mm-dd' }, score, 1, 2, 3, 4, 5, 6, 7, 0, 0, false,
   ];
@@ -66,7 +62,7 @@ export async function buildSite(daily: Partial<DailyConfig> = {}): Promise<Built
       ],
     },
   ]).toBuffer();
-  await writeFile(join(source, 'signals-2026-11-20.xlsx'), workbook);
+  await writeExports(source, { 'signals-2026-11-20.xlsx': workbook });
   const site: BuiltSite = {
     work,
     distDir: join(work, 'dist'),

@@ -1,5 +1,5 @@
 /**
- * The Pro routes under /api/pro and the archive downloads with PAYWALL=on (issue 12 item 5): anonymous 401, Free 403,
+ * The Pro routes under /api/pro and the archive downloads with PAYWALL=on: anonymous 401, Free 403,
  * Pro 200 with every row, on the real app over loopback (SQLite). The accounts'
  * session reader (src/server/auth/session.ts) reads the real Better Auth cookies of a Free and a Pro account.
  */

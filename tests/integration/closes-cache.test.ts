@@ -1,5 +1,5 @@
 /**
- * Issue 15: the daily job keeps the closes beside the history store and reads from the database only what changed
+ * The daily job keeps the closes beside the history store and reads from the database only what changed
  * since: the days stored after the cache, the tickers it lacks. A day stored again or a truncated cache reads all again.
  * Whatever the cache held, the closes are the database's.
  */

@@ -2,24 +2,23 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import writeExcelFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/db';
 import { RunLog } from '../../src/storage/run-log';
+import { EXPORT_COLUMNS, EXPORT_HEADER_LINE, exportCsv, writeExports } from '../fixtures/exports';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
-const DAY1 = [
-  HEADER,
+const DAY1 = exportCsv([
   'AAPL,Apple Inc.,2026-11-18,70.00,60.00,12.5,80,30,40,66,60,3,5,TRUE',
   'MSFT,Microsoft,2026-11-18,-40.00,-45.00,1,70,-3,40,-42,-40,0,0,FALSE',
   'BRK.B,"Berkshire Hathaway, Inc.",2026-11-18,10.00,12.00,0,50,0,50,11,10,0,0,FALSE',
-].join('\n');
+]);
 const CAMEL_DAY2 = [
   'ticker,companyName,reportDate,cScore,yesterdayCScore,delta,accuracy,market,relevance,avgCScoreL7D,avgCScoreL14D,countL7DWithSignal,countL14DWithSignal,isTopTicker',
   'aapl,Apple Inc.,11/19/2026," 72.5 ",70,1,2,3,4,68,61,4,6,true',
@@ -28,7 +27,7 @@ const CAMEL_DAY2 = [
 ].join('\n');
 
 async function day3Workbook(): Promise<Buffer> {
-  const header = HEADER.split(',');
+  const header = [...EXPORT_COLUMNS];
   const row = (ticker: string, name: string, score: number) => [
     ticker, name, { value: new Date(Date.UTC(2026, 10, 20)), format: 'yyyy-mm-dd' }, score, 1, 2, 3, 4, 5, 6, 7, 0, 0, false,
   ];
@@ -71,11 +70,12 @@ let source: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'daily-'));
   source = join(work, 'source');
-  await mkdir(source);
-  await writeFile(join(source, 'signals-2026-11-18.csv'), `\uFEFF${DAY1}\n`);
-  await writeFile(join(source, 'signals-2026-11-19.csv'), CAMEL_DAY2);
-  await writeFile(join(source, 'signals-2026-11-20.xlsx'), await day3Workbook());
-  await writeFile(join(source, 'README.txt.bak'), 'not an export');
+  await writeExports(source, {
+    'signals-2026-11-18.csv': `\uFEFF${DAY1}\n`,
+    'signals-2026-11-19.csv': CAMEL_DAY2,
+    'signals-2026-11-20.xlsx': await day3Workbook(),
+    'README.txt.bak': 'not an export',
+  });
   env = {
     SIGNALS_SOURCE: source,
     ARCHIVE_DIR: join(work, 'archive'),
@@ -154,16 +154,16 @@ describe('npm run daily', { timeout: 90_000 }, () => {
   const AAPL_DAY4 = 'AAPL,Apple Inc.,2026-11-23,70.00,80.00,12.5,80,30,40,66,60,3,5,TRUE';
   const MSFT_DAY4 = 'MSFT,Microsoft,2026-11-23,-40.00,-90.00,12.5,80,30,40,66,60,3,5,FALSE';
   it.each<[string, string | Buffer, RegExp]>([
-    ['a duplicate ticker', [HEADER, AAPL_DAY4, MSFT_DAY4, AAPL_DAY4].join('\n'), /bad\.csv \(row 4, column "Ticker"\): .*AAPL appears twice/],
-    ['a C-Score of 150', [HEADER, AAPL_DAY4.replace('70.00', '150')].join('\n'), /bad\.csv \(row 2, column "C-Score"\): .*C-Score is 150; it must be from -100 to 100/],
-    ['a ragged row', [HEADER, AAPL_DAY4, 'MSFT,Microsoft,2026-11-23,-40.00'].join('\n'), /bad\.csv \(row 3, column "Yesterday C-Score"\): .*ragged/],
+    ['a duplicate ticker', exportCsv([AAPL_DAY4, MSFT_DAY4, AAPL_DAY4]), /bad\.csv \(row 4, column "Ticker"\): .*AAPL appears twice/],
+    ['a C-Score of 150', exportCsv([AAPL_DAY4.replace('70.00', '150')]), /bad\.csv \(row 2, column "C-Score"\): .*C-Score is 150; it must be from -100 to 100/],
+    ['a ragged row', exportCsv([AAPL_DAY4, 'MSFT,Microsoft,2026-11-23,-40.00']), /bad\.csv \(row 3, column "Yesterday C-Score"\): .*ragged/],
     ['an empty file', '', /bad\.csv: The file is empty/],
     ['a binary file named .csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]), /bad\.csv: The file is binary/],
-    ['no C-Score column', [HEADER.replace('C-Score,Yesterday', 'Score,Yesterday'), AAPL_DAY4].join('\n'), /bad\.csv \(row 1, column "C-Score"\): There is no "C-Score" column/],
+    ['no C-Score column', [EXPORT_HEADER_LINE.replace('C-Score,Yesterday', 'Score,Yesterday'), AAPL_DAY4].join('\n'), /bad\.csv \(row 1, column "C-Score"\): There is no "C-Score" column/],
   ])('refuses %s: exit 1, names file, row and column, and changes neither dist/ nor the archive', async (_name, content, message) => {
     const badSource = join(work, `bad-${createHash('md5').update(_name).digest('hex').slice(0, 6)}`);
     await cp(source, badSource, { recursive: true });
-    await writeFile(join(badSource, 'bad.csv'), content);
+    await writeExports(badSource, { 'bad.csv': content });
     const dist = await treeDigest(join(work, 'dist'));
     const archive = await treeDigest(join(work, 'archive'));
     const result = await runDaily({ ...env, SIGNALS_SOURCE: badSource });
@@ -181,7 +181,7 @@ describe('npm run daily', { timeout: 90_000 }, () => {
     await writeFile(join(work, 'dist/client/_astro/island.OLD123.js'), 'export {};');
     await writeFile(buildFile, JSON.stringify({ ...previous, assets: [...previous.assets, 'island.OLD123.js'] }));
 
-    const body = [HEADER, AAPL_DAY4, MSFT_DAY4].join('\n');
+    const body = exportCsv([AAPL_DAY4, MSFT_DAY4]);
     const server = createServer((req, res) => {
       if (req.url !== '/exports/latest') {
         res.writeHead(404).end();
@@ -191,7 +191,7 @@ describe('npm run daily', { timeout: 90_000 }, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    // Two tickers against three is a 33% drop: the ticker-drop gate (issue 21) holds it unless the operator accepts it.
+    // Two tickers against three is a 33% drop: the ticker-drop gate holds it unless the operator accepts it.
     const result = await runDaily({ ...env, SIGNALS_SOURCE: `http://127.0.0.1:${port}/exports/latest` }, ['--accept', 'ticker-drop']).finally(() => server.close());
     expect(result.stderr).toBe('');
     const index = JSON.parse(await readFile(join(work, 'archive/index.json'), 'utf8'));

@@ -1,5 +1,5 @@
 /**
- * Issue 20, "Deploy as the product is meant to run": a 60-ticker site built by `npm run daily`, Debian's redis-server,
+ * A 60-ticker site built by `npm run daily`, Debian's redis-server,
  * two `npm start` processes sharing it and nginx with the shipped recipe in front, all on loopback, with the fake
  * market-data server behind them. The route contract runs against nginx and against `npm start`; 300 quotes spend one
  * budget; two daily jobs started together publish once; a SIGTERM during load loses no request.

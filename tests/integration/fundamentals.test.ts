@@ -1,5 +1,5 @@
 /**
- * Issue 16 "Done when": one daily run with a key fills P/E, EPS, dividend yield, market cap and the next earnings
+ * One daily run with a key fills P/E, EPS, dividend yield, market cap and the next earnings
  * date for every ticker the fake Polygon knows, in at most ceil(tickers / batch) calls per part plus the extra pages;
  * a run under a budget of 5 calls a minute waits, resumes and finishes; a run cut short resumes on the next one.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21, "Tests that keep it so": a bounded HTTP fuzz over every route of the real app on loopback (static build,
+ * A bounded HTTP fuzz over every route of the real app on loopback (static build,
  * live API with the demo provider, accounts on SQLite). A few thousand generated requests, odd methods, addresses,
  * queries, headers and bodies: none may answer 5xx.
  */

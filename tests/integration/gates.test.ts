@@ -1,10 +1,10 @@
 /**
- * Issue 21, "A file can take over the published site": the data gates of `npm run daily`, their `--accept` override
+ * The data gates of `npm run daily`, their `--accept` override
  * (recorded in the summary), and `npm run archive -- withdraw FILE`. The archive is seeded through the real intake;
  * the refusals run the real command line and change nothing.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +13,14 @@ import { nextTradingDay, newYorkDate } from '../../src/lib/domain/gates';
 import { commitToArchive } from '../../src/storage/archive';
 import { openDatabase } from '../../src/storage/db';
 import { RunLog } from '../../src/storage/run-log';
+import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 const TICKERS = Array.from({ length: 25 }, (_, i) => `T${String.fromCharCode(65 + i)}`);
 
 function report(date: string, tickers: readonly string[]): string {
-  return [HEADER, ...tickers.map((t, i) => `${t},${t} Corp,${date},${(i * 7) % 100},0,1,50,2,40,0,0,1,2,FALSE`)].join('\n');
+  return exportCsv(tickers.map((t, i) => exportRow(t, `${t} Corp`, date, (i * 7) % 100, '0,1,50,2,40,0,0,1,2,FALSE')));
 }
 
 function run(script: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -48,8 +48,7 @@ let archiveIndex: () => Promise<string>;
 /** A source folder holding the given files. */
 async function source(name: string, files: Record<string, string>): Promise<string> {
   const dir = join(work, name);
-  await mkdir(dir, { recursive: true });
-  for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
+  await writeExports(dir, files);
   return dir;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the daily job keeps what parsing each archived file produced, by the file's hash, and parses only new
+ * The daily job keeps what parsing each archived file produced, by the file's hash, and parses only new
  * files; a stale or truncated entry is made again from the archive, and the site comes out the same.
  */
 import { createHash } from 'node:crypto';
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { dailyIn } from '../fixtures/daily';
+import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 const day = (date: string, scores: [string, number][]) =>
-  [HEADER, ...scores.map(([ticker, score]) => `${ticker},${ticker} Inc.,${date},${score},0,1,2,3,4,5,6,0,0,FALSE`)].join('\n');
+  exportCsv(scores.map(([ticker, score]) => exportRow(ticker, `${ticker} Inc.`, date, score)));
 
 let work: string;
 let daily: DailyConfig;
@@ -25,10 +25,11 @@ async function builtHistory(): Promise<unknown> {
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'history-store-'));
-  await mkdir(join(work, 'source'));
-  await writeFile(join(work, 'source/signals-2026-11-18.csv'), day('2026-11-18', [['AAPL', 70], ['MSFT', -40], ['KO', 10]]));
-  await writeFile(join(work, 'source/signals-2026-11-19.csv'), day('2026-11-19', [['AAPL', 72.5], ['MSFT', -66], ['KO', 12]]));
-  await writeFile(join(work, 'source/signals-2026-11-20.csv'), day('2026-11-20', [['AAPL', 80], ['MSFT', -90], ['KO', 0.5]]));
+  await writeExports(join(work, 'source'), {
+    'signals-2026-11-18.csv': day('2026-11-18', [['AAPL', 70], ['MSFT', -40], ['KO', 10]]),
+    'signals-2026-11-19.csv': day('2026-11-19', [['AAPL', 72.5], ['MSFT', -66], ['KO', 12]]),
+    'signals-2026-11-20.csv': day('2026-11-20', [['AAPL', 80], ['MSFT', -90], ['KO', 0.5]]),
+  });
   daily = dailyIn(work, { historyStore: join(work, 'history'), now: () => Date.parse('2026-11-20T15:00:00Z') });
 });
 

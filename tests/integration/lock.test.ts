@@ -1,5 +1,5 @@
 /**
- * Issue 21, "The daily job's lock trusts a PID": the lock is proper-lockfile's, renewed while a job runs; one a killed
+ * The lock is proper-lockfile's, renewed while a job runs; one a killed
  * job left is taken over once stale, a process id in it means nothing, and every run removes what killed runs left.
  */
 import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';

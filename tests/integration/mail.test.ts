@@ -1,5 +1,5 @@
 /**
- * Mail (issue 12 item 3): the server sends real messages over SMTP_URL, read here from an in-process SMTP server,
+ * Mail: the server sends real messages over SMTP_URL, read here from an in-process SMTP server,
  * and their links work, once; without SMTP_URL in development the log carries the link. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

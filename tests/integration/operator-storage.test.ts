@@ -1,5 +1,5 @@
 /**
- * The operator tools' tables (issue 13) on SQLite and on PostgreSQL: the run log, API tokens (stored hashed,
+ * The operator tools' tables on SQLite and on PostgreSQL: the run log, API tokens (stored hashed,
  * revocable) and the user counts, through the real /api/admin routes where there is one.
  */
 import { createHash } from 'node:crypto';

@@ -1,11 +1,11 @@
 /**
- * The operator API (issue 13) over loopback, with the real daily job behind it: the token route publishes, a revoked
+ * The operator API over loopback, with the real daily job behind it: the token route publishes, a revoked
  * token gets 401, two publishes run one after the other, an upload over the limits gets 413, a build that fails
  * leaves dist/ byte-identical, and every route refuses anonymous (401) and non-operator (403) callers.
  */
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
@@ -21,21 +21,21 @@ import { confirmEmail, keepingMailer, testAccounts } from '../fixtures/accounts'
 import { cookiesOf } from '../fixtures/account-server';
 import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
 import { dailyIn, serveDaily } from '../fixtures/daily';
+import { EXPORT_COLUMNS, exportCsv, exportRow, writeExports } from '../fixtures/exports';
 
 const SITE = 'https://signals.example';
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 
 /** A day's export of three tickers as CSV; `names` overrides company names. */
 function dayCsv(date: string, scores: [number, number, number], names: Partial<Record<'AAPL' | 'MSFT' | 'XOM', string>> = {}): string {
-  const row = (ticker: 'AAPL' | 'MSFT' | 'XOM', name: string, score: number) => `${ticker},${names[ticker] ?? name},${date},${score},0,1,2,3,4,5,6,0,0,FALSE`;
-  return [HEADER, row('AAPL', 'Apple Inc.', scores[0]), row('MSFT', 'Microsoft', scores[1]), row('XOM', 'Exxon Mobil', scores[2])].join('\n');
+  const row = (ticker: 'AAPL' | 'MSFT' | 'XOM', name: string, score: number) => exportRow(ticker, names[ticker] ?? name, date, score);
+  return exportCsv([row('AAPL', 'Apple Inc.', scores[0]), row('MSFT', 'Microsoft', scores[1]), row('XOM', 'Exxon Mobil', scores[2])]);
 }
 
 async function dayXlsx(date: string, scores: [number, number, number]): Promise<Buffer> {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const row = (ticker: string, name: string, score: number) => [ticker, name, { value: new Date(Date.UTC(y, m - 1, d)), format: 'yyyy-mm-dd' }, score, 0, 1, 2, 3, 4, 5, 6, 0, 0, false];
   return writeExcelFile([
-    { sheet: 'Signals', data: [HEADER.split(','), row('AAPL', 'Apple Inc.', scores[0]), row('MSFT', 'Microsoft', scores[1]), row('XOM', 'Exxon Mobil', scores[2])] },
+    { sheet: 'Signals', data: [[...EXPORT_COLUMNS], row('AAPL', 'Apple Inc.', scores[0]), row('MSFT', 'Microsoft', scores[1]), row('XOM', 'Exxon Mobil', scores[2])] },
   ]).toBuffer();
 }
 
@@ -98,9 +98,7 @@ async function publishedReportDate(): Promise<string> {
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'operator-'));
-  await mkdir(join(work, 'source'));
-  await writeFile(join(work, 'source', 'signals-2026-11-18.csv'), dayCsv('2026-11-18', [70, -40, 10]));
-  await writeFile(join(work, 'source', 'signals-2026-11-19.csv'), dayCsv('2026-11-19', [72, -66, 20]));
+  await writeExports(join(work, 'source'), { 'signals-2026-11-18.csv': dayCsv('2026-11-18', [70, -40, 10]), 'signals-2026-11-19.csv': dayCsv('2026-11-19', [72, -66, 20]) });
   accounts = await testAccounts({ mail: keepingMailer(), adminEmails: ['ops@example.com'] });
   runLog = new RunLog(accounts.database.db);
   // The future-date gate judges the uploads' dates (up to 2026-11-25) against 2026-11-24, not the machine's day.

@@ -1,17 +1,17 @@
 /**
- * PAYWALL=on (issue 12 item 5, DESIGN.md "Accounts and entitlements"): the daily job builds a site whose static HTML
+ * PAYWALL=on (DESIGN.md "Accounts and entitlements"): the daily job builds a site whose static HTML
  * and JSON under dist/client hold only what anonymous visitors may see. 60 tickers, 7 top tickers: the 5 of largest
  * |C-Score| are free, ZBY and ZCD are locked; their scores carry values found nowhere else, so a grep proves them absent.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportCsv, writeExports } from '../fixtures/exports';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 
 const tickerOf = (i: number) => `Z${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
 const FREE_TOPS = [3, 10, 20, 25, 30].map(tickerOf);
@@ -41,7 +41,7 @@ function day(date: string, latest: boolean): string {
     }
     return [ticker, `Company ${ticker}`, date, score, 10, 1, 50, 1, 50, score, score, 3, 5, top ? 'TRUE' : 'FALSE'].join(',');
   });
-  return [HEADER, ...rows].join('\n');
+  return exportCsv(rows);
 }
 
 function runDaily(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -60,9 +60,7 @@ const rowTickers = (html: string) => [...html.matchAll(/<tr data-t="([^"]+)"/g)]
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'paywall-build-'));
   const source = join(work, 'source');
-  await mkdir(source);
-  await writeFile(join(source, 'signals-2026-11-19.csv'), day('2026-11-19', false));
-  await writeFile(join(source, 'signals-2026-11-20.csv'), day('2026-11-20', true));
+  await writeExports(source, { 'signals-2026-11-19.csv': day('2026-11-19', false), 'signals-2026-11-20.csv': day('2026-11-20', true) });
   const result = await runDaily({
     SIGNALS_SOURCE: source,
     ARCHIVE_DIR: join(work, 'archive'),

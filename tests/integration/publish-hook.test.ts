@@ -1,5 +1,5 @@
 /**
- * Issue 20, PUBLISH_COMMAND: run by the daily job after a successful swap with the published folder; its output goes
+ * PUBLISH_COMMAND: run by the daily job after a successful swap with the published folder; its output goes
  * to the run log; a failure exits non-zero and says the site is built but not published. And the shipped unit files
  * pass `systemd-analyze verify`.
  */

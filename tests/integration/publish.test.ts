@@ -21,7 +21,7 @@ const present = (path: string) => stat(path).then(() => true, () => false);
 describe('the lock beside the archive', () => {
   it('is held while the work runs and removed after, even when the work throws', async () => {
     const archive = join(work, 'archive');
-    // proper-lockfile's lock is a folder (issue 21: no process id in it); tests/integration/lock.test.ts covers staleness.
+    // proper-lockfile's lock is a folder (no process id in it); tests/integration/lock.test.ts covers staleness.
     const held = await withLock(archive, async () => (await stat(`${archive}.lock`)).isDirectory());
     expect(held).toBe(true);
     await expect(withLock(archive, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -1,5 +1,5 @@
 /**
- * Issue 21, "Requests" and the small ones: body limits (413), JSON routes that take JSON only, names without invisible
+ * Requests and the small rules: body limits (413), JSON routes that take JSON only, names without invisible
  * characters, the upstream budget (a reserved share for quotes, a per-client allowance, short aggs windows),
  * percent-encoded Location headers, and ASCII-only ticker upper-casing in addresses. Real app on loopback, fake Polygon.
  */

@@ -1,5 +1,5 @@
 /**
- * The route contract (issue 20): one table of requests and what each must answer, run against nginx with the shipped
+ * The route contract: one table of requests and what each must answer, run against nginx with the shipped
  * recipe and against `npm start` (tests/integration/deploy.test.ts), so the two cannot drift. Expected values come
  * from the server's own tables (security.ts, static.ts), never from a second copy.
  */

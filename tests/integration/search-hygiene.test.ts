@@ -1,5 +1,5 @@
 /**
- * Issue 16 "search hygiene", on a real build: every built page parses with a real HTML parser and has nothing after
+ * Search hygiene, on a real build: every built page parses with a real HTML parser and has nothing after
  * </html>; robots.txt names the sitemap; the sitemap lists no noindex page; /archives/1 answers 301 to /archives;
  * and a report is marked as sample data exactly when its latest file is one the sample generator listed.
  */

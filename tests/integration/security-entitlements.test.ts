@@ -10,7 +10,7 @@
  * anonymous and Free callers; Pro sees its scores on every route that answers per session. Every answer that depends
  * on the session is `private, no-store` for Pro, and its public variant says `Vary: Cookie`.
  */
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,14 +29,13 @@ import { AlertStore } from '../../src/storage/alerts';
 import { nowText } from '../../src/storage/db';
 import { readUniverse } from '../../src/storage/universe';
 import { testAccounts } from '../fixtures/accounts';
+import { exportCsv, writeExports } from '../fixtures/exports';
 import { type FakeLlm, startFakeLlm } from '../fixtures/fake-llm';
 import { SITE, signUp } from './api-harness';
 
 const ROOT = join(import.meta.dirname, '../..');
 const UNIVERSE_FILE = join(ROOT, 'data/universe/sp500-constituents.csv');
 const NOW = Date.parse('2026-11-20T15:00:00Z');
-const HEADER =
-  'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 
 /** The locked top tickers: today's score and fields (yesterday, delta, accuracy, market, relevance, 7- and 14-day averages). */
 const LOCKED = {
@@ -83,7 +82,7 @@ function day(date: string, latest: boolean): string {
     }
     return [ticker, `Company ${ticker}`, date, score, score, 1, 50, 1, 50, score, score, 3, 5, top ? 'TRUE' : 'FALSE'].join(',');
   });
-  return [HEADER, ...rows].join('\n');
+  return exportCsv(rows);
 }
 
 async function as(caller: Caller, path: string, init: RequestInit = {}): Promise<Response> {
@@ -99,9 +98,7 @@ beforeAll(async () => {
   const others = universe.map((c) => c.ticker).filter((t) => !['AMD', 'XOM', 'NVDA', 'CVX'].includes(t) && /^[A-Z]+$/.test(t)).sort();
   tickers = Array.from({ length: 60 }, (_, i) => FIXED[i] ?? LOCKED_TICKERS.find((t) => LOCKED[t].at === i) ?? others.shift()!);
   const source = join(work, 'source');
-  await mkdir(source);
-  await writeFile(join(source, 'signals-2026-11-19.csv'), day('2026-11-19', false));
-  await writeFile(join(source, 'signals-2026-11-20.csv'), day('2026-11-20', true));
+  await writeExports(source, { 'signals-2026-11-19.csv': day('2026-11-19', false), 'signals-2026-11-20.csv': day('2026-11-20', true) });
   const distDir = join(work, 'dist');
   await runDaily({
     source,

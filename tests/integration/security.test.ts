@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 8, each rule with a test, the server run with production semantics (origin checks explicitly on:
+ * The security rules, each with a test, the server run with production semantics (origin checks explicitly on:
  * Better Auth would skip them under NODE_ENV=test, which vitest sets; rate limits on, as NODE_ENV=production turns
  * them on), on SQLite and PostgreSQL. Better Auth counts requests per client address in one store for the process,
  * so the rate-limit test sends from its own loopback address (127.0.0.x) per database.

@@ -1,5 +1,5 @@
 /**
- * Issue 20, REDIS_URL: the budget, answers, client allowance and daily lock N processes share, each against Debian's
+ * REDIS_URL: the budget, answers, client allowance and daily lock N processes share, each against Debian's
  * redis-server on loopback; and TRUSTED_PROXIES, so per-client limits key on the visitor behind nginx.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

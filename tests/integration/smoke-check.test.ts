@@ -1,5 +1,5 @@
 /**
- * Issue 15: the smoke check looks at each page as the build's compression threads read it (the pages are read once), and
+ * The smoke check looks at each page as the build's compression threads read it (the pages are read once), and
  * still reads a page nobody handed it; a page it was given is not read again. The static API's files are checked
  * where they are written, before they move into the build.
  */

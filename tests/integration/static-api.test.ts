@@ -1,5 +1,5 @@
 /**
- * Issue 15: the static API tells the daily job of each file as soon as it is whole, with its bytes, so the job
+ * The static API tells the daily job of each file as soon as it is whole, with its bytes, so the job
  * compresses it while `astro build` still renders (not after, and without reading it back). The track record's
  * routes come first, on their own: the job lets the ledger go once they are written.
  */

@@ -74,7 +74,7 @@ function expectSecurityHeaders(headers: Headers | RawResponse['headers']): void 
   expect(get('content-security-policy')).toContain("frame-ancestors 'none'");
   // The upgrade and billing forms redirect to Stripe's hosted pages: a form-action of 'self' alone blocks them.
   expect(get('content-security-policy')).toContain("form-action 'self' https://checkout.stripe.com https://billing.stripe.com");
-  // Issue 21: no 'unsafe-inline' for scripts; a page's inline scripts are allowed by the hashes its build.json lists.
+  // No 'unsafe-inline' for scripts; a page's inline scripts are allowed by the hashes its build.json lists.
   expect(get('content-security-policy')).toContain("script-src 'self';");
   expect(get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
   expect(get('x-content-type-options')).toBe('nosniff');

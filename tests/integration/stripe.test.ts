@@ -1,5 +1,5 @@
 /**
- * Billing (issue 12 item 4) against a fake Stripe API on loopback, on SQLite and PostgreSQL: the first checkout makes
+ * Billing against a fake Stripe API on loopback, on SQLite and PostgreSQL: the first checkout makes
  * the customer (sign-up does not, so it takes as long as for a known address), checkout gives Stripe's URL, the signed `checkout.session.completed` webhook makes the user Pro, a
  * cancelled subscription takes it away; an unsigned or wrongly signed webhook gets 400 and changes nothing. Without
  * Stripe keys the upgrade answers 409 saying how to get Pro.

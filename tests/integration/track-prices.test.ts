@@ -1,5 +1,5 @@
 /**
- * Issue 17 "Done when": the daily job's price step backfills 60 report dates of grouped daily bars from the fake
+ * The daily job's price step backfills 60 report dates of grouped daily bars from the fake
  * Polygon server under a budget of 5 calls a minute; interrupted part way, the next run resumes with the first
  * missing day and finishes with no gaps. On SQLite and on PostgreSQL. Then the ledger's recording rules.
  */

@@ -1,10 +1,10 @@
 /**
- * Issue 17 end to end: the real daily job with the track step (demo closes stored in the accounts database, the
+ * The track record end to end: the real daily job with the track step (demo closes stored in the accounts database, the
  * ledger recorded) publishes /track-record, the stock pages' card, the list prices, the static API, the ledger CSV
  * and the Dataset JSON-LD; the real server answers them. Then a re-publish of an old date, which the run log records.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
@@ -17,8 +17,8 @@ import { TrackStore } from '../../src/storage/track';
 import { readUniverse } from '../../src/storage/universe';
 import { testAccounts } from '../fixtures/accounts';
 import { dailyIn, serveDaily } from '../fixtures/daily';
+import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 
-const HEADER = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
 const DATES = ['2026-11-10', '2026-11-11', '2026-11-12', '2026-11-13', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
 // AAPL bullish from the 11th, out on the 17th; XOM bearish from the 12th on; MSFT never qualifies.
 const SCORES: Record<string, number[]> = {
@@ -29,7 +29,7 @@ const SCORES: Record<string, number[]> = {
 const NAMES: Record<string, string> = { AAPL: 'Apple Inc.', MSFT: 'Microsoft', XOM: 'Exxon Mobil' };
 
 function dayCsv(date: string, scores: Record<string, number>): string {
-  return [HEADER, ...Object.entries(scores).map(([ticker, score]) => `${ticker},${NAMES[ticker]},${date},${score},0,1,2,3,4,5,6,0,0,FALSE`)].join('\n');
+  return exportCsv(Object.entries(scores).map(([ticker, score]) => exportRow(ticker, NAMES[ticker]!, date, score)));
 }
 const day = (i: number) => Object.fromEntries(Object.entries(SCORES).map(([t, s]) => [t, s[i]!]));
 const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
@@ -47,8 +47,7 @@ describe('the track record of a published report', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'track-site-'));
-    await mkdir(join(work, 'source'));
-    for (const [i, date] of DATES.entries()) await writeFile(join(work, 'source', `signals-${date}.csv`), dayCsv(date, day(i)));
+    await writeExports(join(work, 'source'), Object.fromEntries(DATES.map((date, i) => [`signals-${date}.csv`, dayCsv(date, day(i))])));
     accounts = await testAccounts();
     runLog = new RunLog(accounts.database.db);
     const universe = await readUniverse(join(import.meta.dirname, '../../data/universe/sp500-constituents.csv'));
@@ -151,11 +150,11 @@ describe('the track record of a published report', () => {
 
   it('a later export leaves recorded rows alone; a re-publish of an old date rewrites that date\'s rows and the run log says so', async () => {
     // A new day, and a corrected export of Nov 12 where XOM scored -60 (not qualified) and -80 is gone.
-    await writeFile(join(work, 'source', 'signals-2026-11-23.csv'), dayCsv('2026-11-23', { AAPL: 5, MSFT: 30, XOM: -92 }));
+    await writeExports(join(work, 'source'), { 'signals-2026-11-23.csv': dayCsv('2026-11-23', { AAPL: 5, MSFT: 30, XOM: -92 }) });
     await runDaily(daily);
     const [plain] = await runLog.recent(1);
     expect(plain!.notes.track).toEqual(['closes of 1 report date(s) stored from demo (2026-11-23 to 2026-11-23)']);
-    await writeFile(join(work, 'source', 'signals-2026-11-12-corrected.csv'), dayCsv('2026-11-12', { AAPL: 72, MSFT: 14, XOM: -60 }));
+    await writeExports(join(work, 'source'), { 'signals-2026-11-12-corrected.csv': dayCsv('2026-11-12', { AAPL: 72, MSFT: 14, XOM: -60 }) });
     await runDaily({ ...daily, accept: ['backdated'] });
     const [republished] = await runLog.recent(1);
     expect(republished!.notes.track).toContainEqual('ledger: the re-publish of 2026-11-12 rewrote its rows (1 changed in all)');

@@ -1,4 +1,4 @@
-/** Issue 15: the assembled history, made at once or a file at a time, and when a file cannot simply be added. */
+/** The assembled history, made at once or a file at a time, and when a file cannot simply be added. */
 import { describe, expect, it } from 'vitest';
 import { assembledSizes, assembleHistory, extendHistory, type HashedScores } from '../../src/ingest/history-store';
 import { buildHistory } from '../../src/ingest/history';

@@ -87,7 +87,7 @@ describe('loadConfig', () => {
     expect(refused({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail', BETTER_AUTH_SECRET: 'y'.repeat(40), SITE_URL: 'https://signals.example', ISLAND_FAULTS: 'on' })).toEqual([ISLAND_FAULTS_IN_PRODUCTION]);
   });
 
-  it('names a SITE_URL that is unset or not https, for the daily job to warn about (issue 16)', () => {
+  it('names a SITE_URL that is unset or not https, for the daily job to warn about', () => {
     expect(siteUrlProblem(loadConfig({}))).toMatch(/^SITE_URL is "http:\/\/localhost:4321" \(unset or not https\): canonical links, share images and the sitemap point there\./);
     expect(siteUrlProblem(loadConfig({ SITE_URL: 'http://signals.example' }))).toContain('"http://signals.example"');
     expect(siteUrlProblem(loadConfig({ SITE_URL: 'https://signals.example' }))).toBeNull();
@@ -125,7 +125,7 @@ describe('loadConfig', () => {
     });
   });
 
-  it('reads the deploy variables (issue 20): Redis, the API origin, the publish command, trusted proxies, logs, shutdown', () => {
+  it('reads the deploy variables: Redis, the API origin, the publish command, trusted proxies, logs, shutdown', () => {
     expect(loadConfig({})).toMatchObject({
       redisUrl: null,
       apiOrigin: null,
@@ -187,7 +187,7 @@ describe('loadConfig', () => {
   });
 });
 
-describe('the limits and gates settings (issue 21)', () => {
+describe('the limits and gates settings', () => {
   it('default to the table of docs/limits-and-gates.md and read each variable', () => {
     expect(loadConfig({})).toMatchObject({
       exportLimits: { maxBytes: 52_428_800, maxUnpackedBytes: 209_715_200, maxRows: 100_000, maxColumns: 100, maxTickers: 20_000, maxCellChars: 1000 },

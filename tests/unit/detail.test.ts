@@ -91,7 +91,7 @@ describe('meta: description and structured data', () => {
     ['AAPL', 'Apple Inc.', -23.74, 'Apple Inc. (AAPL): Neutral, C-Score \u221223.74 on Nov 20, 2026'],
     ['NVDA', 'NVIDIA Corporation', 72.456, 'NVIDIA Corporation (NVDA): Bullish, C-Score 72.46 on Nov 20, 2026'],
     ['T', '', -100, 'T: Bearish, C-Score \u2212100 on Nov 20, 2026'],
-  ])('the headline of %s names company, ticker, signal, C-Score and date (issue 18)', (ticker, company, score, headline) => {
+  ])('the headline of %s names company, ticker, signal, C-Score and date', (ticker, company, score, headline) => {
     expect(stockHeadline(ticker, company, score, '2026-11-20')).toBe(headline);
     expect(stockPageHeadTitle('C-Score Signals', headline)).toBe(`${headline} | C-Score Signals`);
     expect(detailDescription(ticker, company, score, '2026-11-20')).toBe(`${headline}. Daily consumer-spending signal with its 7- and 14-day history.`);

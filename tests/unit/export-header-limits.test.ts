@@ -8,6 +8,7 @@ import { DEFAULT_EXPORT_LIMITS, ExportError, normalizeExport } from '../../src/l
 import { excerpt, QUOTED_CHARS } from '../../src/lib/domain/text';
 import { workbook } from '../../scripts/sample/raw-xlsx';
 import { watchEventLoop } from '../fixtures/event-loop';
+import { EXPORT_HEADER_LINE } from '../fixtures/exports';
 
 const HEADER = ['Ticker', 'Company Name', 'Report Date', 'C-Score'];
 const ROW = 'AAPL,Apple Inc.,2026-11-20,10';
@@ -109,8 +110,7 @@ describe('header cells and the cell limit', () => {
   });
 
   it('reads and checks a 100,000-row CSV a slice at a time: the event loop is never held 100 ms', async () => {
-    const header = 'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?';
-    const lines = [header];
+    const lines = [EXPORT_HEADER_LINE];
     const letters = (n: number) => Array.from({ length: 4 }, (_, k) => String.fromCharCode(65 + (Math.floor(n / 26 ** k) % 26))).join('');
     for (let i = 0; i < 20_000; i += 1) for (const day of [16, 17, 18, 19, 20]) lines.push(`${letters(i)},Company ${i},2026-11-${day},${(i % 200) - 100},0,1,2,3,4,5,6,0,0,FALSE`);
     const stop = watchEventLoop();

@@ -1,4 +1,4 @@
-/** Issue 21, "Size crashes the job instead of being refused": every limit refuses with the file, the limit and the value. */
+/** Every limit refuses with the file, the limit and the value. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -15,7 +15,6 @@ import {
   formatYesterdayScore,
   isCalendarDate,
   scoreBarFill,
-  scoreBarPosition,
 } from '../../src/lib/domain/format';
 
 describe('formatScore: 2 decimals, exactly 100 and -100 without, missing as a dash', () => {
@@ -54,20 +53,6 @@ describe('formatSignedScore: signed, 1 decimal', () => {
     [100, '+100.0'],
     [null, '—'],
   ])('%s -> %s', (score, text) => expect(formatSignedScore(score)).toBe(text));
-});
-
-describe('scoreBarPosition: (score + 100) / 2 percent, clamped 0..100', () => {
-  it.each([
-    [-100, 0],
-    [-65, 17.5],
-    [0, 50],
-    [65, 82.5],
-    [100, 100],
-    [130, 100],
-    [-150, 0],
-    [null, 50],
-    [Number.NaN, 50],
-  ])('%s -> %s%%', (score, percent) => expect(scoreBarPosition(score)).toBe(percent));
 });
 
 describe('scoreBarFill: centred bar, fill |score| / 2, at most 50% of the bar', () => {

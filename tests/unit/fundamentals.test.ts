@@ -104,7 +104,7 @@ describe('list rows', () => {
     expect(out).toContain('data-no-match hidden>');
   });
 
-  it('a direction with no sort orders the pre-rendered rows by signal strength; a chosen sort keeps the page order (issue 18)', () => {
+  it('a direction with no sort orders the pre-rendered rows by signal strength; a chosen sort keeps the page order', () => {
     const row = (t: string, score: string) => `<tr data-t="${t}" data-s="Energy"><td class="c-ticker">${t}</td><td class="c-cScore">${score} <span class="badge">Bearish</span></td></tr>`;
     const html = `<table id="a"><tbody>${row('AAA', '-65.22')}${row('BBB', '-70')}${row('CCC', '-98.07')}</tbody></table><p class="table-empty" data-no-match hidden>`;
     const bearish = { direction: 'bearish' as const, company: '', sector: 'Energy' };

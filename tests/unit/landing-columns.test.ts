@@ -30,7 +30,7 @@ const day = history(
 );
 const tickers = (records: SignalRecord[]) => records.map((r) => r.ticker);
 
-describe('the landing page (issue 18 item 1)', () => {
+describe('the landing page', () => {
   it('counts the day: qualified by direction, new signals, and the exits and reversals dated on the latest report', () => {
     expect(dayInNumbers(day)).toEqual({ date: '2026-11-18', bullish: 3, bearish: 3, newToday: 3, exits: 1, reversals: 1 });
   });
@@ -48,7 +48,7 @@ describe('the landing page (issue 18 item 1)', () => {
   });
 });
 
-describe('list order (issue 18 item 2)', () => {
+describe('list order', () => {
   const has = (key: string) => ['cScore', 'delta', 'ticker'].includes(key);
   it.each<[Partial<TableState>, ListOrder]>([
     [{}, { by: 'list' }],
@@ -66,7 +66,7 @@ describe('list order (issue 18 item 2)', () => {
   });
 });
 
-describe('the column chooser (issue 18 item 2)', () => {
+describe('the column chooser', () => {
   it.each([
     [null, DEFAULT_SHOWN_COLUMNS],
     ['not json', DEFAULT_SHOWN_COLUMNS],

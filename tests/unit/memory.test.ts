@@ -1,4 +1,4 @@
-/** Issue 15: the daily job gives its parse stage's peak heap back before `astro build` starts beside it. */
+/** The daily job gives its parse stage's peak heap back before `astro build` starts beside it. */
 import { describe, expect, it } from 'vitest';
 import { releaseMemory } from '../../src/ingest/memory';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 21: a property-based test of the export parser. Generated and mutated CSV and XLSX files must each be accepted
+ * A property-based test of the export parser. Generated and mutated CSV and XLSX files must each be accepted
  * or refused with a message (RefusedFileError naming the file), never throw anything else, and finish in bounded time.
  */
 import fc from 'fast-check';

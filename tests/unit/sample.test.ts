@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dayToCsv, dayToSheets, parseUniverseCsv, sampleFileName, universeToCsv } from '../../scripts/sample/files';
 import { EXPORT_HEADER } from '../../src/lib/domain/export';
 import { generateSample, type Sample, type SampleDay, type UniverseRow } from '../../scripts/sample/generator';
+import { EXPORT_HEADER_LINE } from '../fixtures/exports';
 
 const UNIVERSE_TEXT = readFileSync(new URL('../../data/universe/sp500-constituents.csv', import.meta.url), 'utf8');
 
@@ -187,10 +188,7 @@ describe('file contents', () => {
     const iso = sample.days.at(-1)!;
     const text = dayToCsv(iso);
     expect(text.charCodeAt(0)).not.toBe(0xfeff);
-    expect(text.split('\r\n')[0]).toBe(
-      'Ticker,Company Name,Report Date,C-Score,Yesterday C-Score,Delta Score,Accuracy Score,Market Score,' +
-        'Relevance Score,Avg. C-Score L7D,Avg. C-Score L14D,Count L7D with Signal,Count L14D with Signal,Top Ticker?',
-    );
+    expect(text.split('\r\n')[0]).toBe(EXPORT_HEADER_LINE);
     expect(text).toMatch(/\r\nXYZ,"Block, Inc\.",2026-11-20,-?\d+\.\d\d,/);
     const records = parse(text) as string[][];
     expect(records[0]).toEqual([...EXPORT_HEADER]);

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the daily job starts `astro build` before it writes the site data, so Astro bundles meanwhile; a page
+ * The daily job starts `astro build` before it writes the site data, so Astro bundles meanwhile; a page
  * then waits for the file (SITE_DATA_WAIT_SECONDS) instead of failing on it.
  */
 import { spawn } from 'node:child_process';

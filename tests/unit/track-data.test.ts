@@ -1,4 +1,4 @@
-/** Issue 17: the published track record (ledger CSV, list prices, the API shapes, Dataset JSON-LD) from hand-made data. */
+/** The published track record (ledger CSV, list prices, the API shapes, Dataset JSON-LD) from hand-made data. */
 import { describe, expect, it } from 'vitest';
 import { listPriceCell } from '../../src/lib/domain/list-price';
 import { ledgerCells, thirtyDayOutcome, viewOf, viewsFromCsv } from '../../src/lib/domain/ledger-view';

@@ -1,4 +1,4 @@
-/** Issue 17: outcomes computed from hand-made series, checked against hand-computed numbers. */
+/** Outcomes computed from hand-made series, checked against hand-computed numbers. */
 import { describe, expect, it } from 'vitest';
 import { aggregateLedger, horizonOutcome, ledgerRows, mergeLedger, scoreBand, signalEntries, summarize, type LedgerEntry, type PriceSeries } from '../../src/lib/domain/track-record';
 

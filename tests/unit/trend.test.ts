@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
 import {
-  TREND_ANIMATION_MS,
   TREND_CHART_HEIGHTS,
   TREND_Y_DOMAIN,
   TREND_Y_TICKS,
@@ -276,7 +275,6 @@ describe('chart constants (spec section 2)', () => {
     ['y domain', TREND_Y_DOMAIN, [-110, 110]],
     ['y ticks', TREND_Y_TICKS, [-100, -65, 0, 65, 100]],
     ['heights', TREND_CHART_HEIGHTS, { card: 180, small: 200, modal: 225 }],
-    ['animation ms', TREND_ANIMATION_MS, 750],
   ])('%s', (_, actual, expected) => expect(actual).toEqual(expected));
 });
 

@@ -1,5 +1,5 @@
 /**
- * The watchlist store following a signed-in account (issue 12 item 7) against a real HTTP server on loopback: a star
+ * The watchlist store following a signed-in account against a real HTTP server on loopback: a star
  * pressed while the first merge or a later read is on its way is kept and saved, never overwritten by the answer.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';

@@ -1,11 +1,11 @@
 /**
- * The plain-HTML account forms of /login and /account (issue 12 item 1): what each form posts, which Better Auth
+ * The plain-HTML account forms of /login and /account: what each form posts, which Better Auth
  * endpoint answers it, and every outcome a person can be sent back to. The outcome travels as the URL fragment
  * `#<form>-<outcome>`; the static page holds each message in an element of that id, shown by CSS `:target`, so it
  * shows before (and without) any script. Read by the pages and by the server's form routes.
  */
 
-/** Spec section 4 and issue 12 item 8: passwords of at least 10 characters. */
+/** Spec section 4: passwords of at least 10 characters. */
 export const MIN_PASSWORD_LENGTH = 10;
 /** Better Auth's default longest password. */
 export const MAX_PASSWORD_LENGTH = 128;

@@ -1,5 +1,5 @@
 /**
- * The facts sheets of issue 19: what the model is handed, and what the pages show without a model. Every number a
+ * The facts sheets of the AI texts: what the model is handed, and what the pages show without a model. Every number a
  * reader of an AI text may see is in a facts sheet, built here from the published report; the validator
  * (ai-validator.ts) reads the numbers back out of the same text. Outside data (company names) is quoted as data.
  */
@@ -238,15 +238,6 @@ export function tickerFacts(history: SignalHistory, reportDate: string, ticker: 
 /** A facts sheet as Markdown: what the model is handed and what "show the facts" shows. */
 export function factsText(sheet: FactsSheet): string {
   return [`# ${sheet.title}`, ...sheet.sections.map((s) => [`## ${s.heading}`, ...s.lines.map((line) => `- ${line}`)].join('\n'))].join('\n\n');
-}
-
-/** Every ticker a facts sheet names (for linking them to /signal/T). */
-export function factsTickers(sheet: FactsSheet, known: ReadonlySet<string>): string[] {
-  const found = new Set<string>();
-  for (const line of sheet.sections.flatMap((s) => s.lines)) {
-    for (const word of line.match(/\b[A-Z][A-Z0-9.-]{0,9}\b/g) ?? []) if (known.has(word)) found.add(word);
-  }
-  return [...found];
 }
 
 /** Qualified stocks of the latest report in a direction (and sector, matched without regard to case), strongest first. */

@@ -1,5 +1,5 @@
 /**
- * The AI pages' rules and texts (issue 19): the plans' allowances, the input limits, the labels of a generated
+ * The AI pages' rules and texts: the plans' allowances, the input limits, the labels of a generated
  * text, and the Markdown rules (tickers linked to their pages, links only to our own pages). Pure: the server, the
  * pages and the islands share them.
  */

@@ -1,5 +1,5 @@
 /**
- * The number validator of issue 19: every number in a generated text must be one the facts sheet holds. Dates are
+ * The number validator of the AI texts: every number in a generated text must be one the facts sheet holds. Dates are
  * read as dates (2026-11-20, Nov 20, 2026), numbers as written (signs, thousands commas, decimals, percent), and a
  * number written with fewer decimals matches a fact it rounds from (72.4 for 72.35). Digits inside a word (a ticker
  * such as BF.B, "Q3") and the numbers of a Markdown ordered list are not figures.

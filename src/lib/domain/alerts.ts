@@ -1,11 +1,12 @@
 /**
- * Alerts (issue 14): the signal events of one report, computed from the signal history, and the texts of the email
+ * Alerts: the signal events of one report, computed from the signal history, and the texts of the email
  * digest and the feeds. Pure: the daily job stores the events, the build writes the public feeds, the server the
  * private one, all from these rules.
  */
 import { formatDate, formatScore } from './format';
 import type { SignalHistory } from './schemas';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, THRESHOLD_WORDS, type SignalDirection } from './signal';
+import { escapeHtml } from './text';
 
 /** The kinds of event, in the order a digest lists them. */
 export const ALERT_KINDS = ['entered', 'exited', 'reversed', 'crossed'] as const;
@@ -176,7 +177,6 @@ export interface DigestMail {
   unsubscribeUrl: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The digest of one user's events of one report, in plain text and HTML, with the links to the stock pages. */
 export function composeDigest(input: {

@@ -85,7 +85,7 @@ export function disclaimer(siteName: string): string {
 }
 
 /**
- * What a stock page's title and description lead with (issue 18): company, ticker, signal, C-Score and report date,
+ * What a stock page's title and description lead with: company, ticker, signal, C-Score and report date,
  * e.g. "Apple Inc. (AAPL): Neutral, C-Score −23.74 on Nov 20, 2026" (a typographic minus, as in print). Without a
  * company name, the ticker alone.
  */

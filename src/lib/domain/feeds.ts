@@ -1,5 +1,5 @@
 /**
- * The signal feeds (issue 14) with the `feed` package: the public Atom and JSON feeds the build writes
+ * The signal feeds with the `feed` package: the public Atom and JSON feeds the build writes
  * (`/feeds/signals.xml`, `/feeds/signals.json`) and each user's private feed of their watched tickers. Every item's
  * id is the stable address of its event (the stock page, the event in the fragment).
  */

@@ -98,12 +98,6 @@ export function formatSignedScore(score: number | null | undefined): string {
   return isPresent(score) ? signedFixed(score, 1) : MISSING_NUMBER;
 }
 
-/** Where a C-Score sits on a -100..+100 bar, in percent from the left: (score + 100) / 2, clamped 0..100. */
-export function scoreBarPosition(score: number | null | undefined): number {
-  if (!isPresent(score)) return 50;
-  return Math.min(100, Math.max(0, (score + 100) / 2));
-}
-
 /** The filled part of a bar centred on 0: which side, where it starts and how wide it is, in percent of the bar. */
 export interface ScoreBarFill {
   side: 'positive' | 'negative' | 'none';

@@ -1,5 +1,5 @@
 /**
- * The landing page's figures (issue 18 item 1): the day in numbers, today's top signals and the strongest new
+ * The landing page's figures: the day in numbers, today's top signals and the strongest new
  * signals, from the same lists the list pages show (one source per number).
  */
 import { recentlyQualified, reversalsAndExits } from './lists';

@@ -1,5 +1,5 @@
 /**
- * One ledger row as /track-record's table shows it (issue 17), from a measured row (the build) or from a row of the
+ * One ledger row as /track-record's table shows it, from a measured row (the build) or from a row of the
  * ledger CSV (the page's script, which loads the whole ledger when the reader sorts or filters). One source for
  * both, so a row looks the same either way. No heavy imports: the browser runs it.
  */

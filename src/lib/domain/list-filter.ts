@@ -1,9 +1,10 @@
 /**
- * A filtered list address without JavaScript (issue 16): the Node server answers `/all-signals?direction=bearish`
+ * A filtered list address without JavaScript: the Node server answers `/all-signals?direction=bearish`
  * with the pre-rendered page whose rows the filters exclude carry `hidden`, the filter form showing the query, and the
  * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
  * reads the same URL state and agrees. On a CDN without our server the script alone does this.
  */
+import { escapeHtml } from './text';
 import { listOrder, matchesFilters, parseSortNumber, stockCountText, strengthPermutation, type FilterableRow, type TableState } from './table';
 
 /** The list pages whose filter form a query fills: their built HTML holds every row the page lists. */
@@ -14,7 +15,6 @@ export function hasServerFilter(state: TableState): boolean {
   return state.q !== '' || state.direction !== '' || state.sector !== '';
 }
 
-const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const ROW = /<tr\b[\s\S]*?<\/tr>/g;
 const SCORE_CELL = /<td class="c-cScore">([^<]*)/;
@@ -60,9 +60,9 @@ export function filterListHtml(html: string, state: TableState, rowOf: (ticker: 
   });
   out = out.replace(/(<form method="get" class="filters" data-table-filters[\s\S]*?<\/form>)/, (form: string) =>
     form
-      .replace('<input type="search" name="q"', `<input type="search" name="q" value="${escapeAttribute(state.q)}"`)
+      .replace('<input type="search" name="q"', `<input type="search" name="q" value="${escapeHtml(state.q)}"`)
       .replace(/(<select name="direction">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${state.direction}">`, `<option value="${state.direction}" selected>`))
-      .replace(/(<select name="sector">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${escapeAttribute(state.sector)}">`, `<option value="${escapeAttribute(state.sector)}" selected>`))
+      .replace(/(<select name="sector">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${escapeHtml(state.sector)}">`, `<option value="${escapeHtml(state.sector)}" selected>`))
       .replace(/(<p class="filter-count" aria-live="polite" data-count>)[^<]*(<\/p>)/, `$1${stockCountText(shown.size, total.size)}$2`),
   );
   return out;

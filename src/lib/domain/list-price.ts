@@ -1,5 +1,5 @@
 /**
- * The list rows' price cell (issue 17 item 7): the last close as of the report date and its day change, from the
+ * The list rows' price cell: the last close as of the report date and its day change, from the
  * daily job's stored bars. Light imports only: the Pro rows' browser script renders the same cell.
  */
 

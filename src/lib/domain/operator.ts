@@ -1,5 +1,5 @@
 /**
- * The operator tools' shared words (issue 13): the upload limits, the daily job's stages and triggers, what a check
+ * The operator tools' shared words: the upload limits, the daily job's stages and triggers, what a check
  * of uploaded exports answers, and the preview's changes against the published report. The server, the daily job
  * and the pages all read them from here.
  */
@@ -18,7 +18,7 @@ export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_FILES * MAX_UPLOAD_FILE_BYTES
 /** How recent "signed in lately" is on /admin: 7 days. */
 export const RECENT_SIGN_IN_DAYS = 7;
 
-/** What started a daily job: the command line (cron), an upload on /upload, the token route, or `npm start`; `ai`: the AI number check (issue 19). */
+/** What started a daily job: the command line (cron), an upload on /upload, the token route, or `npm start`; `ai`: the AI number check. */
 export const RUN_TRIGGERS = ['cli', 'upload', 'token', 'start', 'ai'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 

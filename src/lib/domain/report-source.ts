@@ -6,7 +6,7 @@ export type ReportSource = 'sample' | 'exports';
 /** The file the sample generator writes beside its exports: `sha256  name` lines, as `sha256sum` prints them. */
 export const SAMPLE_MANIFEST = 'SAMPLE-EXPORTS.sha256';
 
-/** The notice on every page, share image and meta description of a sample build (issue 16's wording). */
+/** The notice on every page, share image and meta description of a sample build. */
 export const SAMPLE_NOTICE = 'Sample data: scores are generated for demonstration';
 
 /** The manifest's lines as `sha256  name`, sorted by name. */

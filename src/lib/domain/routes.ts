@@ -9,7 +9,7 @@ export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 's
 /** The whole-report daily-data routes, written as static JSON `api/<route>.json`. */
 export const REPORT_ROUTES = ['all-signals', 'company-names', 'company-descriptions', 'excel-files', 'csv-files', 'track-record'] as const;
 
-/** The ledger of the track record as CSV (issue 17), at the root of the build. */
+/** The ledger of the track record as CSV, at the root of the build. */
 export const LEDGER_CSV_PATH = 'track-record.csv';
 
 /** The live routes' first path segment under /api answered with GET (and HEAD). */
@@ -65,7 +65,7 @@ export function robotsTxt(siteUrl: string): string {
   return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${new URL('/sitemap-index.xml', siteUrl).href}\n`;
 }
 
-/** The operators' pages (issue 13): the server answers them only to an operator. */
+/** The operators' pages: the server answers them only to an operator. */
 export const OPERATOR_PAGES = ['/upload', '/admin'] as const;
 
 /** The page the server answers a signed-in non-operator with, status 403. */

@@ -123,7 +123,7 @@ export const SiteDataSchema = z.object({
   fundamentals: z.record(z.string(), StoredFundamentalsSchema).default({}),
   /** `sample` when the report is the generated sample exports: every page then says so. */
   source: z.enum(['sample', 'exports']).default('exports'),
-  /** The closes and the recorded ledger of the track record (issue 17); empty when the job had no track step. */
+  /** The closes and the recorded ledger of the track record; empty when the job had no track step. */
   track: TrackDataSchema.default(EMPTY_TRACK),
   /**
    * The track record as published, computed by the daily job from the whole of `track`: the build's copy of the site

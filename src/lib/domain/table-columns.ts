@@ -1,5 +1,5 @@
 /**
- * The list tables' score columns (DESIGN.md "Lists") and which of them a reader shows (issue 18: at 1280 px the least
+ * The list tables' score columns (DESIGN.md "Lists") and which of them a reader shows (at 1280 px the least
  * important collapse behind a column chooser remembered locally). Pure: SignalTable renders from it, the column
  * chooser reads and writes the choice through it.
  */

@@ -121,7 +121,7 @@ export function sortPermutation(values: readonly SortValue[], order: SortOrder):
 export type ListOrder = { by: 'column'; key: string; order: SortOrder } | { by: 'strength' } | { by: 'list' };
 
 /**
- * The order a list shows (issue 18): the column the reader chose; else, while a direction filter is on, signal
+ * The order a list shows: the column the reader chose; else, while a direction filter is on, signal
  * strength (|C-Score| descending, so filtered to Bearish the -98.07 comes before the -65.22); else the list's own.
  * `hasColumn` says whether the table has the chosen column (a shared address may name one it lacks).
  */

@@ -24,7 +24,7 @@ export function excerpt(text: string, max = QUOTED_CHARS): string {
   return `${text.slice(0, cut)}…`;
 }
 
-/** Longest company name, counted after stripInvisible (the issue's 200 characters; the export's cell limit defaults to it). */
+/** Longest company name, counted after stripInvisible (the export's cell limit defaults to it). */
 export const MAX_NAME_CHARS = 200;
 
 const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -56,4 +56,11 @@ export function decodeExportText(bytes: Uint8Array): string | null {
 /** Whether the bytes start with a UTF-16 byte-order mark. */
 export function isUtf16(bytes: Uint8Array): boolean {
   return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
+const MARKUP_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe in HTML or XML, in element content and in quoted attributes alike: & < > " ' become entities. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => MARKUP_ENTITIES[c]!);
 }

@@ -1,5 +1,5 @@
 /**
- * The track record as the site publishes it (issue 17): the closing prices the daily job stored (grouped daily bars,
+ * The track record as the site publishes it: the closing prices the daily job stored (grouped daily bars,
  * one call per report date), the recorded ledger, and what the pages, the static API and the ledger CSV derive from
  * them. One source for every figure: the page, the stock card, `/api/track-record` and the CSV call the same functions.
  */
@@ -108,7 +108,7 @@ export function trackReport(track: TrackData, sectorOf: (ticker: string) => stri
   return { prices: track.prices, asOf: track.days.at(-1) ?? null, ledger, aggregates: aggregateLedger(ledger, sectorOf) };
 }
 
-/** Each ticker's last close as of `reportDate` and its day change (item 7 of issue 17). */
+/** Each ticker's last close as of `reportDate` and its day change. */
 export function listPrices(track: TrackData, reportDate: string, tickers: readonly string[]): Map<string, ListPrice> {
   const prices = new Map<string, ListPrice>();
   let end = track.days.length - 1;

@@ -1,5 +1,5 @@
 /**
- * The track record (issue 17): every signal that qualified, the close on its report date, and what the price did
+ * The track record: every signal that qualified, the close on its report date, and what the price did
  * 5, 30 and 90 trading days later, losers included. Pure functions of the report history and the daily closes.
  */
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection } from './signal';

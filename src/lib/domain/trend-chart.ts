@@ -1,5 +1,5 @@
 /**
- * The geometry of the trend chart (issue 18: a chart that tells the truth): where each day, tick, reference line,
+ * The geometry of the trend chart (a chart that tells the truth): where each day, tick, reference line,
  * average label and daily close sits. Pure, so the page's first paint (rendered at build time) and the live chart
  * are the same drawing: same axes, thresholds and scale, nothing jumps when the island takes over.
  *

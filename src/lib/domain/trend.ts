@@ -63,9 +63,6 @@ export const TREND_CHART_HEIGHTS = { card: 180, small: 200, modal: 225 } as cons
 /** Line width and dot radius in px. */
 export const TREND_LINE = { width: 2, dotRadius: 6 } as const;
 
-/** Duration of the chart's draw animation in ms. */
-export const TREND_ANIMATION_MS = 750;
-
 /** Tooltip label of each kind of point. */
 export const TREND_TOOLTIP_LABELS: Readonly<Record<TrendPointType, string>> = {
   current: 'Current day',

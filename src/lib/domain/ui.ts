@@ -8,9 +8,7 @@ export const SIDEBAR_COLLAPSED_STORAGE_KEY = 'sidebar-collapsed';
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 /** A dismissed toast is removed after this delay. */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
-/** Below this width dialogs fill the screen and list rows become cards (spec section 9's mobile breakpoint). */
-export const MOBILE_BREAKPOINT_PX = 640;
-/** Below this width the sidebar becomes a drawer (issue 18: at 200% zoom a fixed sidebar took 40% of the width). */
+/** Below this width the sidebar becomes a drawer (at 200% zoom a fixed sidebar took 40% of the width). */
 export const DRAWER_BREAKPOINT_PX = 768;
 /** The storage key of the list tables' chosen columns. */
 export const TABLE_COLUMNS_STORAGE_KEY = 'table-columns';

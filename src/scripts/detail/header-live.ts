@@ -9,6 +9,8 @@ import { earningsStore, isLoading, quoteStore, stockRecordStore } from '../../li
 import { earningsBadgeText } from '../../lib/domain/detail';
 import { formatChange, formatDate, formatPercent, formatPrice, formatShortDate } from '../../lib/domain/format';
 import type { Earnings, Quote } from '../../lib/domain/market';
+import { escapeHtml } from '../../lib/domain/text';
+import { element } from '../dom';
 import { showToast } from '../../stores/toast';
 import { $watchedSet, toggleWatch } from '../../stores/watchlist';
 import { $user } from '../../stores/user';
@@ -22,7 +24,6 @@ const UP = 'text-green-700 dark:text-green-400';
 const DOWN = 'text-red-700 dark:text-red-400';
 
 const EARNINGS_BADGE_CLASS = 'badge bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200';
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const HEADER_BUTTONS =
   '<button type="button" class="btn" data-part="copy" aria-label="Copy link to this page">Copy link</button>' +
@@ -79,15 +80,8 @@ function earningsText(earnings: FetcherValue<Earnings>, modal: boolean): string 
   return earningsBadgeText(date, formatShortDate) ?? 'No Earnings Scheduled';
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, text: string, attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  return node;
-}
-
 /**
- * The watch button's Alerts section (issue 14): signed out, an offer to sign in; signed in, whether the email alerts
+ * The watch button's Alerts section: signed out, an offer to sign in; signed in, whether the email alerts
  * of the watchlist are on, with the button that turns them on or off and the link to the settings on /account.
  */
 function alertNodes(ticker: string, watched: boolean, onToggle: (enabled: boolean) => void): Node[] {

@@ -1,5 +1,5 @@
 /**
- * The column chooser of the list pages (issue 18): a checkbox per optional score column, remembered locally
+ * The column chooser of the list pages: a checkbox per optional score column, remembered locally
  * (stores/table-columns.ts); every table with optional columns follows the choice.
  */
 import { OPTIONAL_COLUMNS, hiddenColumnClasses, type OptionalColumnKey } from '../../lib/domain/table-columns';

@@ -73,7 +73,7 @@ function cell(text: string): HTMLTableCellElement {
   return td;
 }
 
-/** The prices of the Pro answer's rows (issue 17 item 7), as the build puts them in the free rows. */
+/** The prices of the Pro answer's rows, as the build puts them in the free rows. */
 let listPrices: { prices: Record<string, ListPrice>; pricesSource: PriceSource } = { prices: {}, pricesSource: 'none' };
 
 /** The price cell of components/SignalTable.astro. */

@@ -1,5 +1,5 @@
 /**
- * The AI layer of issue 19: one OpenAI-compatible model (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL) through the Vercel AI
+ * The AI layer: one OpenAI-compatible model (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL) through the Vercel AI
  * SDK, grounded in the published report. A generated text is checked number by number against its facts sheet:
  * a text naming a number the facts do not hold is generated once more, then replaced by the facts alone, and the run
  * log records it. A timeout, 429, 5xx or broken stream ends an answer as incomplete, never as a 500.

@@ -1,5 +1,5 @@
 /**
- * The chat's tools (issue 19): the only way the model sees anything, each a read of the published report. Company
+ * The chat's tools: the only way the model sees anything, each a read of the published report. Company
  * names and sectors in their answers are data from outside, and the system prompt says so.
  */
 import { tool } from 'ai';

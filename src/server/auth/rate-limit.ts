@@ -1,5 +1,5 @@
 /**
- * Better Auth's sign-in, sign-up and mail limits kept in Redis (issue 20): with REDIS_URL every API process counts
+ * Better Auth's sign-in, sign-up and mail limits kept in Redis: with REDIS_URL every API process counts
  * against the same window, so N processes behind nginx allow what one does, not N times as much. While Redis cannot
  * be reached each process counts in its own memory instead, so sign-in keeps working under the same per-process rule.
  */

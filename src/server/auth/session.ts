@@ -1,5 +1,5 @@
 /**
- * The session contract (issue 12): `sessionUser(deps)` sets `c.var.user` from Better Auth's signed session cookie
+ * The session contract: `sessionUser(deps)` sets `c.var.user` from Better Auth's signed session cookie
  * without a Better Auth `getSession` round trip: the cookie's HMAC-SHA256 signature is checked with the secret
  * (node:crypto, a few microseconds), then one query by the session table's unique `token` index reads the session,
  * its user, an operator grant and (with Stripe) an active or trialing subscription. No cache: a signed-out or

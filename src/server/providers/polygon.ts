@@ -10,7 +10,7 @@ import { explainIssues } from '../../lib/domain/explain';
 import { safeHttpUrl } from '../../lib/domain/url';
 import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/fundamentals';
 import { closesOfGroupedBars, GroupedDailySchema, type ClosingPricesSource, type DailyClose } from '../../lib/domain/track-data';
-import { BarSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
+import { BarSchema, NewsArticleSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
 import type { Redis } from 'ioredis';
 import { RateBudget, TtlCache } from '../cache';
 import { SharedBudget, SharedCache } from '../../storage/redis';
@@ -56,21 +56,7 @@ const MAX_LOGO_BYTES = 1024 * 1024;
 
 const AggsResponseSchema = z.object({ results: z.array(BarSchema).optional() });
 const DetailsResponseSchema = z.object({ results: TickerDetailsSchema.optional() });
-const NewsResponseSchema = z.object({
-  results: z
-    .array(
-      z.object({
-        id: z.string(),
-        title: z.string(),
-        article_url: z.string(),
-        image_url: z.string().optional(),
-        published_utc: z.string(),
-        publisher: z.object({ name: z.string() }),
-        description: z.string().optional(),
-      }),
-    )
-    .optional(),
-});
+const NewsResponseSchema = z.object({ results: z.array(NewsArticleSchema).optional() });
 const DayBarSchema = z.object({ o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() }).partial();
 const SnapshotResponseSchema = z.object({
   ticker: z

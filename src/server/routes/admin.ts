@@ -1,5 +1,5 @@
 /**
- * The operator API under /api/admin (issue 13), behind /upload and /admin: publishing status, uploads checked and
+ * The operator API under /api/admin, behind /upload and /admin: publishing status, uploads checked and
  * previewed, publishes queued one at a time, the run log, users and their Pro grants, company-information coverage,
  * and API tokens. Every route checks the role on the server (401 signed out, 403 unless ADMIN_EMAILS lists the
  * user's confirmed email) and every change passes the origin check; `POST /exports` also takes `Authorization: Bearer

@@ -1,5 +1,5 @@
 /**
- * /api/ai (issue 19): the daily brief, a ticker's analysis and the chat, grounded in the published report, with
+ * /api/ai: the daily brief, a ticker's analysis and the chat, grounded in the published report, with
  * the plans' allowances, a per-user rate limit and the site's daily token budget enforced here. Without LLM_* set,
  * every generating route answers 503 saying AI is not configured; the facts stay available.
  *

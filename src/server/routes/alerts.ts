@@ -1,5 +1,5 @@
 /**
- * /api/alerts (issue 14): a signed-in user's alert settings and private feed token; the private feed itself, by its
+ * /api/alerts: a signed-in user's alert settings and private feed token; the private feed itself, by its
  * token alone; and the digest's unsubscribe link, which works without signing in (GET shows a button, POST is the
  * one-click unsubscribe mail clients send for `List-Unsubscribe-Post`, so no origin check applies to it). A new
  * digest address gets a confirmation link by mail (GET shows a button, POST confirms: a mail scanner that opens
@@ -13,7 +13,8 @@ import { type AddressLink, AlertStore } from '../../storage/alerts';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, type SessionUser, sessionUser } from '../auth/session';
 import { refusal } from '../errors';
-import { escapeHtml, htmlAnswer, smallPage } from '../small-page';
+import { escapeHtml } from '../../lib/domain/text';
+import { htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import { lockedForCaller, type ApiContext } from './context';
 

@@ -11,7 +11,8 @@ import { loginReturnPath, logoutReturnPath } from '../../lib/domain/return-path'
 import { CLIENT_IP_HEADER } from '../auth';
 import { trustedOrigin } from '../auth/origin';
 import { type SessionEnv, sessionUser } from '../auth/session';
-import { escapeHtml, htmlAnswer, smallPage } from '../small-page';
+import { escapeHtml } from '../../lib/domain/text';
+import { htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 

@@ -1,5 +1,5 @@
 /**
- * The plain-HTML forms of /login and /account (issue 12 item 1), mounted at /api/forms: each takes the browser's
+ * The plain-HTML forms of /login and /account, mounted at /api/forms: each takes the browser's
  * urlencoded post, asks Better Auth's own endpoint (through its handler, with the browser's Origin and cookies, so its
  * origin checks and rate limits apply as to any other call) and answers with a 303: on success to the return path
  * (lib/domain/return-path's rules) with Better Auth's cookies, on failure back to the page with the outcome as the

@@ -22,8 +22,7 @@ const QUOTE = { 'Cache-Control': cacheControl('quote') };
 /**
  * The quote's answer headers, prepared once with the security headers in (app.ts skips the middleware for this route),
  * and sent as a plain record, which @hono/node-server writes without building a Headers object. With c.json and the
- * middleware, the cached quote measured 14,000 to 18,000 req/s against its 20,000 budget (bare node:http 40,000 to
- * 44,000 in the same runs); prepared, 22,000 to 26,000 (bare 51,000 to 53,000).
+ * middleware, the cached quote missed its throughput budget; prepared, it meets it (bench/RESULTS.md, "API throughput").
  */
 const QUOTE_ANSWER = Object.freeze({ ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', ...QUOTE });
 const NEWS = { 'Cache-Control': cacheControl('news') };

@@ -70,7 +70,7 @@ export function filteredListPages(distDir: string, site: SiteIndexLoader, policy
 }
 
 /**
- * /upload and /admin (issue 13) only for operators: signed out, a 302 to /login that returns here; signed in
+ * /upload and /admin only for operators: signed out, a 302 to /login that returns here; signed in
  * without the role, the pre-rendered "Operators only" page with status 403. Never the form to anyone else.
  */
 export function operatorPages(session: SessionReader, distDir: string): MiddlewareHandler {

@@ -1,5 +1,5 @@
 /**
- * The Pro data (issue 12 item 5, DESIGN.md "Accounts and entitlements"), mounted under /api/pro: what the static
+ * The Pro data (DESIGN.md "Accounts and entitlements"), mounted under /api/pro: what the static
  * build leaves out with PAYWALL=on (the full lists, a locked top ticker's record, metrics and trend), answered only
  * to a signed-in Pro user: 401 signed out, 403 for a Free account. Never cached by a shared cache. The session check
  * is injected (`sessionUser`, the accounts' middleware that sets `c.var.user`), so these routes do no session work
@@ -28,7 +28,7 @@ export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<Se
     return site.history;
   }
 
-  // The list rows' price cells (issue 17 item 7), as the build renders them into the free rows.
+  // The list rows' price cells, as the build renders them into the free rows.
   async function prices() {
     const site = (await context.site.current())!;
     const rows = Object.fromEntries(site.history.latest.flatMap((r) => (site.prices.has(r.ticker) ? [[r.ticker, site.prices.get(r.ticker)!]] : [])));
