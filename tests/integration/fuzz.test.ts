@@ -3,6 +3,7 @@
  * live API with the demo provider, accounts on SQLite). A few thousand generated requests, odd methods, addresses,
  * queries, headers and bodies: none may answer 5xx.
  */
+import { rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_PREFIXES, LIVE_GET_PREFIXES, LIVE_POST_ROUTES, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/routes';
@@ -19,7 +20,10 @@ beforeAll(async () => {
   site = await buildSite();
   api = await startApi(site, new DemoProvider({ universe: await universeOf(site) }), () => Date.parse('2026-11-20T15:00:00Z'));
 }, 300_000);
-afterAll(() => api?.close());
+afterAll(async () => {
+  await api?.close();
+  if (site) await rm(site.work, { recursive: true, force: true });
+});
 
 const PAGES = ['/', '/all-signals', '/heatmap', '/explore', '/archives', '/archives/2', '/signal', '/signal/AAPL', '/login', '/account', '/search-index.json', '/upload', '/admin', '/learn'];
 const FIRST = [...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((p) => p.slice(1)), ...PER_TICKER_ROUTES, ...REPORT_ROUTES, 'pro', 'pro/lists', 'pro/stock', 'polygon/aggs', 'polygon/news', 'polygon/logo', 'polygon/company-info', 'polygon/ticker-details', 'polygon/price', 'auth/sign-in/email', 'auth/sign-up/email', 'auth/get-session', 'forms/sign-in', 'forms/reset-password', 'account/export', 'watchlist/merge'];

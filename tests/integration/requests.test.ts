@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PolygonProvider } from '../../src/server/providers/polygon';
 import { startFakePolygon, type FakePolygon } from '../fixtures/fake-polygon';
@@ -24,6 +24,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await fake?.close();
+  if (site) await rm(site.work, { recursive: true, force: true });
 });
 afterEach(async () => {
   await running?.close();
