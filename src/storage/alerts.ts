@@ -18,7 +18,7 @@ import {
   type EventDirection,
   type SignalEvent,
 } from '../lib/domain/alerts';
-import { chunks, type Database, nowText } from './db';
+import { asBoolean, chunks, type Database, nowText } from './db';
 
 /** A database row holds at most this many bound values per statement (SQLite's and PostgreSQL's limits, with room). */
 const ROWS_PER_INSERT = 200;
@@ -31,7 +31,6 @@ function newToken(): string {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Better Auth's emailVerified as either driver returns it (a boolean on PostgreSQL, 0 or 1 on SQLite). */
-const truthy = (value: boolean | number): boolean => value === true || Number(value) === 1;
 
 /** A user's settings as /account shows them. */
 export interface AlertSettingsView extends AlertSettings {
@@ -140,7 +139,7 @@ export class AlertStore {
   async settings(userId: string): Promise<AlertSettingsView> {
     const user = await this.db.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', userId).executeTakeFirstOrThrow();
     const row = await this.db.selectFrom('alert_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
-    const account = { accountEmail: user.email, accountEmailConfirmed: truthy(user.emailVerified) };
+    const account = { accountEmail: user.email, accountEmailConfirmed: asBoolean(user.emailVerified) };
     if (row === undefined) {
       return { ...DEFAULT_ALERT_SETTINGS, kinds: [...DEFAULT_ALERT_SETTINGS.kinds], ...account, addressConfirmed: false, digestTo: digestDestination({ ...DEFAULT_ALERT_SETTINGS, ...account, addressConfirmed: false }), hasFeed: false };
     }
@@ -190,7 +189,7 @@ export class AlertStore {
       const current = await this.db.selectFrom('alert_settings').select('address').where('user_id', '=', userId).executeTakeFirstOrThrow();
       if (current.address !== settings.address) {
         const user = await this.db.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', userId).executeTakeFirstOrThrow();
-        const own = settings.address !== null && settings.address === user.email.toLowerCase() && truthy(user.emailVerified);
+        const own = settings.address !== null && settings.address === user.email.toLowerCase() && asBoolean(user.emailVerified);
         Object.assign(changes, { address: settings.address, address_confirmed_at: own ? now : null, address_token_hash: null });
       }
     }
@@ -376,7 +375,7 @@ export class AlertStore {
         address: subscriber.address,
         addressConfirmed: subscriber.addressConfirmedAt !== null,
         accountEmail: subscriber.email,
-        accountEmailConfirmed: truthy(subscriber.emailVerified),
+        accountEmailConfirmed: asBoolean(subscriber.emailVerified),
       });
       if (address === null) {
         result.addressUnconfirmed += 1;

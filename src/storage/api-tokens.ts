@@ -7,7 +7,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type ApiTokenEntry, holdsOperatorRole } from '../lib/domain/operator';
-import { type Database, nowText } from './db';
+import { asBoolean, type Database, nowText } from './db';
 
 /** Every token starts with this, so a leaked one is easy to recognise in a log or a scanner. */
 export const API_TOKEN_PREFIX = 'css_';
@@ -67,7 +67,7 @@ export async function verifyApiToken(db: Kysely<Database>, token: string, operat
     .where('api_token.revoked_at', 'is', null)
     .executeTakeFirst();
   if (row === undefined) return null;
-  const verified = row.creatorVerified === true || Number(row.creatorVerified) === 1;
+  const verified = asBoolean(row.creatorVerified);
   const madeAfterProof = row.provenAt !== null && row.created_at >= row.provenAt;
   if (!madeAfterProof || !holdsOperatorRole(row.creatorEmail, verified, operators)) return null;
   const lastUsedAt = nowText(now);

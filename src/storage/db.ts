@@ -570,7 +570,7 @@ const MIGRATIONS: Record<string, Migration> = {
 async function backfillEmailProof(db: Kysely<Database>): Promise<void> {
   const users = await db.selectFrom('user').select(['id', 'emailVerified', 'updatedAt']).execute();
   const proven = users
-    .filter((user) => user.emailVerified === true || Number(user.emailVerified) === 1)
+    .filter((user) => asBoolean(user.emailVerified))
     .map((user) => ({ user_id: user.id, proven_at: (asDate(user.updatedAt) ?? new Date()).toISOString() }));
   for (const batch of chunks(proven, ROWS_PER_STATEMENT)) await db.insertInto('email_proof').values(batch).onConflict((oc) => oc.column('user_id').doNothing()).execute();
   await db
@@ -602,6 +602,11 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** A boolean from whatever the driver returns for one (boolean on PostgreSQL, 0/1 on SQLite, 't' or '1' as text). */
+export function asBoolean(value: boolean | number | string | null | undefined): boolean {
+  return value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 }
 
 /** A Date from whatever the driver returns for a Better Auth date (Date on PostgreSQL, text or ms on SQLite). */

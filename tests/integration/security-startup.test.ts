@@ -12,24 +12,14 @@ import { withLock } from '../../src/ingest/publish';
 import { openAccounts } from '../../src/server/accounts';
 import { RunLog } from '../../src/storage/run-log';
 import { DatabaseCheckError } from '../../src/storage/db';
-import { keepingMailer, TEST_SECRET, testAccounts } from '../fixtures/accounts';
+import { testAccountSettings, testAccounts } from '../fixtures/accounts';
 import { startScript } from '../fixtures/deploy';
 
 let work: string;
 /** A database that had accounts, closed cleanly (its write-ahead log folded into the file). */
 let good: string;
 
-const settings = (file: string, url: string | null = null) => ({
-  database: { url, file },
-  siteUrl: 'https://signals.example',
-  siteName: 'C-Score Signals',
-  secret: TEST_SECRET,
-  mail: keepingMailer(),
-  adminEmails: [],
-  paywall: false,
-  rateLimit: false,
-  stripe: null,
-});
+const settings = (file: string, url: string | null = null) => testAccountSettings({ url, file });
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'startup-'));

@@ -9,23 +9,9 @@ import {
   signalSheetIndex,
   type Cell,
 } from '../../src/lib/domain/export';
+import { EXPORT_COLUMNS } from '../fixtures/exports';
 
-const SPREADSHEET_HEADER = [
-  'Ticker',
-  'Company Name',
-  'Report Date',
-  'C-Score',
-  'Yesterday C-Score',
-  'Delta Score',
-  'Accuracy Score',
-  'Market Score',
-  'Relevance Score',
-  'Avg. C-Score L7D',
-  'Avg. C-Score L14D',
-  'Count L7D with Signal',
-  'Count L14D with Signal',
-  'Top Ticker?',
-];
+const SPREADSHEET_HEADER = [...EXPORT_COLUMNS];
 const CAMEL_HEADER = [
   'ticker',
   'companyName',

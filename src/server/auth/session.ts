@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CompiledQuery, sql } from 'kysely';
 import { holdsOperatorRole } from '../../lib/domain/operator';
-import { type AppDatabase, asDate } from '../../storage/db';
+import { type AppDatabase, asBoolean, asDate } from '../../storage/db';
 
 /** Who is signed in. */
 export interface SessionUser {
@@ -56,7 +56,6 @@ interface Row {
   subscribed: number | boolean | string;
 }
 
-const truthy = (value: number | boolean | string): boolean => value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 
 /** Reads sessions: `lookup(cookieHeader)` is the user or null. */
 export class SessionReader {
@@ -120,13 +119,13 @@ export class SessionReader {
     if (row === undefined) return null;
     const expires = asDate(row.expiresAt);
     if (expires === null || expires.getTime() <= (this.#deps.now ?? Date.now)()) return null;
-    const emailVerified = truthy(row.emailVerified);
+    const emailVerified = asBoolean(row.emailVerified);
     return {
       id: row.userId,
       email: row.email,
       name: row.name,
       emailVerified,
-      isPremium: truthy(row.granted) || truthy(row.subscribed),
+      isPremium: asBoolean(row.granted) || asBoolean(row.subscribed),
       isOperator: holdsOperatorRole(row.email, emailVerified, this.#operators),
     };
   }
