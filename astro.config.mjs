@@ -4,8 +4,8 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
 import { config } from './src/config';
-import { canonicalUrl } from './src/lib/domain/canonical';
-import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/routes';
+import { canonicalUrl } from './src/lib/domain/site/canonical';
+import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/site/routes';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
@@ -68,7 +68,7 @@ export default defineConfig({
   ],
   vite: {
     plugins: [tailwindcss()],
-    // The error boundary's test hook (src/lib/domain/render-failure.ts): false in every build but the e2e ones.
+    // The error boundary's test hook (src/lib/domain/site/render-failure.ts): false in every build but the e2e ones.
     define: { __ISLAND_FAULTS__: JSON.stringify(islandFaults) },
     build: { assetsInlineLimit: 12 * 1024 },
     server: {

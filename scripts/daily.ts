@@ -6,7 +6,7 @@ import { fundamentalsSourceFor } from '../src/server/providers';
 import { writeDeployRules } from '../src/server/deploy-rules';
 import { DailyJobError } from '../src/ingest/error';
 import { formatSummary } from '../src/ingest/summary';
-import { parseGateNames } from '../src/lib/domain/gates';
+import { parseGateNames } from '../src/lib/domain/operator/gates';
 import { createDigestSender } from '../src/server/mail';
 import { jobTrackStep, openRunLog } from './job-database';
 

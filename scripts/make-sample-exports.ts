@@ -14,8 +14,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isTradingDay } from '../src/lib/domain/calendar';
-import { SAMPLE_MANIFEST, sampleManifest } from '../src/lib/domain/report-source';
+import { isTradingDay } from '../src/lib/domain/market-data/calendar';
+import { SAMPLE_MANIFEST, sampleManifest } from '../src/lib/domain/report/report-source';
 import { dayFile, parseUniverseCsv, SAMPLE_FILE_RE, sampleFileName, universeToCsv } from './sample/files';
 import { generateSample, measureDynamics, SAMPLE_DEFAULTS } from './sample/generator';
 

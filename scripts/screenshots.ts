@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { launchChromium, settleNetwork } from './bench/browser';
 import { runTsx } from './bench/process';
 import { startServer } from './bench/server';
-import { THEME_STORAGE_KEY } from '../src/lib/domain/ui';
+import { THEME_STORAGE_KEY } from '../src/lib/domain/site/ui';
 
 const USAGE = `usage: npm run screenshots -- --out DIR [--width 390] [--height 844]
   --out     the folder the PNG files go to (made when missing)

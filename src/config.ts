@@ -6,10 +6,10 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { explainIssues } from './lib/domain/explain';
-import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './lib/domain/export';
-import { DEFAULT_TICKER_DROP_PERCENT } from './lib/domain/gates';
-import { safeHttpUrl } from './lib/domain/url';
+import { explainIssues } from './lib/domain/text/explain';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './lib/domain/report/export';
+import { DEFAULT_TICKER_DROP_PERCENT } from './lib/domain/operator/gates';
+import { safeHttpUrl } from './lib/domain/text/url';
 
 /** The project's root folder (where package.json is); relative paths in the environment start here. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

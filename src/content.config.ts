@@ -7,7 +7,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import type { z } from 'zod';
-import { CScoreGuideSchema, PolicySchema, QuestionSchema, ReleaseSchema } from './lib/domain/editorial';
+import { CScoreGuideSchema, PolicySchema, QuestionSchema, ReleaseSchema } from './lib/domain/site/editorial';
 
 /** The files of src/content/{folder} matching `pattern`, each checked by `schema`. */
 const files = <S extends z.ZodType>(folder: string, pattern: string, schema: S) =>

@@ -4,7 +4,7 @@
  * fake OpenAI-compatible server's usage (tests/fixtures/fake-llm.ts: 4 characters a token, prompt and answer).
  */
 import type { Browser } from '@playwright/test';
-import { FREE_AI_ALLOWANCE } from '../../src/lib/domain/ai-rules';
+import { FREE_AI_ALLOWANCE } from '../../src/lib/domain/ai/rules';
 import { startFakeLlm } from '../../tests/fixtures/fake-llm';
 import { apiSection } from './api';
 import { settleNetwork } from './browser';

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { digestNotes, sendDigests } from '../../src/ingest/alerts';
-import { signalEvents } from '../../src/lib/domain/alerts';
-import type { SignalHistory } from '../../src/lib/domain/schemas';
+import { signalEvents } from '../../src/lib/domain/alerts/alerts';
+import type { SignalHistory } from '../../src/lib/domain/report/schemas';
 import { openAccounts } from '../../src/server/accounts';
 import { createDigestSender } from '../../src/server/mail';
 import { AlertStore } from '../../src/storage/alerts';

@@ -6,7 +6,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeExcelFile from 'write-excel-file/node';
-import { DEFAULT_EXPORT_LIMITS, EXPORT_HEADER } from '../../src/lib/domain/export';
+import { DEFAULT_EXPORT_LIMITS, EXPORT_HEADER } from '../../src/lib/domain/report/export';
 import { type BenchContext, type Budget, type Figure, figure, round } from './figures';
 import { runTsx } from './process';
 import { workbook } from '../sample/raw-xlsx';

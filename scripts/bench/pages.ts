@@ -1,7 +1,7 @@
 /** The pages the weight and Lighthouse sections measure, and where each one is in a build. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TICKER_PATTERN } from '../../src/lib/domain/ticker';
+import { TICKER_PATTERN } from '../../src/lib/domain/report/ticker';
 
 /** One page under test. */
 export interface BenchPage {

@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ledgerCsv, trackReport, type TrackData } from '../../src/lib/domain/track-data';
-import { historyLedger } from '../../src/lib/domain/track-record';
+import { ledgerCsv, trackReport, type TrackData } from '../../src/lib/domain/track-record/track-data';
+import { historyLedger } from '../../src/lib/domain/track-record/track-record';
 import { parseUniverseCsv } from '../sample/files';
 import { generateSample } from '../sample/generator';
 import { type BenchContext, type Figure, figure, round } from './figures';

@@ -5,9 +5,9 @@
 import { parse } from 'csv-parse/sync';
 import writeXlsxFile from 'write-excel-file/node';
 import type { SheetData } from 'write-excel-file/node';
-import { toCsv } from '../../src/lib/domain/csv';
-import { EXPORT_HEADER } from '../../src/lib/domain/export';
-import { signalDirection } from '../../src/lib/domain/signal';
+import { toCsv } from '../../src/lib/domain/text/csv';
+import { EXPORT_HEADER } from '../../src/lib/domain/report/export';
+import { signalDirection } from '../../src/lib/domain/signals/signal';
 import type { SampleDay, SampleRow, UniverseRow } from './generator';
 
 /** Header of the universe file (data/universe/sp500-constituents.csv). */

@@ -7,8 +7,8 @@
  * windows are full from the first file on. Two scripted flips three reports before the end make sure the
  * latest five reports always hold a reversal. Same options, same output.
  */
-import { tradingDaysEnding } from '../../src/lib/domain/calendar';
-import { isQualified, signalDirection } from '../../src/lib/domain/signal';
+import { tradingDaysEnding } from '../../src/lib/domain/market-data/calendar';
+import { isQualified, signalDirection } from '../../src/lib/domain/signals/signal';
 
 /** One row of the universe file, all eight columns kept as text. */
 export interface UniverseRow {

@@ -3,10 +3,10 @@
  * and the Pro script (scripts/list/pro-rows.ts) renders the full market the same way for a signed-in Pro user, so
  * both draw one markup.
  */
-import { heatmapColor, type HeatmapSector } from '../lib/domain/heatmap';
-import { formatScore } from '../lib/domain/format';
-import { classifySignal, isQualified } from '../lib/domain/signal';
-import { escapeHtml as escape } from '../lib/domain/text';
+import { heatmapColor, type HeatmapSector } from '../lib/domain/signals/heatmap';
+import { formatScore } from '../lib/domain/text/format';
+import { classifySignal, isQualified } from '../lib/domain/signals/signal';
+import { escapeHtml as escape } from '../lib/domain/text/text';
 
 /** A sector's anchor id: lower case words joined by dashes. */
 export function sectorSlug(sector: string): string {

@@ -3,7 +3,7 @@
  * cards the detail dialog renders too (islands/detail/cards.tsx). Colour is never alone: a badge word or an arrow
  * goes with it.
  */
-import { signalDirection, type SignalDirection, type TrendDirection } from '../lib/domain/signal';
+import { signalDirection, type SignalDirection, type TrendDirection } from '../lib/domain/signals/signal';
 
 /** Text colour of each direction. */
 export const TONE_TEXT: Record<SignalDirection, string> = {

@@ -4,8 +4,8 @@
  * to SMTP and records it right after, so a crash never sends one twice; a temporary SMTP failure waits and retries
  * with a doubling delay, a refused address is given up at once, and neither stops the rest.
  */
-import { signalEvents, type DigestMail } from '../lib/domain/alerts';
-import type { SignalHistory } from '../lib/domain/schemas';
+import { signalEvents, type DigestMail } from '../lib/domain/alerts/alerts';
+import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { AlertStore, QueuedDigest } from '../storage/alerts';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */

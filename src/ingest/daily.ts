@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_SITE_URL, PROJECT_ROOT, type BuildShape, type Config } from '../config';
-import type { FundamentalsSource } from '../lib/domain/fundamentals';
+import type { FundamentalsSource } from '../lib/domain/market-data/fundamentals';
 import { buildIntoStaging, startStaticBuild } from './build';
 import { startShareImages, type ShareImages } from './share-images';
 import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
@@ -15,14 +15,14 @@ import { inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild,
 import { clientDir } from './build';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
-import type { PublishStage, RunTrigger } from '../lib/domain/operator';
+import type { PublishStage, RunTrigger } from '../lib/domain/operator/operator';
 import type { RunLog } from '../storage/run-log';
 import { recordRun } from './run-record';
 import { checkGates } from './gates';
 import { withdrawal } from './withdraw';
-import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
-import { anonymousLockedTickers } from '../lib/domain/entitlements';
-import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/gates';
+import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/report/export';
+import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
+import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/operator/gates';
 import type { DailySummary } from './summary';
 import { createProgress, PUBLISH_STAGE_OF, type ProgressOutput } from './progress';
 import { type AlertsStep, digestNotes, queueAlerts, sendDigests } from './alerts';

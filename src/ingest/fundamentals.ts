@@ -16,7 +16,7 @@ import {
   type FundamentalsStore,
   type RatiosRow,
   type StoredFundamentals,
-} from '../lib/domain/fundamentals';
+} from '../lib/domain/market-data/fundamentals';
 import { readFundamentalsStore, writeFundamentalsStore } from '../storage/fundamentals';
 
 /** What the step did: tickers filled by each part, and whether every ticker is done for the day. */

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config';
-import type { ExportLimits } from '../lib/domain/export';
-import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
+import type { ExportLimits } from '../lib/domain/report/export';
+import type { ArchivedFile, SignalRecord } from '../lib/domain/report/schemas';
 import { isStringArray as isStrings, readMatrixFile, writeMatrixFile } from '../storage/matrix-file';
 
 /** One report date of a file: its tickers and their C-Scores, in the same order. */
@@ -32,11 +32,11 @@ const PARSER_CODE = [
   'src/ingest/parse.ts',
   'src/ingest/xlsx-probe.ts',
   'src/ingest/history-store.ts',
-  'src/lib/domain/export.ts',
-  'src/lib/domain/explain.ts',
-  'src/lib/domain/schemas.ts',
-  'src/lib/domain/text.ts',
-  'src/lib/domain/ticker.ts',
+  'src/lib/domain/report/export.ts',
+  'src/lib/domain/text/explain.ts',
+  'src/lib/domain/report/schemas.ts',
+  'src/lib/domain/text/text.ts',
+  'src/lib/domain/report/ticker.ts',
   'package-lock.json',
 ];
 

@@ -1,6 +1,6 @@
-import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../lib/domain/export';
-import type { ArchivedFile, SignalHistory, SignalRecord, UniverseCompany } from '../lib/domain/schemas';
-import { withSignalChangeType } from '../lib/domain/lists';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from '../lib/domain/report/export';
+import type { ArchivedFile, SignalHistory, SignalRecord, UniverseCompany } from '../lib/domain/report/schemas';
+import { withSignalChangeType } from '../lib/domain/signals/lists';
 import { readArchivedBytes } from '../storage/archive';
 import { readUniverse } from '../storage/universe';
 import { DailyJobError } from './error';

@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
-import { DEFAULT_EXPORT_LIMITS, type ExportError, type ExportLimits } from '../lib/domain/export';
-import type { ArchivedFile } from '../lib/domain/schemas';
+import { DEFAULT_EXPORT_LIMITS, type ExportError, type ExportLimits } from '../lib/domain/report/export';
+import type { ArchivedFile } from '../lib/domain/report/schemas';
 import { readArchiveIndex, sha256 } from '../storage/archive';
 import { DailyJobError } from './error';
 import type { FileRecords } from './history';

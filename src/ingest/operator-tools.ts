@@ -17,8 +17,8 @@ import {
   type RunTrigger,
   type UploadedFile,
   type UploadPreview,
-} from '../lib/domain/operator';
-import type { SignalRecord } from '../lib/domain/schemas';
+} from '../lib/domain/operator/operator';
+import type { SignalRecord } from '../lib/domain/report/schemas';
 import { readArchive, sha256 } from '../storage/archive';
 import type { RunLog } from '../storage/run-log';
 import { readBuildInfo } from '../storage/site-index';
@@ -26,7 +26,7 @@ import { runDaily, type DailyConfig } from './daily';
 import { DailyJobError } from './error';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
-import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/export';
+import { DEFAULT_EXPORT_LIMITS } from '../lib/domain/report/export';
 import { parseExport, RefusedFileError, type ParsedExport } from './parse';
 import { formatSummary } from './summary';
 

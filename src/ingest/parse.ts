@@ -15,10 +15,10 @@ import {
   type ExportLimits,
   type ExportTable,
   type NormalizedExport,
-} from '../lib/domain/export';
-import { decodeExportText, excerpt, isUtf16 } from '../lib/domain/text';
+} from '../lib/domain/report/export';
+import { decodeExportText, excerpt, isUtf16 } from '../lib/domain/text/text';
 import { probeWorkbook } from './xlsx-probe';
-import type { ArchivedFile, SignalRecord } from '../lib/domain/schemas';
+import type { ArchivedFile, SignalRecord } from '../lib/domain/report/schemas';
 
 /** The two kinds of export file we accept. */
 type ExportKind = ArchivedFile['kind'];

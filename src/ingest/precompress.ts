@@ -304,8 +304,3 @@ export function createCompressor(dir: string, { previousDir = null, inspect, poo
   };
 }
 
-/** Writes `.br` and `.gz` beside every compressible file of `clientDir` of at least MIN_COMPRESS_BYTES; returns how many files it compressed. */
-export async function precompressStatic(clientDir: string): Promise<number> {
-  const { compressed } = await createCompressor(clientDir).finish();
-  return compressed;
-}

@@ -3,7 +3,7 @@
  * a line redrawn in place shows the stage, a bar with counts for pages and share images, and the time left; in a
  * log (not a TTY) each stage prints one line with its duration when it ends.
  */
-import type { PublishStage } from '../lib/domain/operator';
+import type { PublishStage } from '../lib/domain/operator/operator';
 
 /** The stages of the daily job, in order (docs/data-flow.md). */
 export const DAILY_STAGES = ['pull', 'fundamentals', 'prices', 'parse', 'site data', 'pages and images', 'static api', 'compress', 'smoke check', 'swap', 'publish command', 'alerts'] as const;

@@ -9,7 +9,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { PROJECT_ROOT, type BuildShape } from '../config';
-import type { ArchivedFile, SiteData } from '../lib/domain/schemas';
+import type { ArchivedFile, SiteData } from '../lib/domain/report/schemas';
 import { commitToArchive } from '../storage/archive';
 import { readBuildInfo, type BuildInfo } from '../storage/site-index';
 import { clientDir } from './build';

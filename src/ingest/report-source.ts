@@ -8,8 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config';
-import { parseSampleManifest, SAMPLE_MANIFEST, type ReportSource } from '../lib/domain/report-source';
-import type { ArchivedFile } from '../lib/domain/schemas';
+import { parseSampleManifest, SAMPLE_MANIFEST, type ReportSource } from '../lib/domain/report/report-source';
+import type { ArchivedFile } from '../lib/domain/report/schemas';
 
 /** The bundled sample exports, whose manifest is always known. */
 const BUNDLED_SAMPLES = join(PROJECT_ROOT, 'data/sample-exports');

@@ -2,7 +2,7 @@
  * The daily job's entry in the run log: written when the job starts and again when it ends, whatever
  * started it. A log that cannot be written never stops the job: it says so in the job's output instead.
  */
-import type { RunTrigger } from '../lib/domain/operator';
+import type { RunTrigger } from '../lib/domain/operator/operator';
 import type { RunEnd, RunLog } from '../storage/run-log';
 import { DailyJobError } from './error';
 import { withLock } from './publish';

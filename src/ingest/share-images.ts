@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { threadId, Worker } from 'node:worker_threads';
 import { constants as zlib, crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { shareImageText, type ShareImageInput } from '../lib/domain/detail';
-import type { SignalRecord } from '../lib/domain/schemas';
-import type { ReportSource } from '../lib/domain/report-source';
-import { escapeHtml } from '../lib/domain/text';
+import { shareImageText, type ShareImageInput } from '../lib/domain/signals/detail';
+import type { SignalRecord } from '../lib/domain/report/schemas';
+import type { ReportSource } from '../lib/domain/report/report-source';
+import { escapeHtml } from '../lib/domain/text/text';
 
 /** Size of a share image (Open Graph's large image). */
 const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { NOT_FOUND_PAGE, STOCK_NOT_FOUND_PAGE } from '../lib/domain/routes';
+import { NOT_FOUND_PAGE, STOCK_NOT_FOUND_PAGE } from '../lib/domain/site/routes';
 
 /** Routes every build must contain, as files under the client folder. */
 const FIXED_ROUTES = [

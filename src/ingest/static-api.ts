@@ -14,13 +14,13 @@ import {
   tickerMetrics,
   type CompanyDescription,
   type CompanyNameRecord,
-} from '../lib/domain/api-responses';
-import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/routes';
-import { ledgerCsvChunks, tickerTrackJson, trackRecordApi, type PublishedTrack } from '../lib/domain/track-data';
-import type { SiteData } from '../lib/domain/schemas';
-import { similarFinder } from '../lib/domain/similar';
-import { buildTrend } from '../lib/domain/trend';
-import { freeSlice, isScoreLocked, lockedTicker, visibleRows } from '../lib/domain/entitlements';
+} from '../lib/domain/site/api-responses';
+import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../lib/domain/site/routes';
+import { ledgerCsvChunks, tickerTrackJson, trackRecordApi, type PublishedTrack } from '../lib/domain/track-record/track-data';
+import type { SiteData } from '../lib/domain/report/schemas';
+import { similarFinder } from '../lib/domain/signals/similar';
+import { buildTrend } from '../lib/domain/trend/trend';
+import { freeSlice, isScoreLocked, lockedTicker, visibleRows } from '../lib/domain/accounts/entitlements';
 
 /** Tickers written between two turns of the event loop. */
 const YIELD_EVERY = 25;

@@ -1,9 +1,9 @@
 /** What the daily job reports when it ends, and the lines it prints (docs/data-flow.md, the integration tests). */
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config';
-import type { ReportSource } from '../lib/domain/report-source';
+import type { ReportSource } from '../lib/domain/report/report-source';
 import type { FundamentalsSummary } from './fundamentals';
-import type { Correction, GateOverride } from '../lib/domain/gates';
+import type { Correction, GateOverride } from '../lib/domain/operator/gates';
 import { formatStageTimes, type StageTime } from './progress';
 
 /** The figures the job prints when it ends. */

@@ -4,9 +4,9 @@
  * so a backfill cut short resumes with the first missing day on the next run. Ledger: every time a ticker qualified,
  * recorded once and kept (docs/data-flow.md#track-record), then measured against the stored closes for the build.
  */
-import type { SignalHistory } from '../lib/domain/schemas';
-import type { ClosingPricesSource, TrackData } from '../lib/domain/track-data';
-import { historyLedger, mergeLedger, type LedgerEntry } from '../lib/domain/track-record';
+import type { SignalHistory } from '../lib/domain/report/schemas';
+import type { ClosingPricesSource, TrackData } from '../lib/domain/track-record/track-data';
+import { historyLedger, mergeLedger, type LedgerEntry } from '../lib/domain/track-record/track-record';
 import type { TrackStore } from '../storage/track';
 import { cachedCloses } from './closes-cache';
 

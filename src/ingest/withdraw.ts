@@ -1,5 +1,5 @@
 /** `npm run archive -- withdraw FILE`: which archived file the operator named, and the archive without it. */
-import type { ArchivedFile } from '../lib/domain/schemas';
+import type { ArchivedFile } from '../lib/domain/report/schemas';
 import { DailyJobError } from './error';
 
 /** A file this run withdraws from the archive, and when. */

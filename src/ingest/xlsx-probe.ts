@@ -4,8 +4,8 @@
  * A 2 KB workbook with one cell at XFD1048576 would otherwise expand into 17 billion cells.
  */
 import { inflateRawSync } from 'node:zlib';
-import { ExportError, type ExportLimits } from '../lib/domain/export';
-import { excerpt, stripInvisible } from '../lib/domain/text';
+import { ExportError, type ExportLimits } from '../lib/domain/report/export';
+import { excerpt, stripInvisible } from '../lib/domain/text/text';
 
 interface ZipEntry {
   name: string;

@@ -2,9 +2,9 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { type SyntheticEvent, useEffect, useMemo, useState } from 'react';
 import { aiGet, type AiStatus, type AiText, errorMessage } from '../lib/client/ai';
-import { FACTS_ONLY_NOTE, tickersInFacts } from '../lib/domain/ai-rules';
-import { tickerProblem } from '../lib/domain/ticker';
-import { asciiUpper } from '../lib/domain/text';
+import { FACTS_ONLY_NOTE, tickersInFacts } from '../lib/domain/ai/rules';
+import { tickerProblem } from '../lib/domain/report/ticker';
+import { asciiUpper } from '../lib/domain/text/text';
 import AiMarkdown from './ai/AiMarkdown';
 import { withErrorBoundary } from './ErrorBoundary';
 

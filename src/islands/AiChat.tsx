@@ -2,7 +2,7 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { type SyntheticEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { aiGet, type AiStatus, errorMessage } from '../lib/client/ai';
-import { aiLabel, MAX_CHAT_INPUT_CHARS, tickersInToolOutput } from '../lib/domain/ai-rules';
+import { aiLabel, MAX_CHAT_INPUT_CHARS, tickersInToolOutput } from '../lib/domain/ai/rules';
 import AiMarkdown from './ai/AiMarkdown';
 import { withErrorBoundary } from './ErrorBoundary';
 

@@ -5,7 +5,7 @@
  * restoring the previous address, title and focus. A pointer over, a touch on or focus on a row link starts loading
  * the dialog's code, so it is usually there by the click. The dialog's state lives in stores/detail-modal.ts.
  */
-import { routeTicker, stockPageTitle } from '../lib/domain/detail';
+import { routeTicker, stockPageTitle } from '../lib/domain/signals/detail';
 import { scriptIsland } from '../renderers/script-island';
 import { mountReactRoot } from '../scripts/mount-on-demand';
 import { $detailModal, followHistory, openDetailModal } from '../stores/detail-modal';

@@ -1,5 +1,5 @@
 import { Component, createElement, type ComponentType, type ReactNode } from 'react';
-import { islandFault, RENDER_FAILURE } from '../lib/domain/render-failure';
+import { islandFault, RENDER_FAILURE } from '../lib/domain/site/render-failure';
 
 interface State {
   error: Error | null;

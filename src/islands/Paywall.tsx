@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $paywall, closePaywall } from '../stores/paywall';
 import { $user, signIn } from '../stores/user';
-import { FREE_PLAN, PRO_PLAN } from '../lib/domain/plans';
+import { FREE_PLAN, PRO_PLAN } from '../lib/domain/accounts/plans';
 import { withErrorBoundary } from './ErrorBoundary';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $toast, dismissToast } from '../stores/toast';
-import { TOAST_SWIPE_THRESHOLD_PX } from '../lib/domain/ui';
+import { TOAST_SWIPE_THRESHOLD_PX } from '../lib/domain/site/ui';
 import { withErrorBoundary } from './ErrorBoundary';
 
 /**

@@ -2,9 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { fetchDailyBars } from '../lib/client/api';
 import { idleStore, trendStore } from '../lib/client/query';
-import { decodeTrend } from '../lib/domain/detail';
-import { formatDate, formatPrice, formatScore } from '../lib/domain/format';
-import type { Bar } from '../lib/domain/market';
+import { decodeTrend } from '../lib/domain/signals/detail';
+import { formatDate, formatPrice, formatScore } from '../lib/domain/text/format';
+import type { Bar } from '../lib/domain/market-data/market';
 import {
   DEFAULT_TREND_RANGE,
   TREND_RANGES,
@@ -21,7 +21,7 @@ import {
   type TrendPoint,
   type TrendRange,
   type TrendResponse,
-} from '../lib/domain/trend';
+} from '../lib/domain/trend/trend';
 import {
   PLOT_VIEWBOX,
   PRICE_PANEL_DAYS,
@@ -33,7 +33,7 @@ import {
   scoreY,
   trendGeometry,
   type TrendGeometry,
-} from '../lib/domain/trend-chart';
+} from '../lib/domain/trend/trend-chart';
 import { withErrorBoundary } from './ErrorBoundary';
 
 const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;

@@ -5,7 +5,7 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { fillPlaceholders } from './domain/editorial';
+import { fillPlaceholders } from './domain/site/editorial';
 
 /** The part of the Sätteri processor's options this integration sets. */
 interface SatteriOptions {

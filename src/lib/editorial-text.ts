@@ -1,6 +1,6 @@
 /** The Markdown texts of src/content as the pages render them. */
 import { render, type CollectionEntry } from 'astro:content';
-import { fillPlaceholders } from './domain/editorial';
+import { fillPlaceholders } from './domain/site/editorial';
 import { TEXT_PLACEHOLDERS } from './site-meta';
 
 /** A Markdown entry's body as a component. Astro only logs an entry that failed to render; this fails the build. */

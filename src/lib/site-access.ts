@@ -3,7 +3,7 @@
  * visitors may see, so it asks the entitlement rules as an anonymous viewer, with PAYWALL from the config.
  */
 import { config } from '../config';
-import { freeSlice, lockedTickersFor, type FreeSlice, type Viewer } from './domain/entitlements';
+import { freeSlice, lockedTickersFor, type FreeSlice, type Viewer } from './domain/accounts/entitlements';
 import { siteData } from './site-data';
 
 let cached: FreeSlice | undefined;

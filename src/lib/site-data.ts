@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { config } from '../config';
-import { parseOrExplain } from './domain/explain';
-import { SiteDataSchema, type SiteData } from './domain/schemas';
+import { parseOrExplain } from './domain/text/explain';
+import { SiteDataSchema, type SiteData } from './domain/report/schemas';
 
 let cached: SiteData | undefined;
 

@@ -1,7 +1,7 @@
 /** The public signal feeds of the build: the day's new, exited and reversed signals, as an anonymous visitor may see them. */
 import { config } from '../config';
-import { publicEvents, signalEvents } from './domain/alerts';
-import { PUBLIC_FEEDS, signalFeed } from './domain/feeds';
+import { publicEvents, signalEvents } from './domain/alerts/alerts';
+import { PUBLIC_FEEDS, signalFeed } from './domain/alerts/feeds';
 import { siteLockedTickers } from './site-access';
 import { siteData } from './site-data';
 import { SITE_NAME } from './site-meta';

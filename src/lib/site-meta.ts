@@ -1,8 +1,8 @@
 /** Names, titles and build-time settings every page shares (from the Config at build time). */
 import { config } from '../config';
-import { fillPlaceholders } from './domain/editorial';
-import { FREE_PLAN, PRO_PLAN } from './domain/plans';
-import { THRESHOLD_PLACEHOLDERS } from './domain/signal';
+import { fillPlaceholders } from './domain/site/editorial';
+import { FREE_PLAN, PRO_PLAN } from './domain/accounts/plans';
+import { THRESHOLD_PLACEHOLDERS } from './domain/signals/signal';
 
 /** The product name (SITE_NAME). */
 export const SITE_NAME = config().siteName;

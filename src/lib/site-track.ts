@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { config } from '../config';
 import { siteLockedTickers } from './site-access';
 import { siteData } from './site-data';
-import { LEDGER_ROWS_FILE, publishedTrack, publishedTrackFromJson, type ListPrice, type PublishedTrack, type TrackReport } from './domain/track-data';
-import type { LedgerRow } from './domain/track-record';
+import { LEDGER_ROWS_FILE, publishedTrack, publishedTrackFromJson, type ListPrice, type PublishedTrack, type TrackReport } from './domain/track-record/track-data';
+import type { LedgerRow } from './domain/track-record/track-record';
 
 let cached: PublishedTrack | undefined;
 

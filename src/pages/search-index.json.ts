@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { siteData } from '../lib/site-data';
-import type { SearchEntry } from '../lib/domain/search';
-import { isScoreLocked } from '../lib/domain/entitlements';
+import type { SearchEntry } from '../lib/domain/signals/search';
+import { isScoreLocked } from '../lib/domain/accounts/entitlements';
 import { anonymousViewer, siteSlice } from '../lib/site-access';
 
 /**

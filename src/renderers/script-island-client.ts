@@ -2,7 +2,7 @@
  * Browser side of the script-island renderer (./script-island.ts): hydrating runs the island's function, inside the
  * same error boundary as the React islands: a failure shows the spec's render-failure message in its place.
  */
-import { islandFault, RENDER_FAILURE } from '../lib/domain/render-failure';
+import { islandFault, RENDER_FAILURE } from '../lib/domain/site/render-failure';
 import { scriptIslandRun } from './script-island';
 
 /** The island's name from its module address (`/_astro/DetailModal.B1x2.js` is DetailModal). */

@@ -4,7 +4,7 @@
  */
 import { $user } from '../stores/user';
 import { $alertSettings, loadAlertSettings } from '../stores/alerts';
-import { isSafeReturnPath } from '../lib/domain/return-path';
+import { isSafeReturnPath } from '../lib/domain/accounts/return-path';
 
 /** /login?returnTo=/path: every form's hidden returnTo takes the path when it is safe (the server checks again). */
 export function fillReturnPaths(): void {

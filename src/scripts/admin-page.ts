@@ -3,7 +3,7 @@
  * /api/admin, and runs the page's actions (find a user, grant or revoke Pro, run the company sync, create and
  * revoke API tokens). Each section says what went wrong in its own status line.
  */
-import type { ApiTokenEntry, RunLogEntry, UserCounts, UserOverview } from '../lib/domain/operator';
+import type { ApiTokenEntry, RunLogEntry, UserCounts, UserOverview } from '../lib/domain/operator/operator';
 import { element } from './dom';
 import { localTime, operatorCall, part } from './operator-http';
 

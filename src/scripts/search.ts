@@ -2,9 +2,9 @@
  * The ticker search boxes ([data-search]): a combobox over the static index /search-index.json, fetched on first use;
  * Ctrl/Cmd+K focuses the box that takes the shortcut. Without JavaScript the form filters All Signals by text.
  */
-import { formatScore } from '../lib/domain/format';
-import { closestTickers, searchTickers, type SearchEntry } from '../lib/domain/search';
-import { classifySignal, signalDirection } from '../lib/domain/signal';
+import { formatScore } from '../lib/domain/text/format';
+import { closestTickers, searchTickers, type SearchEntry } from '../lib/domain/signals/search';
+import { classifySignal, signalDirection } from '../lib/domain/signals/signal';
 
 let index: Promise<SearchEntry[]> | undefined;
 /** The search index, fetched once per page. */

@@ -8,7 +8,7 @@ import { $user, loadUser, signIn, signOut } from '../stores/user';
 import { openPaywall } from '../stores/paywall';
 import { followAccount } from '../stores/watchlist';
 import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/theme';
-import { DRAWER_BREAKPOINT_PX } from '../lib/domain/ui';
+import { DRAWER_BREAKPOINT_PX } from '../lib/domain/site/ui';
 import { enhanceSearch } from './search';
 import { mountShellIslandsOnDemand } from './mount-on-demand';
 import { gateTopSignalLinks } from './top-signal-gate';

@@ -2,8 +2,8 @@
  * The Stock Not Found screen (/signal/{unknown ticker}): repeats the ticker asked for, puts it in the page's search
  * box and lists the closest tickers of the report (/signal/NVDAA suggests NVDA), each with its C-Score and badge.
  */
-import { closestTickers } from '../lib/domain/search';
-import { asciiUpper } from '../lib/domain/text';
+import { closestTickers } from '../lib/domain/signals/search';
+import { asciiUpper } from '../lib/domain/text/text';
 import { loadIndex, resultContent } from './search';
 
 /** The ticker of a /signal/{ticker} address, upper-cased, or null for /signal itself or an unreadable address. */

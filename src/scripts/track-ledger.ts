@@ -1,10 +1,10 @@
 /**
  * The ledger table of /track-record: sort by any column (a button in each header, `aria-sort` on the sorted one) and
  * filter by ticker, direction and 30-day outcome. The page holds the newest rows; the first sort or filter loads the
- * whole ledger from the CSV (the same cells, ../lib/domain/ledger-view.ts). Without this script the table is a plain
+ * whole ledger from the CSV (the same cells, ../lib/domain/track-record/ledger-view.ts). Without this script the table is a plain
  * table of the newest rows, and the CSV holds every one.
  */
-import { ledgerCells, thirtyDayOutcome, viewsFromCsv, type LedgerView } from '../lib/domain/ledger-view';
+import { ledgerCells, thirtyDayOutcome, viewsFromCsv, type LedgerView } from '../lib/domain/track-record/ledger-view';
 
 type Order = 'ascending' | 'descending';
 

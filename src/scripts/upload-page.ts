@@ -3,10 +3,10 @@
  * preview, publish (POST /api/admin/uploads) and follow the job's stages by polling /api/admin/jobs/{id} once a
  * second until it ends.
  */
-import { problemLine, PUBLISH_STAGES, type FileProblem, type PublishResult, type PublishStage, type UploadPreview } from '../lib/domain/operator';
+import { problemLine, PUBLISH_STAGES, type FileProblem, type PublishResult, type PublishStage, type UploadPreview } from '../lib/domain/operator/operator';
 import { element } from './dom';
 import { operatorCall, OperatorApiError, part } from './operator-http';
-import { formatScore } from '../lib/domain/format';
+import { formatScore } from '../lib/domain/text/format';
 
 interface JobView {
   id: string;

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
-import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES, LIVE_PREFIXES } from '../lib/domain/routes';
+import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES, LIVE_PREFIXES } from '../lib/domain/site/routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';

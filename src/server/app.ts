@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import type { Env, MiddlewareHandler, Schema } from 'hono';
-import { OPERATOR_PAGES } from '../lib/domain/routes';
+import { OPERATOR_PAGES } from '../lib/domain/site/routes';
 import { requestBodyLimits } from './body-limits';
 import { answerError } from './errors';
 import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
 import { SiteIndexLoader } from '../storage/site-index';
-import { FILTERABLE_LIST_PATHS } from '../lib/domain/list-filter';
+import { FILTERABLE_LIST_PATHS } from '../lib/domain/signals/list-filter';
 import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from './security';
 import { type StaticSiteOptions, staticSite } from './static';
 

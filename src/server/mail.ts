@@ -4,7 +4,7 @@
  * line saying that mail is not configured.
  */
 import nodemailer from 'nodemailer';
-import type { DigestMail } from '../lib/domain/alerts';
+import type { DigestMail } from '../lib/domain/alerts/alerts';
 
 /** One message: plain text, and the link it carries (logged when mail is not configured). */
 export interface MailMessage {

@@ -3,7 +3,7 @@
  * its turn and is told its place; each job's stage is kept so the upload page can poll it by id.
  */
 import { randomUUID } from 'node:crypto';
-import type { FileProblem, PublishResult, PublishStage, RunTrigger, UploadedFile, UploadPreview } from '../lib/domain/operator';
+import type { FileProblem, PublishResult, PublishStage, RunTrigger, UploadedFile, UploadPreview } from '../lib/domain/operator/operator';
 
 /** What the operator routes ask of the daily job; scripts/start.ts passes the pipeline's (src/ingest/operator-tools.ts). */
 export interface OperatorTools {

@@ -2,7 +2,7 @@
  * A small HTML page of its own (no script, no stylesheet file): what a link opened from a mail or another site lands on
  * when it must not act by itself (unsubscribe, confirm a digest address, sign out), answered never cached.
  */
-import { escapeHtml } from '../lib/domain/text';
+import { escapeHtml } from '../lib/domain/text/text';
 import { SECURITY_HEADERS } from './security';
 
 // The site's look in a few lines (both themes by the visitor's setting), so the page reads as ours without the site's stylesheet.

@@ -10,7 +10,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { accepts } from 'hono/accepts';
 import { etag, RETAINED_304_HEADERS } from 'hono/etag';
-import { hiddenFromVisitors, NOT_FOUND_PAGE, notFoundPageFor } from '../lib/domain/routes';
+import { hiddenFromVisitors, NOT_FOUND_PAGE, notFoundPageFor } from '../lib/domain/site/routes';
 import { isApiPath, refusal } from './errors';
 import { readBuildInfo } from '../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from './security';

@@ -13,7 +13,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, megabytes, type FileProblem, type UploadedFile } from '../lib/domain/operator';
+import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_FILES, MAX_UPLOAD_REQUEST_BYTES, megabytes, type FileProblem, type UploadedFile } from '../lib/domain/operator/operator';
 import { refusal } from './errors';
 
 /** 413 for a request body over the limit of 10 files of 25 MB, before it is read into memory. */

@@ -2,9 +2,9 @@
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import { z } from 'zod';
-import { ExplainedError, explainIssues } from '../lib/domain/explain';
-import { tickerProblem } from '../lib/domain/ticker';
-import { asciiUpper } from '../lib/domain/text';
+import { ExplainedError, explainIssues } from '../lib/domain/text/explain';
+import { tickerProblem } from '../lib/domain/report/ticker';
+import { asciiUpper } from '../lib/domain/text/text';
 import { refusal } from './errors';
 
 const WHAT: Record<keyof ValidationTargets, string> = {

@@ -17,7 +17,7 @@ import {
   type DigestMail,
   type EventDirection,
   type SignalEvent,
-} from '../lib/domain/alerts';
+} from '../lib/domain/alerts/alerts';
 import { asBoolean, chunks, type Database, nowText } from './db';
 
 /** A database row holds at most this many bound values per statement (SQLite's and PostgreSQL's limits, with room). */

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type ApiTokenEntry, holdsOperatorRole } from '../lib/domain/operator';
+import { type ApiTokenEntry, holdsOperatorRole } from '../lib/domain/operator/operator';
 import { asBoolean, type Database, nowText } from './db';
 
 /** Every token starts with this, so a leaked one is easy to recognise in a log or a scanner. */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseOrExplain } from '../lib/domain/explain';
-import { ArchivedFileSchema, type ArchivedFile } from '../lib/domain/schemas';
+import { parseOrExplain } from '../lib/domain/text/explain';
+import { ArchivedFileSchema, type ArchivedFile } from '../lib/domain/report/schemas';
 
 /** A file an operator withdrew (`npm run archive -- withdraw FILE`): the daily job skips its bytes from then on. */
 const WithdrawnFileSchema = z.object({ sha256: z.string(), id: z.string(), fileName: z.string(), withdrawnAt: z.string() });

@@ -1,8 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
-import { parseOrExplain } from '../lib/domain/explain';
-import { CompanyInfoStoreSchema, type CompanyInfoStore, type StoredCompanyInfo } from '../lib/domain/schemas';
+import { parseOrExplain } from '../lib/domain/text/explain';
+import { CompanyInfoStoreSchema, type CompanyInfoStore, type StoredCompanyInfo } from '../lib/domain/report/schemas';
 
 /** Reads the company-information store; a store that does not exist yet is empty. */
 export function readCompanyInfoStore(path: string): Promise<CompanyInfoStore> {

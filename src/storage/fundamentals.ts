@@ -1,4 +1,4 @@
-import { FundamentalsStoreSchema, type FundamentalsStore } from '../lib/domain/fundamentals';
+import { FundamentalsStoreSchema, type FundamentalsStore } from '../lib/domain/market-data/fundamentals';
 import { readJsonStore, writeJsonFile } from './company-info';
 
 /** Reads the fundamentals store (FUNDAMENTALS_FILE); a store that does not exist yet is empty. */

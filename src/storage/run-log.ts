@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { RunLogEntry, RunOutcome, RunTrigger } from '../lib/domain/operator';
+import type { RunLogEntry, RunOutcome, RunTrigger } from '../lib/domain/operator/operator';
 import { type Database, nowText } from './db';
 
 export type { RunLogEntry };

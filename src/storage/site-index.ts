@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseOrExplain } from '../lib/domain/explain';
-import type { ReportSource } from '../lib/domain/report-source';
-import type { StoredFundamentals } from '../lib/domain/fundamentals';
-import { listPrices, type ListPrice, type PriceSource } from '../lib/domain/track-data';
-import { SiteDataSchema, type SignalHistory, type SignalRecord, type UniverseCompany } from '../lib/domain/schemas';
+import { parseOrExplain } from '../lib/domain/text/explain';
+import type { ReportSource } from '../lib/domain/report/report-source';
+import type { StoredFundamentals } from '../lib/domain/market-data/fundamentals';
+import { listPrices, type ListPrice, type PriceSource } from '../lib/domain/track-record/track-data';
+import { SiteDataSchema, type SignalHistory, type SignalRecord, type UniverseCompany } from '../lib/domain/report/schemas';
 
 /** What the live routes know about the published build: its date, its records and the universe it used. */
 export interface SiteIndex {

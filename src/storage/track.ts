@@ -3,8 +3,8 @@
  * daily bars, one day at a time, so a backfill cut short keeps every finished day) and the recorded ledger.
  */
 import type { Kysely } from 'kysely';
-import type { DailyClose } from '../lib/domain/track-data';
-import type { LedgerEntry } from '../lib/domain/track-record';
+import type { DailyClose } from '../lib/domain/track-record/track-data';
+import type { LedgerEntry } from '../lib/domain/track-record/track-record';
 import { chunks, type Database, nowText } from './db';
 
 /** Bound values per statement stay far below SQLite's and PostgreSQL's limits. */

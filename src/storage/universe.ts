@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { parseOrExplain } from '../lib/domain/explain';
-import { UniverseCompanySchema, type UniverseCompany } from '../lib/domain/schemas';
-import { asciiUpper } from '../lib/domain/text';
+import { parseOrExplain } from '../lib/domain/text/explain';
+import { UniverseCompanySchema, type UniverseCompany } from '../lib/domain/report/schemas';
+import { asciiUpper } from '../lib/domain/text/text';
 
 /** Reads a universe CSV (Symbol, Security, GICS Sector, GICS Sub-Industry, Headquarters Location, ..., Founded). */
 export async function readUniverse(path: string): Promise<UniverseCompany[]> {

@@ -1,6 +1,6 @@
 /** The operators' view of the accounts (/admin "Users"): counts, and one user found by email with their plan. */
 import { type Kysely, sql } from 'kysely';
-import { RECENT_SIGN_IN_DAYS, type UserCounts, type UserOverview } from '../lib/domain/operator';
+import { RECENT_SIGN_IN_DAYS, type UserCounts, type UserOverview } from '../lib/domain/operator/operator';
 import { asDate, type Database } from './db';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@
  * them through /api/alerts/settings. Signed out there is nothing to load.
  */
 import { atom } from 'nanostores';
-import type { AlertKind } from '../lib/domain/alerts';
+import type { AlertKind } from '../lib/domain/alerts/alerts';
 
 /** What /api/alerts/settings answers. */
 export interface AlertSettingsAnswer {

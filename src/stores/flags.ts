@@ -1,5 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent';
-import { SIDEBAR_COLLAPSED_STORAGE_KEY } from '../lib/domain/ui';
+import { SIDEBAR_COLLAPSED_STORAGE_KEY } from '../lib/domain/site/ui';
 
 const bool = { encode: (value: boolean) => (value ? 'true' : 'false'), decode: (text: string) => text === 'true' };
 

@@ -1,6 +1,6 @@
 import { persistentAtom } from '@nanostores/persistent';
-import { DEFAULT_SHOWN_COLUMNS, parseShownColumns, serializeShownColumns, type OptionalColumnKey } from '../lib/domain/table-columns';
-import { TABLE_COLUMNS_STORAGE_KEY } from '../lib/domain/ui';
+import { DEFAULT_SHOWN_COLUMNS, parseShownColumns, serializeShownColumns, type OptionalColumnKey } from '../lib/domain/signals/table-columns';
+import { TABLE_COLUMNS_STORAGE_KEY } from '../lib/domain/site/ui';
 
 /** The list tables' optional columns the reader shows, remembered in localStorage and shared between tabs. */
 export const $shownColumns = persistentAtom<OptionalColumnKey[]>(TABLE_COLUMNS_STORAGE_KEY, [...DEFAULT_SHOWN_COLUMNS], {

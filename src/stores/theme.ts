@@ -1,5 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent';
-import { THEME_DEBOUNCE_MS, THEME_STORAGE_KEY } from '../lib/domain/ui';
+import { THEME_DEBOUNCE_MS, THEME_STORAGE_KEY } from '../lib/domain/site/ui';
 
 /** Spec section 4: dark, light, or the OS preference. */
 export type Theme = 'dark' | 'light' | 'system';

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import { TOAST_REMOVE_DELAY_MS } from '../lib/domain/ui';
+import { TOAST_REMOVE_DELAY_MS } from '../lib/domain/site/ui';
 
 /** Spec section 9: one toast at a time, shown for 5000 ms unless a caller asks otherwise. */
 const TOAST_DURATION_MS = 5000;

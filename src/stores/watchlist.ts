@@ -1,7 +1,7 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { computed } from 'nanostores';
 import { showToast } from './toast';
-import { asciiUpper } from '../lib/domain/text';
+import { asciiUpper } from '../lib/domain/text/text';
 
 /** Spec section 9: the watch message shows for 2 s. */
 const WATCH_MESSAGE_MS = 2000;

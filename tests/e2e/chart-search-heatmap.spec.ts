@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { formatDate } from '../../src/lib/domain/format';
-import { TREND_PLOT_INSETS as INSETS } from '../../src/lib/domain/trend-chart';
+import { formatDate } from '../../src/lib/domain/text/format';
+import { TREND_PLOT_INSETS as INSETS } from '../../src/lib/domain/trend/trend-chart';
 
 // A chart that tells the truth, search that forgives, a heatmap that fits. Against the
 // demo app (the offline demo provider: its daily bars are demo prices). The sample's latest report is 2026-11-20;

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { daysBefore, EARNINGS_LOOKBACK_DAYS } from '../../src/lib/domain/fundamentals';
-import { formatDate, formatShortDate } from '../../src/lib/domain/format';
+import { daysBefore, EARNINGS_LOOKBACK_DAYS } from '../../src/lib/domain/market-data/fundamentals';
+import { formatDate, formatShortDate } from '../../src/lib/domain/text/format';
 import { fakeEarningsDates, fakeRatios } from '../fixtures/fake-polygon';
 import { DEMO_URL, POLYGON_URL } from './servers';
 

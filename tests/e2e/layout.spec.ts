@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { THEME_STORAGE_KEY } from '../../src/lib/domain/ui';
+import { THEME_STORAGE_KEY } from '../../src/lib/domain/site/ui';
 
 // No page is wider than its viewport. 640 x 400 CSS px is also 1280 x 800 at 200% zoom.
 const VIEWPORTS = [

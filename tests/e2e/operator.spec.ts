@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import writeExcelFile from 'write-excel-file/node';
-import { formatDate } from '../../src/lib/domain/format';
+import { formatDate } from '../../src/lib/domain/text/format';
 import { EXPORT_COLUMNS, exportCsv, exportRow } from '../fixtures/exports';
 import { OPERATOR_ROUTES } from '../fixtures/operator-routes';
 import { OPERATOR_EMAIL, OPERATOR_FIRST_REPORT, OPERATOR_URL, SMTP_CATCHER_READ_URL } from './servers';

@@ -1,5 +1,5 @@
 /**
- * The expected lists, computed from the sample exports independently of src/lib/domain/lists.ts (the e2e specs'
+ * The expected lists, computed from the sample exports independently of src/lib/domain/signals/lists.ts (the e2e specs'
  * reference): DESIGN.md "Lists" with D the latest report and "qualified" meaning |C-Score| >= 65, over the last 5 reports.
  */
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { THEME_STORAGE_KEY } from '../../src/lib/domain/ui';
+import { THEME_STORAGE_KEY } from '../../src/lib/domain/site/ui';
 import { expected } from './sample-lists';
 
 // The landing page at / and list tables that fit every screen.

@@ -8,7 +8,7 @@ import { betterAuth } from 'better-auth';
 import { memoryAdapter } from 'better-auth/adapters/memory';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTCOMES, outcomeId } from '../../src/lib/domain/account-forms';
+import { OUTCOMES, outcomeId } from '../../src/lib/domain/accounts/account-forms';
 import { formRoutes } from '../../src/server/routes/forms';
 import { type AccountServer, cookiesOf, DATABASES, SITE, startAccountServer } from '../fixtures/account-server';
 

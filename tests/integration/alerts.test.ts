@@ -11,7 +11,7 @@ import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sendDigests, type AlertsStep } from '../../src/ingest/alerts';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
-import { signalEvents } from '../../src/lib/domain/alerts';
+import { signalEvents } from '../../src/lib/domain/alerts/alerts';
 import { createDigestSender } from '../../src/server/mail';
 import { AlertStore } from '../../src/storage/alerts';
 import { grantPro } from '../../src/storage/plan-grants';

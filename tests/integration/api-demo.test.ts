@@ -11,9 +11,9 @@ import {
   CompanyNameRecordSchema,
   MarketSentimentSchema,
   TickerMetricsSchema,
-} from '../../src/lib/domain/api-responses';
-import { BarSchema, EarningsSchema, QuoteSchema, TickerDetailsSchema } from '../../src/lib/domain/market';
-import { SignalRecordSchema } from '../../src/lib/domain/schemas';
+} from '../../src/lib/domain/site/api-responses';
+import { BarSchema, EarningsSchema, QuoteSchema, TickerDetailsSchema } from '../../src/lib/domain/market-data/market';
+import { SignalRecordSchema } from '../../src/lib/domain/report/schemas';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { buildSite, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 

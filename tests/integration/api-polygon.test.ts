@@ -1,8 +1,8 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyInfoSchema } from '../../src/lib/domain/api-responses';
-import { QuoteSchema } from '../../src/lib/domain/market';
+import { CompanyInfoSchema } from '../../src/lib/domain/site/api-responses';
+import { QuoteSchema } from '../../src/lib/domain/market-data/market';
 import { PolygonProvider } from '../../src/server/providers/polygon';
 import { startFakePolygon, type FakeMode, type FakePolygon } from '../fixtures/fake-polygon';
 import { buildSite, startApi, type BuiltSite, type RunningApi } from './api-harness';

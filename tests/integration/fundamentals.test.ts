@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshFundamentals } from '../../src/ingest/fundamentals';
-import { daysBefore, EARNINGS_LOOKBACK_DAYS, FUNDAMENTALS_BATCH } from '../../src/lib/domain/fundamentals';
+import { daysBefore, EARNINGS_LOOKBACK_DAYS, FUNDAMENTALS_BATCH } from '../../src/lib/domain/market-data/fundamentals';
 import { PolygonProvider } from '../../src/server/providers/polygon';
 import { readUniverse } from '../../src/storage/universe';
 import { fakeEarningsDates, fakeRatios, startFakePolygon, type FakePolygon } from '../fixtures/fake-polygon';

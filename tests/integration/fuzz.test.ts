@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_PREFIXES, LIVE_GET_PREFIXES, LIVE_POST_ROUTES, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/routes';
+import { ACCOUNT_PREFIXES, LIVE_GET_PREFIXES, LIVE_POST_ROUTES, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/site/routes';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { buildSite, SITE, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 

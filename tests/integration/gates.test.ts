@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptNewFiles } from '../../src/ingest/intake';
-import { nextTradingDay, newYorkDate } from '../../src/lib/domain/gates';
+import { nextTradingDay, newYorkDate } from '../../src/lib/domain/operator/gates';
 import { commitToArchive } from '../../src/storage/archive';
 import { openDatabase } from '../../src/storage/db';
 import { RunLog } from '../../src/storage/run-log';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '../../src/storage/api-tokens';
 import { RunLog } from '../../src/storage/run-log';
-import type { UserCounts, UserOverview } from '../../src/lib/domain/operator';
+import type { UserCounts, UserOverview } from '../../src/lib/domain/operator/operator';
 import { confirmEmail } from '../fixtures/accounts';
 import { type AccountServer, DATABASES, postJson, signUp, startAccountServer } from '../fixtures/account-server';
 

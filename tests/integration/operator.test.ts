@@ -13,7 +13,7 @@ import writeExcelFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { operatorTools } from '../../src/ingest/operator-tools';
-import { MAX_UPLOAD_FILE_BYTES } from '../../src/lib/domain/operator';
+import { MAX_UPLOAD_FILE_BYTES } from '../../src/lib/domain/operator/operator';
 import type { PublishJobView } from '../../src/server/publish-queue';
 import { operatorPages } from '../../src/server/routes/pages';
 import { RunLog, type RunLogEntry } from '../../src/storage/run-log';

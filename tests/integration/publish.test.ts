@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ArchivedFile, SiteData } from '../../src/lib/domain/schemas';
+import type { ArchivedFile, SiteData } from '../../src/lib/domain/report/schemas';
 import { inputsHash, publish, upToDateBuild, withLock, withStaging } from '../../src/ingest/publish';
 import { buildEnv, loadConfig, type BuildShape } from '../../src/config';
 

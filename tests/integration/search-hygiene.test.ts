@@ -9,9 +9,9 @@ import { join, relative } from 'node:path';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSource } from '../../src/ingest/report-source';
-import { NOINDEX_PAGE_PATHS } from '../../src/lib/domain/routes';
-import { SAMPLE_MANIFEST, SAMPLE_NOTICE, sampleManifest } from '../../src/lib/domain/report-source';
-import type { ArchivedFile } from '../../src/lib/domain/schemas';
+import { NOINDEX_PAGE_PATHS } from '../../src/lib/domain/site/routes';
+import { SAMPLE_MANIFEST, SAMPLE_NOTICE, sampleManifest } from '../../src/lib/domain/report/report-source';
+import type { ArchivedFile } from '../../src/lib/domain/report/schemas';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { buildSite, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDigests } from '../../src/ingest/alerts';
-import { signalEvents } from '../../src/lib/domain/alerts';
+import { signalEvents } from '../../src/lib/domain/alerts/alerts';
 import { createDigestSender } from '../../src/server/mail';
 import { AlertStore } from '../../src/storage/alerts';
 import { nowText } from '../../src/storage/db';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startShareImages, type ShareImageOptions } from '../../src/ingest/share-images';
-import type { SignalRecord } from '../../src/lib/domain/schemas';
+import type { SignalRecord } from '../../src/lib/domain/report/schemas';
 
 function record(ticker: string, cScore: number, reportDate = '2026-11-20'): SignalRecord {
   return {

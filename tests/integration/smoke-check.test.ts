@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompressor } from '../../src/ingest/precompress';
 import { PageCheck } from '../../src/ingest/smoke';
 import { checkStaticApi } from '../../src/ingest/static-api';
-import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/routes';
+import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/site/routes';
 
 let root: string;
 const page = (body: string) => `<!doctype html><html><head><script>window.x = undefined;</script></head><body>${body}${' '.repeat(1100)}</body></html>`;

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStaticApi, writeTrackApi } from '../../src/ingest/static-api';
-import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/routes';
-import type { SiteData } from '../../src/lib/domain/schemas';
-import { EMPTY_TRACK, ledgerCsv, publishedTrack } from '../../src/lib/domain/track-data';
-import { historyLedger } from '../../src/lib/domain/track-record';
+import { LEDGER_CSV_PATH, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/site/routes';
+import type { SiteData } from '../../src/lib/domain/report/schemas';
+import { EMPTY_TRACK, ledgerCsv, publishedTrack } from '../../src/lib/domain/track-record/track-data';
+import { historyLedger } from '../../src/lib/domain/track-record/track-record';
 import { publishSampleReport } from '../fixtures/published-report';
 
 let root: string;

@@ -7,7 +7,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { precompressStatic } from '../../src/ingest/precompress';
+import { createCompressor } from '../../src/ingest/precompress';
+
+/** Writes `.br` and `.gz` beside every compressible file of a built client folder, as the daily job does. */
+const precompressStatic = async (clientDir: string): Promise<void> => {
+  await createCompressor(clientDir).finish();
+};
 import { createApp } from '../../src/server/app';
 import { SECURITY_HEADERS } from '../../src/server/security';
 

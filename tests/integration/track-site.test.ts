@@ -11,7 +11,7 @@ import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
 import { DemoProvider, demoClose } from '../../src/server/providers/demo';
-import { LEDGER_ROWS_FILE } from '../../src/lib/domain/track-data';
+import { LEDGER_ROWS_FILE } from '../../src/lib/domain/track-record/track-data';
 import { RunLog } from '../../src/storage/run-log';
 import { TrackStore } from '../../src/storage/track';
 import { readUniverse } from '../../src/storage/universe';

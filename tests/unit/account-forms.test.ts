@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureOutcome, fieldMessagesId, OUTCOMES, outcomeId, outcomesFor, type AccountForm } from '../../src/lib/domain/account-forms';
+import { failureOutcome, fieldMessagesId, OUTCOMES, outcomeId, outcomesFor, type AccountForm } from '../../src/lib/domain/accounts/account-forms';
 
 describe('failureOutcome: Better Auth\'s failures as the form outcomes a person can act on', () => {
   it.each<[AccountForm, number, string | undefined, string]>([

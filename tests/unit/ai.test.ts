@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dailyFacts, factsText, qualifiedStocks, quotedData, tickerFacts } from '../../src/lib/domain/ai-facts';
-import { aiAllowance, allowanceMessage, budgetMessage, FREE_AI_ALLOWANCE, linkTickers, nextUtcMidnight, ownPageHref } from '../../src/lib/domain/ai-rules';
-import { figuresIn, unsupportedFigures } from '../../src/lib/domain/ai-validator';
-import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
+import { dailyFacts, factsText, qualifiedStocks, quotedData, tickerFacts } from '../../src/lib/domain/ai/facts';
+import { aiAllowance, allowanceMessage, budgetMessage, FREE_AI_ALLOWANCE, linkTickers, nextUtcMidnight, ownPageHref } from '../../src/lib/domain/ai/rules';
+import { figuresIn, unsupportedFigures } from '../../src/lib/domain/ai/validator';
+import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 
 const dates = ['2026-11-16', '2026-11-17', '2026-11-18'];
@@ -132,7 +132,7 @@ describe('Markdown rules', () => {
 
 describe('tickers to link', () => {
   it('reads them from a facts sheet and from tool answers', async () => {
-    const { tickersInFacts, tickersInToolOutput } = await import('../../src/lib/domain/ai-rules');
+    const { tickersInFacts, tickersInToolOutput } = await import('../../src/lib/domain/ai/rules');
     expect([...tickersInFacts(factsText(dailyFacts(day, '2026-11-18')))].sort()).toEqual(['AAPL', 'NVDA', 'XOM']);
     expect([...tickersInFacts(factsText(tickerFacts(day, '2026-11-18', 'XOM')!))].sort()).toEqual(['CVX', 'SLB', 'XOM']);
     expect([...tickersInToolOutput({ stocks: [{ ticker: 'XOM' }, { ticker: 'CVX', similar: [{ ticker: 'SLB' }] }], note: 'AAPL' })]).toEqual(['XOM', 'CVX', 'SLB']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cleanKinds, composeDigest, eventId, publicEvents, signalEvents } from '../../src/lib/domain/alerts';
-import { signalFeed } from '../../src/lib/domain/feeds';
-import type { SignalHistory } from '../../src/lib/domain/schemas';
+import { cleanKinds, composeDigest, eventId, publicEvents, signalEvents } from '../../src/lib/domain/alerts/alerts';
+import { signalFeed } from '../../src/lib/domain/alerts/feeds';
+import type { SignalHistory } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 
 /** A history whose latest report holds every ticker with a score on the last date. */

@@ -3,9 +3,9 @@ import {
   archiveListing,
   downloadFileName,
   noSignalMessage,
-} from '../../src/lib/domain/api-responses';
-import { tickerProblem } from '../../src/lib/domain/ticker';
-import type { ArchivedFile } from '../../src/lib/domain/schemas';
+} from '../../src/lib/domain/site/api-responses';
+import { tickerProblem } from '../../src/lib/domain/report/ticker';
+import type { ArchivedFile } from '../../src/lib/domain/report/schemas';
 
 describe('tickerProblem (DESIGN.md "Security rules")', () => {
   it.each([

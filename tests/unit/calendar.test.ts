@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTradingDay, nyseHolidays, tradingDaysEnding } from '../../src/lib/domain/calendar';
+import { isTradingDay, nyseHolidays, tradingDaysEnding } from '../../src/lib/domain/market-data/calendar';
 
 // Published NYSE holiday schedules (nyse.com "Holidays & Trading Hours").
 const PUBLISHED: Record<number, string[]> = {

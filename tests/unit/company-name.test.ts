@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   headerCompanyName,
   uniqueTickers,
-} from '../../src/lib/domain/company-name';
+} from '../../src/lib/domain/signals/company-name';
 
 describe('headerCompanyName: company info, then record, then "{ticker} Corporation"', () => {
   it.each([

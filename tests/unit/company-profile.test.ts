@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { companyProfile, genericDescription, safeWebsite } from '../../src/lib/domain/company-profile';
+import { companyProfile, genericDescription, safeWebsite } from '../../src/lib/domain/signals/company-profile';
 
 const APPLE = { ticker: 'AAPL', name: 'Apple Inc.', sector: 'Information Technology', subIndustry: 'Technology Hardware, Storage & Peripherals', headquarters: 'Cupertino, California', founded: '1977' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutralizeCell, toCsv } from '../../src/lib/domain/csv';
+import { neutralizeCell, toCsv } from '../../src/lib/domain/text/csv';
 
 describe('neutralizeCell and toCsv (formula injection)', () => {
   it.each([

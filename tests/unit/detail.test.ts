@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backTarget } from '../../src/lib/domain/back-section';
-import { canonicalUrl } from '../../src/lib/domain/canonical';
+import { backTarget } from '../../src/lib/domain/site/back-section';
+import { canonicalUrl } from '../../src/lib/domain/site/canonical';
 import {
   decodeTrend,
   detailDescription,
@@ -13,9 +13,9 @@ import {
   signalExplanations,
   stockHeadline,
   stockPageHeadTitle,
-} from '../../src/lib/domain/detail';
-import { formatDate, formatShortDate } from '../../src/lib/domain/format';
-import type { TrendResponse } from '../../src/lib/domain/trend';
+} from '../../src/lib/domain/signals/detail';
+import { formatDate, formatShortDate } from '../../src/lib/domain/text/format';
+import type { TrendResponse } from '../../src/lib/domain/trend/trend';
 
 describe('routeTicker: the route ticker is upper-cased, a malformed one is refused', () => {
   it.each([

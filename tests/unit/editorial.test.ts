@@ -11,8 +11,8 @@ import {
   newestFirst,
   releaseHeading,
   type Release,
-} from '../../src/lib/domain/editorial';
-import { parseOrExplain } from '../../src/lib/domain/explain';
+} from '../../src/lib/domain/site/editorial';
+import { parseOrExplain } from '../../src/lib/domain/text/explain';
 import { placeholderPlugin } from '../../src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from '../../src/lib/site-meta';
 

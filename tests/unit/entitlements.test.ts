@@ -10,8 +10,8 @@ import {
   previewRows,
   seesEverything,
   visibleRows,
-} from '../../src/lib/domain/entitlements';
-import type { SignalRecord } from '../../src/lib/domain/schemas';
+} from '../../src/lib/domain/accounts/entitlements';
+import type { SignalRecord } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 
 const anonymous = { paywall: true, isPro: false };

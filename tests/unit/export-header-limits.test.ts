@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseExport, RefusedFileError, WORKBOOK_THREAD_BYTES } from '../../src/ingest/parse';
-import { DEFAULT_EXPORT_LIMITS, ExportError, normalizeExport } from '../../src/lib/domain/export';
-import { excerpt, QUOTED_CHARS } from '../../src/lib/domain/text';
+import { DEFAULT_EXPORT_LIMITS, ExportError, normalizeExport } from '../../src/lib/domain/report/export';
+import { excerpt, QUOTED_CHARS } from '../../src/lib/domain/text/text';
 import { workbook } from '../../scripts/sample/raw-xlsx';
 import { watchEventLoop } from '../fixtures/event-loop';
 import { EXPORT_HEADER_LINE } from '../fixtures/exports';

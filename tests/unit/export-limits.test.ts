@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExport, RefusedFileError } from '../../src/ingest/parse';
 import { pullSource } from '../../src/ingest/pull';
-import { DEFAULT_EXPORT_LIMITS } from '../../src/lib/domain/export';
-import { heatmapLayout } from '../../src/lib/domain/heatmap';
+import { DEFAULT_EXPORT_LIMITS } from '../../src/lib/domain/report/export';
+import { heatmapLayout } from '../../src/lib/domain/signals/heatmap';
 import { signalRecord } from '../fixtures/records';
 import { workbook } from '../../scripts/sample/raw-xlsx';
 

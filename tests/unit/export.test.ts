@@ -8,7 +8,7 @@ import {
   parseReportDate,
   signalSheetIndex,
   type Cell,
-} from '../../src/lib/domain/export';
+} from '../../src/lib/domain/report/export';
 import { EXPORT_COLUMNS } from '../fixtures/exports';
 
 const SPREADSHEET_HEADER = [...EXPORT_COLUMNS];

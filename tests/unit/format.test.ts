@@ -15,7 +15,7 @@ import {
   formatYesterdayScore,
   isCalendarDate,
   scoreBarFill,
-} from '../../src/lib/domain/format';
+} from '../../src/lib/domain/text/format';
 
 describe('formatScore: 2 decimals, exactly 100 and -100 without, missing as a dash', () => {
   it.each([

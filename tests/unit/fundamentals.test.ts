@@ -6,11 +6,11 @@ import {
   fromEarnings,
   fromRatios,
   quoteWithFundamentals,
-} from '../../src/lib/domain/fundamentals';
-import { filterListHtml } from '../../src/lib/domain/list-filter';
-import { recentlyQualifiedCells, rowMarkers, stockCount } from '../../src/lib/domain/lists';
-import { parseSampleManifest, sampleManifest, withSampleNotice } from '../../src/lib/domain/report-source';
-import { parseTableState, stockCountText } from '../../src/lib/domain/table';
+} from '../../src/lib/domain/market-data/fundamentals';
+import { filterListHtml } from '../../src/lib/domain/signals/list-filter';
+import { recentlyQualifiedCells, rowMarkers, stockCount } from '../../src/lib/domain/signals/lists';
+import { parseSampleManifest, sampleManifest, withSampleNotice } from '../../src/lib/domain/report/report-source';
+import { parseTableState, stockCountText } from '../../src/lib/domain/signals/table';
 
 describe('fundamentals', () => {
   it('keeps the ratios the API has, drops a P/E or market cap of 0 and null figures', () => {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkGates, reportSizes } from '../../src/ingest/gates';
 import { fileScores } from '../../src/ingest/history-store';
-import { nextTradingDay, newYorkDate, parseGateNames } from '../../src/lib/domain/gates';
-import type { ArchivedFile } from '../../src/lib/domain/schemas';
+import { nextTradingDay, newYorkDate, parseGateNames } from '../../src/lib/domain/operator/gates';
+import type { ArchivedFile } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 
 const report = (fileName: string, date: string, count: number) => ({ fileName, records: Array.from({ length: count }, (_, i) => signalRecord(`T${i}`, { reportDate: date })) });

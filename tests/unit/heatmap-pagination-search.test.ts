@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { heatmapColor, heatmapLayout, tileSize, UNCLASSIFIED } from '../../src/lib/domain/heatmap';
-import { archivePageHref, pageCount, pageItems, pagerNumbers } from '../../src/lib/domain/pagination';
-import { searchTickers, type SearchEntry } from '../../src/lib/domain/search';
-import type { SignalRecord } from '../../src/lib/domain/schemas';
+import { heatmapColor, heatmapLayout, tileSize, UNCLASSIFIED } from '../../src/lib/domain/signals/heatmap';
+import { archivePageHref, pageCount, pageItems, pagerNumbers } from '../../src/lib/domain/report/pagination';
+import { searchTickers, type SearchEntry } from '../../src/lib/domain/signals/search';
+import type { SignalRecord } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 
 describe('heatmapColor', () => {
@@ -100,7 +100,7 @@ describe('searchTickers', () => {
 });
 
 describe('archive view', async () => {
-  const { archiveOrder, archiveDate, downloadHref, formatUploadTime } = await import('../../src/lib/domain/archive-view');
+  const { archiveOrder, archiveDate, downloadHref, formatUploadTime } = await import('../../src/lib/domain/report/archive-view');
   const file = (id: string, reportDates: string[], archivedAt: string) =>
     ({ id, reportDates, archivedAt, sheets: [], fileName: `${id}.csv`, kind: 'csv', rowCount: 1, bytes: 1, sha256: '' }) as never;
   it('orders newest report first, then newest upload', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { dayInNumbers, strongestNewSignals, topSignalCards } from '../../src/lib/domain/landing';
-import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
-import { scoreChange } from '../../src/lib/domain/signal';
-import { DEFAULT_TABLE_STATE, listOrder, strengthPermutation, type ListOrder, type TableState } from '../../src/lib/domain/table';
-import { DEFAULT_SHOWN_COLUMNS, hiddenColumnClasses, parseShownColumns, serializeShownColumns } from '../../src/lib/domain/table-columns';
+import { dayInNumbers, strongestNewSignals, topSignalCards } from '../../src/lib/domain/signals/landing';
+import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
+import { scoreChange } from '../../src/lib/domain/signals/signal';
+import { DEFAULT_TABLE_STATE, listOrder, strengthPermutation, type ListOrder, type TableState } from '../../src/lib/domain/signals/table';
+import { DEFAULT_SHOWN_COLUMNS, hiddenColumnClasses, parseShownColumns, serializeShownColumns } from '../../src/lib/domain/signals/table-columns';
 import { signalRecord } from '../fixtures/records';
 
 /** A history whose latest report holds every ticker with a score on the last date; `top` marks top tickers. */

@@ -5,8 +5,8 @@ import {
   recentlyQualified,
   reversalsAndExits,
   withSignalChangeType,
-} from '../../src/lib/domain/lists';
-import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
+} from '../../src/lib/domain/signals/lists';
+import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 
 function record(ticker: string, cScore: number, reportDate: string): SignalRecord {

@@ -4,12 +4,12 @@
  * one rule of entitlements.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { dailyFacts, factsText } from '../../src/lib/domain/ai-facts';
-import { shareImageText } from '../../src/lib/domain/detail';
-import { freeSlice, LOCKED_SIGNAL_LABEL, lockedTickersFor } from '../../src/lib/domain/entitlements';
-import { feedItemText } from '../../src/lib/domain/feeds';
-import type { SignalEvent } from '../../src/lib/domain/alerts';
-import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
+import { dailyFacts, factsText } from '../../src/lib/domain/ai/facts';
+import { shareImageText } from '../../src/lib/domain/signals/detail';
+import { freeSlice, LOCKED_SIGNAL_LABEL, lockedTickersFor } from '../../src/lib/domain/accounts/entitlements';
+import { feedItemText } from '../../src/lib/domain/alerts/feeds';
+import type { SignalEvent } from '../../src/lib/domain/alerts/alerts';
+import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
 import { chatTools } from '../../src/server/ai/tools';
 import { signalRecord } from '../fixtures/records';
 

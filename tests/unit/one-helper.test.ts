@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseFragment } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { NewsArticleSchema } from '../../src/lib/domain/market';
-import { escapeHtml } from '../../src/lib/domain/text';
+import { NewsArticleSchema } from '../../src/lib/domain/market-data/market';
+import { escapeHtml } from '../../src/lib/domain/text/text';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -46,7 +46,7 @@ describe('escapeHtml', () => {
   });
 
   it('is the only HTML escaper in src/ and scripts/', () => {
-    expect(definedIn(/['"]&lt;['"]/)).toEqual(['src/lib/domain/text.ts']);
+    expect(definedIn(/['"]&lt;['"]/)).toEqual(['src/lib/domain/text/text.ts']);
   });
 });
 
@@ -55,9 +55,9 @@ describe('one definition each', () => {
     expect(definedIn(/function element\b|const element\s*=\s*(<|\()/)).toEqual(['src/scripts/dom.ts']);
   });
 
-  it('the news article schema is written once, in lib/domain/market.ts, and the provider parses with it', () => {
-    expect(definedIn(/article_url: z\./)).toEqual(['src/lib/domain/market.ts']);
-    expect(definedIn(/NewsArticleSchema\b/)).toEqual(['src/lib/domain/market.ts', 'src/server/providers/polygon.ts']);
+  it('the news article schema is written once, in lib/domain/market-data/market.ts, and the provider parses with it', () => {
+    expect(definedIn(/article_url: z\./)).toEqual(['src/lib/domain/market-data/market.ts']);
+    expect(definedIn(/NewsArticleSchema\b/)).toEqual(['src/lib/domain/market-data/market.ts', 'src/server/providers/polygon.ts']);
     expect(NewsArticleSchema.safeParse({ id: '1', title: 'T', article_url: 'https://example.com/a', published_utc: '2026-11-20T12:00:00Z' }).success).toBe(false);
   });
 });

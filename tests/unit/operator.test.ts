@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import writeExcelFile from 'write-excel-file/node';
-import { changesAgainstPublished, megabytes, problemLine, qualifiedCounts } from '../../src/lib/domain/operator';
-import type { SignalHistory } from '../../src/lib/domain/schemas';
+import { changesAgainstPublished, megabytes, problemLine, qualifiedCounts } from '../../src/lib/domain/operator/operator';
+import type { SignalHistory } from '../../src/lib/domain/report/schemas';
 import { checkUploadContent } from '../../src/server/uploads';
 import { signalRecord } from '../fixtures/records';
 

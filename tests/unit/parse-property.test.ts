@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseExport, RefusedFileError } from '../../src/ingest/parse';
-import { EXPORT_HEADER, type ExportLimits } from '../../src/lib/domain/export';
+import { EXPORT_HEADER, type ExportLimits } from '../../src/lib/domain/report/export';
 import { workbook } from '../../scripts/sample/raw-xlsx';
 
 // Small limits, so generated files reach every limit too.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeReturnPath, loginReturnPath, logoutReturnPath } from '../../src/lib/domain/return-path';
+import { isSafeReturnPath, loginReturnPath, logoutReturnPath } from '../../src/lib/domain/accounts/return-path';
 
 describe('isSafeReturnPath (DESIGN.md "Security rules": returnTo)', () => {
   it.each([

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dayToCsv, dayToSheets, parseUniverseCsv, sampleFileName, universeToCsv } from '../../scripts/sample/files';
-import { EXPORT_HEADER } from '../../src/lib/domain/export';
+import { EXPORT_HEADER } from '../../src/lib/domain/report/export';
 import { generateSample, type Sample, type SampleDay, type UniverseRow } from '../../scripts/sample/generator';
 import { EXPORT_HEADER_LINE } from '../fixtures/exports';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { closestTickers, searchTickers, typoDistance, type SearchEntry } from '../../src/lib/domain/search';
+import { closestTickers, searchTickers, typoDistance, type SearchEntry } from '../../src/lib/domain/signals/search';
 
 // The S&P 500 of the bundled universe file: the names a reader types.
 const rows = parse(readFileSync('data/universe/sp500-constituents.csv'), { columns: true }) as { Symbol: string; Security: string }[];

@@ -4,7 +4,7 @@ import {
   isQualified,
   signalDirection,
   trendDirection,
-} from '../../src/lib/domain/signal';
+} from '../../src/lib/domain/signals/signal';
 
 describe.each([
   { score: 100, badge: 'Bullish', direction: 'bullish', qualified: true },

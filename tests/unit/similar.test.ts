@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SignalRecord } from '../../src/lib/domain/schemas';
-import { similarFinder, similarTickers } from '../../src/lib/domain/similar';
+import type { SignalRecord } from '../../src/lib/domain/report/schemas';
+import { similarFinder, similarTickers } from '../../src/lib/domain/signals/similar';
 import { signalRecord } from '../fixtures/records';
 
 function record(ticker: string, cScore: number, sector?: string, subIndustry?: string): SignalRecord {

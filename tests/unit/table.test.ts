@@ -9,7 +9,7 @@ import {
   sortPermutation,
   tableStateToQuery,
   type TableState,
-} from '../../src/lib/domain/table';
+} from '../../src/lib/domain/signals/table';
 
 describe('parseTableState', () => {
   it.each([

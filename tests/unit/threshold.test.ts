@@ -11,26 +11,26 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { heatmapSectorsHtml } from '../../src/components/heatmap-markup';
 import { SignalInfoCard } from '../../src/islands/detail/cards';
-import { dailyFacts, factsText, qualifiedStocks, RULES_SECTION } from '../../src/lib/domain/ai-facts';
-import { ALERT_KIND_LABELS, eventText, signalEvents } from '../../src/lib/domain/alerts';
-import { signalExplanations } from '../../src/lib/domain/detail';
-import { fillPlaceholders } from '../../src/lib/domain/editorial';
-import { heatmapLayout } from '../../src/lib/domain/heatmap';
-import { dayInNumbers } from '../../src/lib/domain/landing';
-import { currentlyQualified } from '../../src/lib/domain/lists';
-import type { SignalHistory } from '../../src/lib/domain/schemas';
-import { classifySignal, signalDirection, THRESHOLD_WORDS } from '../../src/lib/domain/signal';
-import { bandLabel } from '../../src/lib/domain/track-data';
-import { SCORE_BANDS, scoreBand } from '../../src/lib/domain/track-record';
-import { TREND_REFERENCE_LINES, TREND_Y_TICKS } from '../../src/lib/domain/trend';
-import { trendGeometry } from '../../src/lib/domain/trend-chart';
+import { dailyFacts, factsText, qualifiedStocks, RULES_SECTION } from '../../src/lib/domain/ai/facts';
+import { ALERT_KIND_LABELS, eventText, signalEvents } from '../../src/lib/domain/alerts/alerts';
+import { signalExplanations } from '../../src/lib/domain/signals/detail';
+import { fillPlaceholders } from '../../src/lib/domain/site/editorial';
+import { heatmapLayout } from '../../src/lib/domain/signals/heatmap';
+import { dayInNumbers } from '../../src/lib/domain/signals/landing';
+import { currentlyQualified } from '../../src/lib/domain/signals/lists';
+import type { SignalHistory } from '../../src/lib/domain/report/schemas';
+import { classifySignal, signalDirection, THRESHOLD_WORDS } from '../../src/lib/domain/signals/signal';
+import { bandLabel } from '../../src/lib/domain/track-record/track-data';
+import { SCORE_BANDS, scoreBand } from '../../src/lib/domain/track-record/track-record';
+import { TREND_REFERENCE_LINES, TREND_Y_TICKS } from '../../src/lib/domain/trend/trend';
+import { trendGeometry } from '../../src/lib/domain/trend/trend-chart';
 import { TEXT_PLACEHOLDERS } from '../../src/lib/site-meta';
 import { analysisSystem, chatSystem } from '../../src/server/ai/service';
 import { chatTools } from '../../src/server/ai/tools';
 import { signalRecord } from '../fixtures/records';
 
 // The module under test: the one place the threshold is written, given another value as a product change would.
-vi.mock('../../src/lib/domain/threshold', () => ({ BULLISH_THRESHOLD: 70, BEARISH_THRESHOLD: -70 }));
+vi.mock('../../src/lib/domain/signals/threshold', () => ({ BULLISH_THRESHOLD: 70, BEARISH_THRESHOLD: -70 }));
 
 const dates = ['2026-11-18', '2026-11-19', '2026-11-20'];
 /** Scores on the three reports: at 65 only OLD65 and its bearish twin would qualify; at 70 they are neutral. */
@@ -131,9 +131,9 @@ const OTHER_65S: readonly { file: string; line: string; why: string }[] = [
 ];
 
 describe('the threshold is written once', () => {
-  it('no source, page, style or text of src or scripts writes 65 but src/lib/domain/threshold.ts', () => {
+  it('no source, page, style or text of src or scripts writes 65 but src/lib/domain/signals/threshold.ts', () => {
     const found = [...files('src'), ...files('scripts')]
-      .filter((file) => file !== join('src', 'lib', 'domain', 'threshold.ts'))
+      .filter((file) => file !== join('src', 'lib', 'domain', 'signals', 'threshold.ts'))
       .flatMap((file) =>
         readFileSync(file, 'utf8')
           .split('\n')

@@ -1,7 +1,7 @@
 /** The published track record (ledger CSV, list prices, the API shapes, Dataset JSON-LD) from hand-made data. */
 import { describe, expect, it } from 'vitest';
-import { listPriceCell } from '../../src/lib/domain/list-price';
-import { ledgerCells, thirtyDayOutcome, viewOf, viewsFromCsv } from '../../src/lib/domain/ledger-view';
+import { listPriceCell } from '../../src/lib/domain/signals/list-price';
+import { ledgerCells, thirtyDayOutcome, viewOf, viewsFromCsv } from '../../src/lib/domain/track-record/ledger-view';
 import {
   datasetJsonLd,
   DEMO_PRICES_LABEL,
@@ -15,7 +15,7 @@ import {
   trackRecordApi,
   trackReport,
   type TrackData,
-} from '../../src/lib/domain/track-data';
+} from '../../src/lib/domain/track-record/track-data';
 
 // Jan 2 to Jan 12, 2026: seven trading days.
 const DAYS = ['2026-01-02', '2026-01-05', '2026-01-06', '2026-01-07', '2026-01-08', '2026-01-09', '2026-01-12'];

@@ -1,6 +1,10 @@
 /** Outcomes computed from hand-made series, checked against hand-computed numbers. */
 import { describe, expect, it } from 'vitest';
-import { aggregateLedger, horizonOutcome, ledgerRows, mergeLedger, scoreBand, signalEntries, summarize, type LedgerEntry, type PriceSeries } from '../../src/lib/domain/track-record';
+import { aggregateLedger, horizonOutcome, ledgerEntries, measureEntry, mergeLedger, scoreBand, signalEntries, summarize, type LedgerEntry, type LedgerRow, type PriceSeries } from '../../src/lib/domain/track-record/track-record';
+
+/** A ticker's measured ledger, as the track step builds it: its entries, each measured against the closes. */
+const ledgerRows = (ticker: string, dates: readonly string[], scores: readonly (number | null)[], prices: PriceSeries): LedgerRow[] =>
+  ledgerEntries(ticker, dates, scores).map((entry) => measureEntry(entry, prices));
 
 // January 2026's trading days from the 2nd to the 21st: Monday the 19th (Martin Luther King Jr. Day) is a holiday.
 const DAYS = ['2026-01-02', '2026-01-05', '2026-01-06', '2026-01-07', '2026-01-08', '2026-01-09', '2026-01-12', '2026-01-13', '2026-01-14', '2026-01-15', '2026-01-16', '2026-01-20', '2026-01-21'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toChartPoints, TREND_CHART_HEIGHTS, type TrendPoint } from '../../src/lib/domain/trend';
+import { toChartPoints, TREND_CHART_HEIGHTS, type TrendPoint } from '../../src/lib/domain/trend/trend';
 import {
   AVERAGE_LABEL_HEIGHT,
   monotonePath,
@@ -10,7 +10,7 @@ import {
   spreadLabels,
   trendGeometry,
   TREND_PLOT_INSETS,
-} from '../../src/lib/domain/trend-chart';
+} from '../../src/lib/domain/trend/trend-chart';
 
 const trend: TrendPoint[] = [
   { date: '2026-11-02', cScore: 91.9, is14DayAvg: true },

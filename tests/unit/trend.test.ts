@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SignalHistory, SignalRecord } from '../../src/lib/domain/schemas';
+import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
 import {
   TREND_CHART_HEIGHTS,
   TREND_Y_DOMAIN,
@@ -15,10 +15,10 @@ import {
   trendTooltip,
   validateTrend,
   type ChartPoint,
-} from '../../src/lib/domain/trend';
+} from '../../src/lib/domain/trend/trend';
 import { signalRecord } from '../fixtures/records';
-import { recentlyQualified, reversalsAndExits } from '../../src/lib/domain/lists';
-import { signalEvents } from '../../src/lib/domain/alerts';
+import { recentlyQualified, reversalsAndExits } from '../../src/lib/domain/signals/lists';
+import { signalEvents } from '../../src/lib/domain/alerts/alerts';
 
 function record(ticker: string, cScore: number, avgCScoreL7D: number, avgCScoreL14D: number, reportDate: string): SignalRecord {
   return signalRecord(ticker, { cScore, avgCScoreL7D, avgCScoreL14D, reportDate });

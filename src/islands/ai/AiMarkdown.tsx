@@ -1,5 +1,5 @@
 import Markdown from 'react-markdown';
-import { linkTickers, ownPageHref } from '../../lib/domain/ai-rules';
+import { linkTickers, ownPageHref } from '../../lib/domain/ai/rules';
 
 /**
  * A generated text as sanitized Markdown: raw HTML is dropped, images never render, links keep only targets on our

@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { isLoading, newsStore } from '../../lib/client/query';
-import { formatDate } from '../../lib/domain/format';
-import { safeHttpUrl } from '../../lib/domain/url';
+import { formatDate } from '../../lib/domain/text/format';
+import { safeHttpUrl } from '../../lib/domain/text/url';
 import { withErrorBoundary } from '../ErrorBoundary';
 
 /** Spec section 9: of the 5 articles fetched, 3 are shown. */

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { isLoading, quoteStore } from '../../lib/client/query';
-import { formatChange, formatClockTime, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/format';
-import type { Quote } from '../../lib/domain/market';
+import { formatChange, formatClockTime, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/text/format';
+import type { Quote } from '../../lib/domain/market-data/market';
 import { withErrorBoundary } from '../ErrorBoundary';
 
 /** 'Updated at' time of a quote, in the visitor's time zone. */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { SignalRecord } from '../../lib/domain/schemas';
+import type { SignalRecord } from '../../lib/domain/report/schemas';
 import TrendChart from '../TrendChart';
 import { HistoryCard, MetricsCard, ScoreCard, SignalInfoCard } from './cards';
 import { countUp } from '../../scripts/detail/count-up';

@@ -6,11 +6,11 @@
 import type { ReactNode } from 'react';
 import { avatar, TONE_TEXT, TREND_ARROW } from '../../components/tone';
 import cScoreGuide from '../../content/explainer/c-score.json';
-import { disclaimer, signalExplanations } from '../../lib/domain/detail';
-import { fillGuide } from '../../lib/domain/editorial';
-import { formatDate, formatScore, formatYesterdayScore, scoreBarFill } from '../../lib/domain/format';
-import type { SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal, signalDirection, THRESHOLD_PLACEHOLDERS, trendDirection, type SignalDirection } from '../../lib/domain/signal';
+import { disclaimer, signalExplanations } from '../../lib/domain/signals/detail';
+import { fillGuide } from '../../lib/domain/site/editorial';
+import { formatDate, formatScore, formatYesterdayScore, scoreBarFill } from '../../lib/domain/text/format';
+import type { SignalRecord } from '../../lib/domain/report/schemas';
+import { classifySignal, signalDirection, THRESHOLD_PLACEHOLDERS, trendDirection, type SignalDirection } from '../../lib/domain/signals/signal';
 
 // The dialog renders in the browser, where astro:content does not exist; the explainer collection checks this file,
 // and the stock pages' build renders it, so an unknown placeholder fails the build.

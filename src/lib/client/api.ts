@@ -3,10 +3,10 @@
  * Calls the spec says "rethrow" throw a FetchFailure carrying the catalogue message; calls it says "return empty"
  * log the failure and answer an empty value.
  */
-import type { Bar, Earnings, NewsArticle, Quote } from '../domain/market';
-import type { SignalRecord } from '../domain/schemas';
-import { asciiUpper } from '../domain/text';
-import type { TrendResponse } from '../domain/trend';
+import type { Bar, Earnings, NewsArticle, Quote } from '../domain/market-data/market';
+import type { SignalRecord } from '../domain/report/schemas';
+import { asciiUpper } from '../domain/text/text';
+import type { TrendResponse } from '../domain/trend/trend';
 import { request, withFailureMessage } from './http';
 
 /** The failure messages of spec section 8 for the calls the stores make (stores/user.ts has the user's). */
@@ -77,7 +77,7 @@ export function fetchEarnings(ticker: string): Promise<Earnings> {
   return withFailureMessage(FETCH_ERRORS.earnings, () => request<Earnings>(`/api/earnings-date/${segment(ticker)}`));
 }
 
-/** GET /api/c-score-trend/{ticker} (a locked top ticker's from /api/pro); validate it with validateTrend from lib/domain/trend. */
+/** GET /api/c-score-trend/{ticker} (a locked top ticker's from /api/pro); validate it with validateTrend from lib/domain/trend/trend. */
 export function fetchTrend(ticker: string): Promise<TrendResponse> {
   return withFailureMessage(FETCH_ERRORS.trend, async () => {
     const trend = await request<TrendResponse>(`/api/c-score-trend/${segment(ticker)}`);

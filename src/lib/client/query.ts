@@ -1,16 +1,16 @@
 /**
  * The browser's one data layer (spec section 9): @nanostores/query stores with the windows of
- * lib/domain/cache-windows.ts. An answer is fresh for its window and shared by every reader of the page; data is
+ * lib/domain/site/cache-windows.ts. An answer is fresh for its window and shared by every reader of the page; data is
  * refetched when the tab shows again; retries follow `withRetries`. React islands read a store with
  * `useStore(store, { ssr: 'initial' })`, plain DOM code with `.subscribe`.
  */
 import { nanoquery, type FetcherStore } from '@nanostores/query';
 import { atom } from 'nanostores';
-import { CACHE_WINDOWS, CLIENT_DEFAULTS, type CacheWindow, type CacheWindowName } from '../domain/cache-windows';
-import type { Earnings, NewsArticle, Quote } from '../domain/market';
-import type { SignalRecord } from '../domain/schemas';
-import type { TrendResponse } from '../domain/trend';
-import { asciiUpper } from '../domain/text';
+import { CACHE_WINDOWS, CLIENT_DEFAULTS, type CacheWindow, type CacheWindowName } from '../domain/site/cache-windows';
+import type { Earnings, NewsArticle, Quote } from '../domain/market-data/market';
+import type { SignalRecord } from '../domain/report/schemas';
+import type { TrendResponse } from '../domain/trend/trend';
+import { asciiUpper } from '../domain/text/text';
 import { fetchEarnings, fetchNews, fetchQuote, fetchStockRecord, fetchTrend } from './api';
 import { isRetryable } from './http';
 

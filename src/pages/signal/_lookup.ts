@@ -2,8 +2,8 @@
  * Per-build indexes for the ticker pages: each page looks its company up by ticker and its similar tickers among
  * the same sector and sub-industry, instead of scanning all of the day's tickers (6,000 pages x 6,000 tickers).
  */
-import type { SignalRecord, SiteData, UniverseCompany } from '../../lib/domain/schemas';
-import { similarFinder, type SimilarTicker } from '../../lib/domain/similar';
+import type { SignalRecord, SiteData, UniverseCompany } from '../../lib/domain/report/schemas';
+import { similarFinder, type SimilarTicker } from '../../lib/domain/signals/similar';
 
 interface Index {
   universe: Map<string, UniverseCompany>;

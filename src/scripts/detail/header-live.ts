@@ -6,10 +6,10 @@
  */
 import type { FetcherValue } from '@nanostores/query';
 import { earningsStore, isLoading, quoteStore, stockRecordStore } from '../../lib/client/query';
-import { earningsBadgeText } from '../../lib/domain/detail';
-import { formatChange, formatDate, formatPercent, formatPrice, formatShortDate } from '../../lib/domain/format';
-import type { Earnings, Quote } from '../../lib/domain/market';
-import { escapeHtml } from '../../lib/domain/text';
+import { earningsBadgeText } from '../../lib/domain/signals/detail';
+import { formatChange, formatDate, formatPercent, formatPrice, formatShortDate } from '../../lib/domain/text/format';
+import type { Earnings, Quote } from '../../lib/domain/market-data/market';
+import { escapeHtml } from '../../lib/domain/text/text';
 import { element } from '../dom';
 import { showToast } from '../../stores/toast';
 import { $watchedSet, toggleWatch } from '../../stores/watchlist';

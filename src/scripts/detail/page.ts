@@ -3,7 +3,7 @@
  * visitor came from, a logo that fails to load leaves the letter badge, the C-Score counts up, and the live
  * header (rendered at build time) comes to life. Plain TypeScript: a phone's first screen loads no framework.
  */
-import { backTarget } from '../../lib/domain/back-section';
+import { backTarget } from '../../lib/domain/site/back-section';
 import { countUp } from './count-up';
 import { mountHeaderLive } from './header-live';
 

@@ -3,7 +3,7 @@
  * the locked card; this fetches the record from /api/pro/stock/{T} and renders the page's cards and the header's
  * badge in place of it. Loaded (with React) only on such a page, once the user is known to be Pro.
  */
-import type { SignalRecord } from '../../lib/domain/schemas';
+import type { SignalRecord } from '../../lib/domain/report/schemas';
 
 /** Replaces `gate` with the ticker's cards; leaves it when the route refuses (signed out meanwhile, or not Pro). */
 export async function mountProStock(ticker: string, gate: HTMLElement): Promise<void> {

@@ -2,7 +2,7 @@
  * The column chooser of the list pages: a checkbox per optional score column, remembered locally
  * (stores/table-columns.ts); every table with optional columns follows the choice.
  */
-import { OPTIONAL_COLUMNS, hiddenColumnClasses, type OptionalColumnKey } from '../../lib/domain/table-columns';
+import { OPTIONAL_COLUMNS, hiddenColumnClasses, type OptionalColumnKey } from '../../lib/domain/signals/table-columns';
 import { $shownColumns, showColumn } from '../../stores/table-columns';
 
 /** Wires the chooser when the page has a table with optional columns, and applies the stored choice to those tables. */

@@ -2,7 +2,7 @@
  * A list filtered down to nothing: besides "No stocks match these filters." and its "Clear filters" link, the rows
  * closest to the text asked for (a typo forgiven or not), each a link to its stock with its C-Score and badge.
  */
-import { closestTickers, type SearchEntry } from '../../lib/domain/search';
+import { closestTickers, type SearchEntry } from '../../lib/domain/signals/search';
 import { resultContent } from '../search';
 
 /** Shows under a table's no-match line the entries closest to `query`, or nothing when the line is hidden or the query empty. */

@@ -5,17 +5,17 @@
  * (./table.ts) reads them again, so sorting, filtering and the row window keep working. Loaded only by pages that
  * have something locked.
  */
-import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/format';
-import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/lists';
-import type { SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal, scoreChange, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signal';
+import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/text/format';
+import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/signals/lists';
+import type { SignalRecord } from '../../lib/domain/report/schemas';
+import { classifySignal, scoreChange, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signals/signal';
 import { TREND_ARROW } from '../../components/tone';
 import { openPaywall } from '../../stores/paywall';
 import { $user } from '../../stores/user';
 import { showRowStar } from './stars';
-import { heatmapLayout } from '../../lib/domain/heatmap';
+import { heatmapLayout } from '../../lib/domain/signals/heatmap';
 import { heatmapIndexHtml, heatmapSectorsHtml } from '../../components/heatmap-markup';
-import { listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/list-price';
+import { listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/signals/list-price';
 
 /** The event the table code listens for: the table's body rows were replaced. */
 export const ROWS_REPLACED = 'table-rows-replaced';

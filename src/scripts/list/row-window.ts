@@ -1,11 +1,11 @@
 /**
- * Row windowing of a big list table (the rule is lib/domain/table.ts's rowWindow): the table keeps only the rows near
+ * Row windowing of a big list table (the rule is lib/domain/signals/table.ts's rowWindow): the table keeps only the rows near
  * the window's scroll position in the page (the page is the only scroll), spacer rows stand for the others, and aria-rowcount and aria-rowindex tell
  * assistive technology where a row is. Moving thousands of rows costs the browser a new layout box per row and makes
  * every later frame slower; a window of a few dozen rows re-sorts and scrolls in a frame or two. The pre-rendered
  * table stays whole for readers without JavaScript.
  */
-import { rowWindow, type RowWindow } from '../../lib/domain/table';
+import { rowWindow, type RowWindow } from '../../lib/domain/signals/table';
 
 /** A windowed table: its rows, the shown rows in order, and which of them are in the page. */
 export interface RowView {

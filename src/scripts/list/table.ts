@@ -2,10 +2,10 @@
  * Enhances the list tables of a page in place (no re-render from a JSON copy): header buttons sort by any column and
  * the filter form filters by text, direction, sector and watched, with the view kept in the address (./url-state).
  * A table of WINDOW_FROM_ROWS rows or more then keeps only the rows near its scroll position in the page
- * (./row-window). The rules are lib/domain/table.ts's; the stars are ./stars.
+ * (./row-window). The rules are lib/domain/signals/table.ts's; the stars are ./stars.
  */
-import type { SearchEntry } from '../../lib/domain/search';
-import { signalDirection } from '../../lib/domain/signal';
+import type { SearchEntry } from '../../lib/domain/signals/search';
+import { signalDirection } from '../../lib/domain/signals/signal';
 import {
   listOrder,
   matchesFilters,
@@ -20,7 +20,7 @@ import {
   type ListOrder,
   type SortValue,
   type TableState,
-} from '../../lib/domain/table';
+} from '../../lib/domain/signals/table';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from './row-window';
 import { showClosest } from './no-match';

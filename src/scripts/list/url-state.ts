@@ -1,8 +1,8 @@
 /**
  * A list's view in its address (DESIGN.md "Lists": the state lives in the URL query) and in the filter form; the
- * rules of the query are lib/domain/table.ts's.
+ * rules of the query are lib/domain/signals/table.ts's.
  */
-import { parseTableState, tableStateToQuery, type TableState } from '../../lib/domain/table';
+import { parseTableState, tableStateToQuery, type TableState } from '../../lib/domain/signals/table';
 
 /** The view the address asks for. */
 export function readUrlState(): TableState {

@@ -6,10 +6,10 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { type LanguageModel, type ModelMessage, stepCountIs, streamText, type ToolSet, type UIMessageStreamWriter } from 'ai';
-import { factsText, type FactsSheet, RULES_SECTION } from '../../lib/domain/ai-facts';
-import { incompleteNote, unsupportedNote } from '../../lib/domain/ai-rules';
-import { unsupportedFigures } from '../../lib/domain/ai-validator';
-import { THRESHOLD_WORDS } from '../../lib/domain/signal';
+import { factsText, type FactsSheet, RULES_SECTION } from '../../lib/domain/ai/facts';
+import { incompleteNote, unsupportedNote } from '../../lib/domain/ai/rules';
+import { unsupportedFigures } from '../../lib/domain/ai/validator';
+import { THRESHOLD_WORDS } from '../../lib/domain/signals/signal';
 import type { RunLog } from '../../storage/run-log';
 
 /** The model settings (Config's `llm`). */

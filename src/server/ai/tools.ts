@@ -4,13 +4,13 @@
  */
 import { tool } from 'ai';
 import { z } from 'zod';
-import { RULES_SECTION, qualifiedStocks, tickerTrend } from '../../lib/domain/ai-facts';
-import { LOCKED_SIGNAL_LABEL } from '../../lib/domain/entitlements';
-import type { SignalHistory, SignalRecord } from '../../lib/domain/schemas';
-import { classifySignal, THRESHOLD_WORDS } from '../../lib/domain/signal';
-import { similarTickers } from '../../lib/domain/similar';
-import { asciiUpper } from '../../lib/domain/text';
-import { isTicker } from '../../lib/domain/ticker';
+import { RULES_SECTION, qualifiedStocks, tickerTrend } from '../../lib/domain/ai/facts';
+import { LOCKED_SIGNAL_LABEL } from '../../lib/domain/accounts/entitlements';
+import type { SignalHistory, SignalRecord } from '../../lib/domain/report/schemas';
+import { classifySignal, THRESHOLD_WORDS } from '../../lib/domain/signals/signal';
+import { similarTickers } from '../../lib/domain/signals/similar';
+import { asciiUpper } from '../../lib/domain/text/text';
+import { isTicker } from '../../lib/domain/report/ticker';
 
 /** Most stocks one list answer carries (the answer says how many there are). */
 export const TOOL_LIST_LIMIT = 25;

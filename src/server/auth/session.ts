@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CompiledQuery, sql } from 'kysely';
-import { holdsOperatorRole } from '../../lib/domain/operator';
+import { holdsOperatorRole } from '../../lib/domain/operator/operator';
 import { type AppDatabase, asBoolean, asDate } from '../../storage/db';
 
 /** Who is signed in. */

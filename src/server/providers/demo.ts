@@ -3,11 +3,11 @@
  * invents facts about real companies: prices are a seeded walk flagged `isDemo`, P/E, EPS, dividend, beta and
  * market cap stay absent, news and earnings are their empty states, and company facts come from the universe file.
  */
-import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
-import type { Earnings, NewsArticle, Quote } from '../../lib/domain/market';
-import type { UniverseCompany } from '../../lib/domain/schemas';
+import { CACHE_WINDOWS } from '../../lib/domain/site/cache-windows';
+import type { Earnings, NewsArticle, Quote } from '../../lib/domain/market-data/market';
+import type { UniverseCompany } from '../../lib/domain/report/schemas';
 import { TtlCache } from '../cache';
-import type { ClosingPricesSource, DailyClose } from '../../lib/domain/track-data';
+import type { ClosingPricesSource, DailyClose } from '../../lib/domain/track-record/track-data';
 import { NO_EARNINGS, type Bar, type LogoImage, type MarketDataProvider, type ProviderStatus, type TickerDetails } from './provider';
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config';
-import type { FundamentalsSource } from '../../lib/domain/fundamentals';
-import type { ClosingPricesSource } from '../../lib/domain/track-data';
-import type { UniverseCompany } from '../../lib/domain/schemas';
+import type { FundamentalsSource } from '../../lib/domain/market-data/fundamentals';
+import type { ClosingPricesSource } from '../../lib/domain/track-record/track-data';
+import type { UniverseCompany } from '../../lib/domain/report/schemas';
 import { DemoProvider } from './demo';
 import { PolygonProvider } from './polygon';
 import type { MarketDataProvider } from './provider';

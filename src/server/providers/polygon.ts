@@ -5,12 +5,12 @@
  * calls in flight are merged, and a failed refresh serves the last good answer. This cache is the server's only one.
  */
 import { z } from 'zod';
-import { CACHE_WINDOWS } from '../../lib/domain/cache-windows';
-import { explainIssues } from '../../lib/domain/explain';
-import { safeHttpUrl } from '../../lib/domain/url';
-import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/fundamentals';
-import { closesOfGroupedBars, GroupedDailySchema, type ClosingPricesSource, type DailyClose } from '../../lib/domain/track-data';
-import { BarSchema, NewsArticleSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market';
+import { CACHE_WINDOWS } from '../../lib/domain/site/cache-windows';
+import { explainIssues } from '../../lib/domain/text/explain';
+import { safeHttpUrl } from '../../lib/domain/text/url';
+import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/market-data/fundamentals';
+import { closesOfGroupedBars, GroupedDailySchema, type ClosingPricesSource, type DailyClose } from '../../lib/domain/track-record/track-data';
+import { BarSchema, NewsArticleSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market-data/market';
 import type { Redis } from 'ioredis';
 import { RateBudget, TtlCache } from '../cache';
 import { SharedBudget, SharedCache } from '../../storage/redis';

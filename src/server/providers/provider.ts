@@ -1,4 +1,4 @@
-import type { Bar, Earnings, NewsArticle, Quote, TickerDetails } from '../../lib/domain/market';
+import type { Bar, Earnings, NewsArticle, Quote, TickerDetails } from '../../lib/domain/market-data/market';
 import type { CallerOf } from '../upstream';
 
 export type { Bar, TickerDetails };

@@ -8,7 +8,7 @@ import { MIN_PASSWORD_LENGTH } from '../auth';
 import { passAuthAnswer } from '../auth/errors';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, sessionUser } from '../auth/session';
-import { OUTCOMES } from '../../lib/domain/account-forms';
+import { OUTCOMES } from '../../lib/domain/accounts/account-forms';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 import { usernameOf } from './auth';

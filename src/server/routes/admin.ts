@@ -8,7 +8,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
-import type { RunTrigger } from '../../lib/domain/operator';
+import type { RunTrigger } from '../../lib/domain/operator/operator';
 import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '../../storage/api-tokens';
 import { GRANT_MESSAGES, grantPro, revokePro } from '../../storage/plan-grants';
 import type { RunLog } from '../../storage/run-log';

@@ -16,7 +16,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { REDIS_PREFIX } from '../../storage/redis';
 import { z } from 'zod';
-import { dailyFacts, factsText, type FactsSheet, tickerFacts } from '../../lib/domain/ai-facts';
+import { dailyFacts, factsText, type FactsSheet, tickerFacts } from '../../lib/domain/ai/facts';
 import {
   AI_NOT_CONFIGURED,
   aiAllowance,
@@ -33,7 +33,7 @@ import {
   nextUtcMidnight,
   rateMessage,
   utcDay,
-} from '../../lib/domain/ai-rules';
+} from '../../lib/domain/ai/rules';
 import type { SiteIndex } from '../../storage/site-index';
 import { AiStore, type StoredAiText } from '../../storage/ai-store';
 import type { RunLog } from '../../storage/run-log';

@@ -7,13 +7,13 @@
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { ALERT_KINDS, type AlertSettings, cleanKinds } from '../../lib/domain/alerts';
-import { signalFeed } from '../../lib/domain/feeds';
+import { ALERT_KINDS, type AlertSettings, cleanKinds } from '../../lib/domain/alerts/alerts';
+import { signalFeed } from '../../lib/domain/alerts/feeds';
 import { type AddressLink, AlertStore } from '../../storage/alerts';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv, type SessionUser, sessionUser } from '../auth/session';
 import { refusal } from '../errors';
-import { escapeHtml } from '../../lib/domain/text';
+import { escapeHtml } from '../../lib/domain/text/text';
 import { htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import { lockedForCaller, type ApiContext } from './context';

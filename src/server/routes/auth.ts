@@ -7,11 +7,11 @@
 import { clientAddress } from '../upstream';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { loginReturnPath, logoutReturnPath } from '../../lib/domain/return-path';
+import { loginReturnPath, logoutReturnPath } from '../../lib/domain/accounts/return-path';
 import { CLIENT_IP_HEADER } from '../auth';
 import { trustedOrigin } from '../auth/origin';
 import { type SessionEnv, sessionUser } from '../auth/session';
-import { escapeHtml } from '../../lib/domain/text';
+import { escapeHtml } from '../../lib/domain/text/text';
 import { htmlAnswer, smallPage } from '../small-page';
 import { validate } from '../validate';
 import type { ApiContext } from './context';

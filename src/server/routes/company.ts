@@ -1,19 +1,19 @@
 /** Live company and signal routes: company info, names, the company-information sync, sentiment, complete data. */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { companyInfo, tickerMetrics, type MarketSentiment } from '../../lib/domain/api-responses';
-import { cacheControl } from '../../lib/domain/cache-windows';
-import { uniqueTickers } from '../../lib/domain/company-name';
-import { TickerSchema, type StoredCompanyInfo } from '../../lib/domain/schemas';
-import { similarTickers } from '../../lib/domain/similar';
-import { signalDirection } from '../../lib/domain/signal';
-import { asciiUpper, MAX_NAME_CHARS, stripInvisible } from '../../lib/domain/text';
+import { companyInfo, tickerMetrics, type MarketSentiment } from '../../lib/domain/site/api-responses';
+import { cacheControl } from '../../lib/domain/site/cache-windows';
+import { uniqueTickers } from '../../lib/domain/signals/company-name';
+import { TickerSchema, type StoredCompanyInfo } from '../../lib/domain/report/schemas';
+import { similarTickers } from '../../lib/domain/signals/similar';
+import { signalDirection } from '../../lib/domain/signals/signal';
+import { asciiUpper, MAX_NAME_CHARS, stripInvisible } from '../../lib/domain/text/text';
 import { refusal } from '../errors';
 import { ProviderError } from '../providers/provider';
 import { TickerParams, validate } from '../validate';
 import { spendsUpstream } from '../upstream';
 import { callerCache, knownRecord, lockedForCaller, type ApiContext } from './context';
-import { LOCKED_SIGNAL_LABEL, lockedTicker } from '../../lib/domain/entitlements';
+import { LOCKED_SIGNAL_LABEL, lockedTicker } from '../../lib/domain/accounts/entitlements';
 import { trustedOrigin } from '../auth/origin';
 import { requireOperator, type SessionEnv, sessionUser } from '../auth/session';
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { noSignalMessage } from '../../lib/domain/api-responses';
-import { freeSlice, lockedTickersFor, type FreeSlice } from '../../lib/domain/entitlements';
+import { noSignalMessage } from '../../lib/domain/site/api-responses';
+import { freeSlice, lockedTickersFor, type FreeSlice } from '../../lib/domain/accounts/entitlements';
 import type { SessionUser } from '../auth/session';
-import type { SignalRecord } from '../../lib/domain/schemas';
+import type { SignalRecord } from '../../lib/domain/report/schemas';
 import type { CompanyStore } from '../../storage/company-info';
 import type { Accounts } from '../accounts';
 import type { SiteIndex, SiteIndexLoader } from '../../storage/site-index';

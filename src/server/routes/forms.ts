@@ -2,8 +2,8 @@
  * The plain-HTML forms of /login and /account, mounted at /api/forms: each takes the browser's
  * urlencoded post, asks Better Auth's own endpoint (through its handler, with the browser's Origin and cookies, so its
  * origin checks and rate limits apply as to any other call) and answers with a 303: on success to the return path
- * (lib/domain/return-path's rules) with Better Auth's cookies, on failure back to the page with the outcome as the
- * URL fragment, whose message the static page shows by CSS `:target` (lib/domain/account-forms.ts).
+ * (lib/domain/accounts/return-path's rules) with Better Auth's cookies, on failure back to the page with the outcome as the
+ * URL fragment, whose message the static page shows by CSS `:target` (lib/domain/accounts/account-forms.ts).
  */
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -13,8 +13,8 @@ import {
   outcomeId,
   type AccountForm,
   type OutcomeOf,
-} from '../../lib/domain/account-forms';
-import { loginReturnPath } from '../../lib/domain/return-path';
+} from '../../lib/domain/accounts/account-forms';
+import { loginReturnPath } from '../../lib/domain/accounts/return-path';
 import { CLIENT_IP_HEADER } from '../auth';
 import { clientAddress } from '../upstream';
 

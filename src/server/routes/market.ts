@@ -1,10 +1,10 @@
 /** Live market-data routes: the quote, earnings, and the /api/polygon/* pass-throughs (spec section 7). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { logoRoute } from '../../lib/domain/api-responses';
-import { cacheControl } from '../../lib/domain/cache-windows';
-import { earningsFromStore, quoteWithFundamentals } from '../../lib/domain/fundamentals';
-import { IsoDateSchema } from '../../lib/domain/schemas';
+import { logoRoute } from '../../lib/domain/site/api-responses';
+import { cacheControl } from '../../lib/domain/site/cache-windows';
+import { earningsFromStore, quoteWithFundamentals } from '../../lib/domain/market-data/fundamentals';
+import { IsoDateSchema } from '../../lib/domain/report/schemas';
 import { refusal } from '../errors';
 import { SECURITY_HEADERS } from '../security';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';

@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
-import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/list-filter';
-import { signalDirection } from '../../lib/domain/signal';
-import { parseTableState } from '../../lib/domain/table';
-import { isTicker } from '../../lib/domain/ticker';
+import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/signals/list-filter';
+import { signalDirection } from '../../lib/domain/signals/signal';
+import { parseTableState } from '../../lib/domain/signals/table';
+import { isTicker } from '../../lib/domain/report/ticker';
 import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from '../security';
-import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/routes';
+import { OPERATOR_PAGES, OPERATORS_ONLY_PAGE } from '../../lib/domain/site/routes';
 import type { SessionReader } from '../auth/session';
-import { asciiUpper } from '../../lib/domain/text';
+import { asciiUpper } from '../../lib/domain/text/text';
 
 /** 301 from /signal/aapl to /signal/AAPL (spec section 5: the route's ticker is upper-cased); other paths pass. */
 export function signalPageRedirect(): MiddlewareHandler {
@@ -43,7 +43,7 @@ export function archiveFirstPageRedirect(): MiddlewareHandler {
 
 /**
  * A list address with a filter query (`/all-signals?direction=bearish`) answered with the filtered table already in
- * the HTML, so the filter form works without JavaScript (lib/domain/list-filter.ts); other requests pass.
+ * the HTML, so the filter form works without JavaScript (lib/domain/signals/list-filter.ts); other requests pass.
  */
 export function filteredListPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
   return async (c, next) => {

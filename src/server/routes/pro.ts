@@ -7,9 +7,9 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { allSignals, currentlyQualified, recentlyQualified, reversalsAndExits } from '../../lib/domain/lists';
-import { tickerMetrics } from '../../lib/domain/api-responses';
-import { buildTrend } from '../../lib/domain/trend';
+import { allSignals, currentlyQualified, recentlyQualified, reversalsAndExits } from '../../lib/domain/signals/lists';
+import { tickerMetrics } from '../../lib/domain/site/api-responses';
+import { buildTrend } from '../../lib/domain/trend/trend';
 import { refusal } from '../errors';
 import { routeTicker, validate } from '../validate';
 import { knownRecord, type ApiContext } from './context';

@@ -4,8 +4,8 @@
  * lower-case one, and a 404 that names the report for a ticker it does not have.
  */
 import { Hono } from 'hono';
-import { noSignalMessage } from '../../lib/domain/api-responses';
-import { PER_TICKER_ROUTES } from '../../lib/domain/routes';
+import { noSignalMessage } from '../../lib/domain/site/api-responses';
+import { PER_TICKER_ROUTES } from '../../lib/domain/site/routes';
 import { refusal } from '../errors';
 import { z } from 'zod';
 import { routeTicker, validate } from '../validate';

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { cleanTickers, MAX_WATCHLIST } from '../../lib/domain/watchlist';
+import { cleanTickers, MAX_WATCHLIST } from '../../lib/domain/alerts/watchlist';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/db';
 import { nowText } from '../../storage/db';

@@ -6,7 +6,7 @@
  * Positions are fractions of the plot box (x from the first to the last report day on a calendar time axis, y on
  * the -110..110 domain), so one drawing fits any width; the plot box's insets are fixed pixels.
  */
-import type { Bar } from './market';
+import type { Bar } from '../market-data/market';
 import { TREND_Y_DOMAIN, TREND_Y_TICKS, type ChartPoint } from './trend';
 
 /** The plot box's insets in px inside the chart: averages' labels on the left, the score ticks on the right, dates below. */

@@ -3,7 +3,7 @@
  * "." or "-". Free of zod, so the browser's scripts use it without pulling a schema library; TickerSchema is
  * built from it.
  */
-import { asciiUpper } from './text';
+import { asciiUpper } from '../text/text';
 
 /** A well-formed ticker once upper-cased. */
 export const TICKER_PATTERN = /^[A-Z0-9.-]{1,10}$/;

@@ -3,8 +3,8 @@
  * ledger CSV (the page's script, which loads the whole ledger when the reader sorts or filters). One source for
  * both, so a row looks the same either way. No heavy imports: the browser runs it.
  */
-import { formatPrice, formatScore } from './format';
-import { formatReturn } from './list-price';
+import { formatPrice, formatScore } from '../text/format';
+import { formatReturn } from '../signals/list-price';
 import type { HorizonOutcome, LedgerRow } from './track-record';
 
 /** An outcome's status in the CSV's words. */

@@ -3,14 +3,14 @@
  * the back button's label, the page's meta description and structured data, and the compact form in which a
  * page embeds its trend for the chart's first paint.
  */
-import { canonicalUrl } from './canonical';
-import { LOCKED_SIGNAL_LABEL } from './entitlements';
-import { formatDate, formatScore } from './format';
+import { canonicalUrl } from '../site/canonical';
+import { LOCKED_SIGNAL_LABEL } from '../accounts/entitlements';
+import { formatDate, formatScore } from '../text/format';
 import { classifySignal, signalDirection, THRESHOLD_WORDS } from './signal';
-import { SAMPLE_NOTICE } from './report-source';
-import { asciiUpper } from './text';
-import { isTicker } from './ticker';
-import type { TrendPoint, TrendResponse } from './trend';
+import { SAMPLE_NOTICE } from '../report/report-source';
+import { asciiUpper } from '../text/text';
+import { isTicker } from '../report/ticker';
+import type { TrendPoint, TrendResponse } from '../trend/trend';
 
 /** Texts of the not-found screen of the detail route (spec section 2). */
 export const STOCK_NOT_FOUND = {

@@ -2,7 +2,7 @@
  * The track record: every signal that qualified, the close on its report date, and what the price did
  * 5, 30 and 90 trading days later, losers included. Pure functions of the report history and the daily closes.
  */
-import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection } from './signal';
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection } from '../signals/signal';
 
 /** The horizons, in trading days after the report date. */
 export const TRACK_HORIZONS = [5, 30, 90] as const;
@@ -170,11 +170,6 @@ export function measureEntry(entry: LedgerEntry, prices: PriceSeries): LedgerRow
     outcomes: TRACK_HORIZONS.map((h) => horizonOutcome(prices, date, direction, entryClose, h)),
     exitReturn: exitChange === null ? null : direction === 'bullish' ? exitChange : -exitChange,
   };
-}
-
-/** A ticker's ledger: one row per time it qualified, with its outcomes at every horizon and its exit. */
-export function ledgerRows(ticker: string, reportDates: readonly string[], scores: readonly (number | null)[], prices: PriceSeries): LedgerRow[] {
-  return ledgerEntries(ticker, reportDates, scores).map((entry) => measureEntry(entry, prices));
 }
 
 /** Score bands of the calibration chart: by |C-Score|, the bearish ones mirrored; the first starts at the threshold. */

@@ -1,6 +1,6 @@
-import { explainIssues } from './explain';
+import { explainIssues } from '../text/explain';
 import { SignalRecordSchema, type SignalRecord } from './schemas';
-import { asciiUpper, excerpt, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from './text';
+import { asciiUpper, excerpt, isFormulaLike, MAX_NAME_CHARS, stripInvisible } from '../text/text';
 import { isTicker, TICKER_RULE } from './ticker';
 
 /** A cell as a parser hands it over: CSV gives strings, XLSX gives strings, numbers, booleans and dates. */

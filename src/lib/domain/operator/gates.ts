@@ -2,7 +2,7 @@
  * The data gates' names and the dates they compare (docs/limits-and-gates.md); the daily job's src/ingest/gates.ts runs
  * them. Pure, so the configuration and the pages can name the gates too.
  */
-import { isTradingDay } from './calendar';
+import { isTradingDay } from '../market-data/calendar';
 
 /** The gates, by the names `--accept` takes. */
 export const GATES = ['future-date', 'ticker-drop', 'backdated'] as const;

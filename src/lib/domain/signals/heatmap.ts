@@ -2,7 +2,7 @@
  * The heatmap of DESIGN.md "Lists": every ticker of the latest report as a tile, grouped by sector then
  * sub-industry, coloured from red (-100) through grey (0) to green (+100), sized by market cap where known.
  */
-import type { SignalRecord } from './schemas';
+import type { SignalRecord } from '../report/schemas';
 
 /** A tile: one ticker. `size` is 1 for an unknown market cap, else 1 to 3 by the cap's square root. */
 export interface HeatmapTile {

@@ -3,7 +3,7 @@
  * daily job's stored bars. Light imports only: the Pro rows' browser script renders the same cell.
  */
 
-import { formatPercent, formatPrice } from './format';
+import { formatPercent, formatPrice } from '../text/format';
 
 /** Where the closes came from: the market-data API, the offline demo provider, or nowhere yet. */
 export type PriceSource = 'polygon' | 'demo' | 'none';

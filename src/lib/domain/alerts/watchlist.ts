@@ -1,6 +1,6 @@
 /** The account watchlist's rules, shared by the server and the browser: upper-cased, well-formed, at most 200. */
-import { isTicker, TICKER_RULE } from './ticker';
-import { asciiUpper } from './text';
+import { isTicker, TICKER_RULE } from '../report/ticker';
+import { asciiUpper } from '../text/text';
 
 /** Most tickers one account may watch. */
 export const MAX_WATCHLIST = 200;

@@ -5,8 +5,8 @@
  */
 import { Feed } from 'feed';
 import { eventId, eventText, type SignalEvent, stockUrl } from './alerts';
-import { LOCKED_SIGNAL_LABEL } from './entitlements';
-import { formatDate } from './format';
+import { LOCKED_SIGNAL_LABEL } from '../accounts/entitlements';
+import { formatDate } from '../text/format';
 
 /** The public feeds' paths on the site. */
 export const PUBLIC_FEEDS = { atom: '/feeds/signals.xml', json: '/feeds/signals.json' } as const;

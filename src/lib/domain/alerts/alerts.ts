@@ -3,10 +3,10 @@
  * digest and the feeds. Pure: the daily job stores the events, the build writes the public feeds, the server the
  * private one, all from these rules.
  */
-import { formatDate, formatScore } from './format';
-import type { SignalHistory } from './schemas';
-import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, THRESHOLD_WORDS, type SignalDirection } from './signal';
-import { escapeHtml } from './text';
+import { formatDate, formatScore } from '../text/format';
+import type { SignalHistory } from '../report/schemas';
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, THRESHOLD_WORDS, type SignalDirection } from '../signals/signal';
+import { escapeHtml } from '../text/text';
 
 /** The kinds of event, in the order a digest lists them. */
 export const ALERT_KINDS = ['entered', 'exited', 'reversed', 'crossed'] as const;

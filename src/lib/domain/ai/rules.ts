@@ -3,7 +3,7 @@
  * text, and the Markdown rules (tickers linked to their pages, links only to our own pages). Pure: the server, the
  * pages and the islands share them.
  */
-import { formatDate } from './format';
+import { formatDate } from '../text/format';
 
 /** Free's daily allowance (PAYWALL=on; with off, everyone's): 3 analyses and 20 chat messages a day. */
 export const FREE_AI_ALLOWANCE = { analysis: 3, chat: 20 } as const;

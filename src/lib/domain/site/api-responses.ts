@@ -3,8 +3,8 @@
  * day's site data. The build writes them as static JSON; the live API reads the same shapes back.
  */
 import { z } from 'zod';
-import { companyProfile } from './company-profile';
-import { IsoDateSchema, TickerSchema, type ArchivedFile, type SignalRecord, type UniverseCompany, type StoredCompanyInfo } from './schemas';
+import { companyProfile } from '../signals/company-profile';
+import { IsoDateSchema, TickerSchema, type ArchivedFile, type SignalRecord, type UniverseCompany, type StoredCompanyInfo } from '../report/schemas';
 
 /** Answer of GET /api/ticker-metrics/{ticker} (spec section 3 "Ticker metrics response"). */
 export const TickerMetricsSchema = z.object({

@@ -2,10 +2,10 @@
  * The C-Score trend: the response the build writes for /api/c-score-trend/{ticker}, its validation on the client
  * (spec section 5 "Trend data"), and the points the chart draws (section 5 "Chart dates", section 2 ordering).
  */
-import { formatDate, formatMonthDay, isCalendarDate } from './format';
-import type { SignalHistory, SignalRecord } from './schemas';
-import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, type SignalDirection } from './signal';
-import { asciiUpper } from './text';
+import { formatDate, formatMonthDay, isCalendarDate } from '../text/format';
+import type { SignalHistory, SignalRecord } from '../report/schemas';
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, type SignalDirection } from '../signals/signal';
+import { asciiUpper } from '../text/text';
 
 /** One point of a trend response, as the API sends it. */
 export interface TrendPoint {

@@ -4,7 +4,7 @@
  * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
  * reads the same URL state and agrees. On a CDN without our server the script alone does this.
  */
-import { escapeHtml } from './text';
+import { escapeHtml } from '../text/text';
 import { listOrder, matchesFilters, parseSortNumber, stockCountText, strengthPermutation, type FilterableRow, type TableState } from './table';
 
 /** The list pages whose filter form a query fills: their built HTML holds every row the page lists. */

@@ -1,8 +1,8 @@
 /**
  * Similar tickers for the detail page (DESIGN.md "Lists"): same GICS sub-industry first, then same sector.
  */
-import type { SignalRecord } from './schemas';
-import { asciiUpper } from './text';
+import type { SignalRecord } from '../report/schemas';
+import { asciiUpper } from '../text/text';
 
 /** Most similar tickers shown on a detail page. */
 export const SIMILAR_TICKERS_LIMIT = 12;

@@ -3,11 +3,11 @@
  * reader of an AI text may see is in a facts sheet, built here from the published report; the validator
  * (ai-validator.ts) reads the numbers back out of the same text. Outside data (company names) is quoted as data.
  */
-import { formatDate, formatScore } from './format';
-import { currentlyQualified, recentlyQualified, reversalsAndExits } from './lists';
-import type { SignalHistory, SignalRecord } from './schemas';
-import { classifySignal, isQualified, signalDirection, THRESHOLD_WORDS } from './signal';
-import { similarTickers } from './similar';
+import { formatDate, formatScore } from '../text/format';
+import { currentlyQualified, recentlyQualified, reversalsAndExits } from '../signals/lists';
+import type { SignalHistory, SignalRecord } from '../report/schemas';
+import { classifySignal, isQualified, signalDirection, THRESHOLD_WORDS } from '../signals/signal';
+import { similarTickers } from '../signals/similar';
 
 /** How many entries a facts list holds (strongest new signals, exits, reversals, sector shifts, similar tickers). */
 export const FACTS_LIST_LIMIT = 5;

@@ -1,5 +1,5 @@
-import type { StoredCompanyInfo, UniverseCompany } from './schemas';
-import { safeHttpUrl } from './url';
+import type { StoredCompanyInfo, UniverseCompany } from '../report/schemas';
+import { safeHttpUrl } from '../text/url';
 
 /** What a page shows about a company, with the true source of its description. */
 export interface CompanyProfile {

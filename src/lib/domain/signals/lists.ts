@@ -3,8 +3,8 @@
  * "qualified" means bullish or bearish (isQualified). Every list holds tickers of the latest report only, so each row has a
  * record and a /signal/{ticker} page.
  */
-import { formatDate } from './format';
-import type { SignalHistory, SignalRecord } from './schemas';
+import { formatDate } from '../text/format';
+import type { SignalHistory, SignalRecord } from '../report/schemas';
 import { isQualified, signalDirection } from './signal';
 
 /** How many of the latest reports "recently" covers: Recently Qualified and Reversals & Exits. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EMPTY_TRACK, PublishedTrackJsonSchema, TrackDataSchema } from './track-data';
-import { StoredFundamentalsSchema } from './fundamentals';
+import { EMPTY_TRACK, PublishedTrackJsonSchema, TrackDataSchema } from '../track-record/track-data';
+import { StoredFundamentalsSchema } from '../market-data/fundamentals';
 import { TICKER_PATTERN, TICKER_RULE } from './ticker';
 
 /** ISO calendar date, yyyy-mm-dd. */

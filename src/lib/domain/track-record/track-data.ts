@@ -4,8 +4,8 @@
  * them. One source for every figure: the page, the stock card, `/api/track-record` and the CSV call the same functions.
  */
 import { z } from 'zod';
-import { toCsv } from './csv';
-import { formatReturn, type ListPrice, type PriceSource } from './list-price';
+import { toCsv } from '../text/csv';
+import { formatReturn, type ListPrice, type PriceSource } from '../signals/list-price';
 import { ledgerStatus } from './ledger-view';
 
 export { formatReturn, type ListPrice, type PriceSource };

@@ -3,7 +3,7 @@
  * signals, from the same lists the list pages show (one source per number).
  */
 import { recentlyQualified, reversalsAndExits } from './lists';
-import type { SignalHistory, SignalRecord } from './schemas';
+import type { SignalHistory, SignalRecord } from '../report/schemas';
 import { signalDirection } from './signal';
 
 /** How many top-signal cards the landing page shows. */

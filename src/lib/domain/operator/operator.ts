@@ -3,9 +3,9 @@
  * of uploaded exports answers, and the preview's changes against the published report. The server, the daily job
  * and the pages all read them from here.
  */
-import { reversalsAndExits, recentlyQualified, type SignalExit, type SignalReversal } from './lists';
-import type { SignalHistory, SignalRecord } from './schemas';
-import { signalDirection } from './signal';
+import { reversalsAndExits, recentlyQualified, type SignalExit, type SignalReversal } from '../signals/lists';
+import type { SignalHistory, SignalRecord } from '../report/schemas';
+import { signalDirection } from '../signals/signal';
 
 /** Largest export file an upload accepts: 25 MB. */
 export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * Company names: the header fallback of spec section 2 and the ticker list of the company-name lookup (section 5).
  */
-import { asciiUpper } from './text';
+import { asciiUpper } from '../text/text';
 
 /** Name stored when no source knows the company: a miss, never shown as a name. */
 export const UNKNOWN_COMPANY = 'Unknown Company';
