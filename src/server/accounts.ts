@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { type AppDatabase, checkDatabase, openDatabase } from '../storage/db';
 import { type Auth, createAuth, DEVELOPMENT_SECRET, migrate, type AuthSettings, type StripeSettings } from './auth';
 import { SessionReader } from './auth/session';
-import { createMailer, type Mailer, mailSettled } from './mail';
+import { BackgroundMail, createMailer, type Mailer } from './mail';
 
 export interface AccountSettings {
   /** DATABASE_URL (PostgreSQL) or the SQLite file. */
@@ -72,17 +72,17 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
   const database = openDatabase(settings.database);
   const mailer = 'send' in settings.mail ? settings.mail : createMailer(settings.mail, settings.log);
   const secret = settings.secret ?? DEVELOPMENT_SECRET;
+  const mail = new BackgroundMail(mailer, settings.log);
   const authSettings: AuthSettings = {
     database,
     siteUrl: settings.siteUrl,
     siteName: settings.siteName,
     secret,
-    mailer,
+    mail,
     rateLimit: settings.rateLimit,
     rateLimitStore: settings.rateLimitStore,
     stripe: settings.stripe,
     trustedOrigins: settings.trustedOrigins,
-    log: settings.log,
   };
   try {
     await checkDatabase(database);
@@ -103,7 +103,7 @@ export async function openAccounts(settings: AccountSettings): Promise<Accounts>
     siteUrl: settings.siteUrl,
     // Mail still being sent (its rows are already written) goes out before the database closes.
     close: async () => {
-      await mailSettled();
+      await mail.settled();
       await database.close();
     },
   };

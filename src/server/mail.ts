@@ -40,23 +40,30 @@ export function createMailer(settings: { smtpUrl: string | null; from: string },
   };
 }
 
-/** Mail handed to the mailer and not yet sent or failed. */
-const inFlight = new Set<Promise<void>>();
-
 /**
- * Hands `message` to the mailer without keeping the caller waiting, so a request answers in the same time whether or
- * not it sends mail (the answer never tells an address with an account from one without). A failure is logged.
+ * Hands messages to a mailer without keeping the caller waiting, so a request answers in the same time whether or not
+ * it sends mail (the answer never tells an address with an account from one without). A failure is logged.
  */
-export function sendInBackground(mailer: Mailer, message: MailMessage, log: (line: string) => void = console.error): void {
-  const sending: Promise<void> = new Promise<void>((resolve) => resolve(mailer.send(message)))
-    .catch((error: Error) => log(`The mail "${message.subject}" to ${message.to} could not be sent: ${error.message}`))
-    .finally(() => inFlight.delete(sending));
-  inFlight.add(sending);
-}
+export class BackgroundMail {
+  /** Mail handed over and not yet sent or failed. */
+  readonly #sending = new Set<Promise<void>>();
 
-/** Resolves once every mail handed over so far is sent or has failed (a closing process waits for it). */
-export async function mailSettled(): Promise<void> {
-  await Promise.all([...inFlight]);
+  constructor(
+    private readonly mailer: Mailer,
+    private readonly log: (line: string) => void = console.error,
+  ) {}
+
+  send(message: MailMessage): void {
+    const sending: Promise<void> = new Promise<void>((resolve) => resolve(this.mailer.send(message)))
+      .catch((error: Error) => this.log(`The mail "${message.subject}" to ${message.to} could not be sent: ${error.message}`))
+      .finally(() => this.#sending.delete(sending));
+    this.#sending.add(sending);
+  }
+
+  /** Resolves once every mail handed over so far is sent or has failed (a closing process waits for it). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#sending]);
+  }
 }
 
 /** SMTP connections the digest sender keeps open. */

@@ -3,64 +3,24 @@
  * TRUSTED_PROXIES rule of /api/auth), a Redis outage falls back to each process's own limits instead of answering
  * 500, and /api/health says which shared dependency is down. Real servers on loopback, a real redis-server.
  */
-import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSettings } from '../../src/server/accounts';
-import { createApi } from '../../src/server/api';
-import { createApp } from '../../src/server/app';
 import { redisAuthLimits } from '../../src/server/auth/rate-limit';
-import { DemoProvider } from '../../src/server/providers/demo';
 import { openRedis } from '../../src/storage/redis';
-import { testAccounts } from '../fixtures/accounts';
-import { SITE } from '../fixtures/account-server';
+import { SITE, startAccountServer, type AccountServer, type AppOptions } from '../fixtures/account-server';
 import { startRedis, type Started } from '../fixtures/deploy';
-import { publishSampleReport } from '../fixtures/published-report';
 
-interface Server {
-  origin: string;
-  accounts: Awaited<ReturnType<typeof testAccounts>>;
-  close(): Promise<void>;
-}
+type Server = AccountServer;
 
 /** The real API and app on loopback, with the limits on, and the given TRUSTED_PROXIES and Redis. */
-async function startServer(options: { trustedProxies?: string[]; redis?: Redis; settings?: Partial<AccountSettings>; published?: boolean } = {}): Promise<Server> {
-  const accounts = await testAccounts({
-    rateLimit: true,
-    ...(options.redis ? { rateLimitStore: redisAuthLimits(options.redis) } : {}),
-    ...options.settings,
-  });
-  const work = await mkdtemp(join(tmpdir(), 'limits-app-'));
-  // A published report, so that health says ok or degraded rather than no-build.
-  if (options.published) await publishSampleReport(join(work, 'dist'), 2);
-  const api = createApi({
-    accounts,
-    distDir: join(work, 'dist'),
-    archiveDir: join(work, 'archive'),
-    companyInfoFile: join(work, 'companies.json'),
-    provider: new DemoProvider({ universe: [] }),
-    siteUrl: SITE,
-    trustedProxies: options.trustedProxies ?? [],
-    redis: options.redis ?? null,
-  });
-  const app = createApp({ distDir: join(work, 'dist'), api });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    accounts,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await accounts.dispose();
-      await rm(work, { recursive: true, force: true });
-    },
-  };
+function startServer(options: AppOptions & { settings?: Partial<AccountSettings> } = {}): Promise<Server> {
+  const { settings, ...app } = options;
+  return startAccountServer(null, { rateLimit: true, ...(app.redis ? { rateLimitStore: redisAuthLimits(app.redis) } : {}), ...settings }, app);
 }
 
 /** A form post as the login page sends it, from a given loopback address, with extra headers: status and Location. */

@@ -12,7 +12,7 @@ import { magicLink } from 'better-auth/plugins';
 import type Stripe from 'stripe';
 import { type AppDatabase, migrateOwnTables } from '../../storage/db';
 import { recordEmailProof, revokeUnprovenWork } from '../../storage/email-proof';
-import { type MailMessage, type Mailer, sendInBackground } from '../mail';
+import type { BackgroundMail } from '../mail';
 
 /** Used outside production when BETTER_AUTH_SECRET is unset (production refuses to start without it). */
 export const DEVELOPMENT_SECRET = 'development-only-secret-set-BETTER_AUTH_SECRET-in-production';
@@ -38,7 +38,8 @@ export interface AuthSettings {
   siteUrl: string;
   siteName: string;
   secret: string;
-  mailer: Mailer;
+  /** Sign-in links, confirmations and resets leave off the request path through it. */
+  mail: BackgroundMail;
   /** Rate limits on sign-in, sign-up and mail: on in production, and in the tests that check them. */
   rateLimit: boolean;
   /** Where the limits count (REDIS_URL: shared by every process, ./rate-limit.ts); absent: this process's memory. */
@@ -46,18 +47,16 @@ export interface AuthSettings {
   stripe: StripeSettings | null;
   /** Extra trusted origins (tests that reach the server on a loopback port besides SITE_URL). */
   trustedOrigins?: string[];
-  /** Where a mail that could not be sent is told (default: stderr). */
-  log?: (line: string) => void;
 }
 
 /** The Better Auth options for these settings (the handler and the migrations use the same). */
 export function authOptions(settings: AuthSettings) {
   const origin = new URL(settings.siteUrl).origin;
   const secure = origin.startsWith('https://');
-  const { mailer, siteName } = settings;
+  const { mail, siteName } = settings;
   const { db } = settings.database;
   // Mail leaves off the request path: sign-up and reset answer alike, and as fast, for addresses with and without an account.
-  const send = (message: MailMessage) => sendInBackground(mailer, message, settings.log);
+  const send = mail.send.bind(mail);
   const plugins = [
     magicLink({
       expiresIn: MAGIC_LINK_SECONDS,
