@@ -93,7 +93,7 @@ export async function aiSection(ctx: BenchContext, server: BenchServer, browser:
     origin,
     [
       { label: `stored analysis /api/ai/analysis/${ticker}`, path: `/api/ai/analysis/${ticker}`, rps: null, ...LOAD_BUDGETS.storedAnalysis },
-      { label: `reference, static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, rps: null, p99: null },
+      { label: `for scale, static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, rps: null, p99: null },
     ],
     reference,
   );

@@ -56,16 +56,3 @@ export function judgeRelative(value: number | null, budget: RelativeBudget, refe
   const pass = budget.op === '>=' ? ratio >= budget.ratio : budget.op === '<=' ? ratio <= budget.ratio : ratio < budget.ratio;
   return { ratio, limit, pass };
 }
-
-/** The reference for the header and the console: req/s, p99 and how it was loaded. */
-export function describeReference(reference: Reference): string {
-  return (
-    `bare node:http ${Math.round(reference.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${round2(reference.p99Ms)} ms ` +
-    `(${reference.tool}, ${reference.connections} connections, a ${reference.warmUpSeconds} s warm-up then ${reference.seconds} s, a ${reference.bodyBytes}-byte JSON answer); ` +
-    `time per request at ${reference.connections} connections ${round2(referenceTimeMs(reference))} ms`
-  );
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
-}

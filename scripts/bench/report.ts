@@ -1,8 +1,8 @@
 /** The bench's outputs: results.json for machines, RESULTS.md for people, and the list of misses. */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import { type Budget, type Figure, type RelativeFigure, SECTIONS, type SectionName } from './figures';
-import { describeReference, type Reference } from './reference';
+import { type Budget, type Figure, type RelativeFigure, round, SECTIONS, type SectionName } from './figures';
+import { type Reference, referenceTimeMs } from './reference';
 
 /** The machine a run measured. */
 export interface Machine {
@@ -114,6 +114,15 @@ export function missLines(figures: Figure[]): string[] {
 export function formatRow(f: Figure): string {
   const pass = f.pass === null ? '-' : f.pass ? 'pass' : '**FAIL**';
   return `| ${cell(f.name)} | ${cell(showValue(f))} | ${cell(showBudget(f))} | ${pass} | ${cell(f.method)} |`;
+}
+
+/** The reference for the header and the console: req/s, p99 and how it was loaded. */
+export function describeReference(reference: Reference): string {
+  return (
+    `bare node:http ${Math.round(reference.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${round(reference.p99Ms, 2)} ms ` +
+    `(${reference.tool}, ${reference.connections} connections, a ${reference.warmUpSeconds} s warm-up then ${reference.seconds} s, a ${reference.bodyBytes}-byte JSON answer); ` +
+    `time per request at ${reference.connections} connections ${round(referenceTimeMs(reference), 2)} ms`
+  );
 }
 
 /** The header's reference line: what the relative budgets of this run divide by. */
