@@ -1,6 +1,6 @@
 /**
  * The bench's load budgets are ratios to the bare node:http reference of the same run: a slower host of the same kind
- * moves the budget with the figures, a slower route misses. The figures here are a slow host's and the committed run's.
+ * moves the budget with the figures, a slower route misses. The inputs are a slow host and a fast one of the same kind.
  */
 import { describe, expect, it } from 'vitest';
 import { LOAD_BUDGETS } from '../../scripts/bench/api';
@@ -25,11 +25,10 @@ describe('judging a throughput budget against the reference', () => {
 
   it('fails the same 10.5k req/s against 0.40 on that host, and 15,000 req/s on the committed host against the quote budget', () => {
     expect(judgeRelative(10_500, { of: 'throughput', op: '>=', ratio: 0.4 }, slowHost).pass).toBe(false);
-    // 15,000 / 82,996 = 0.181, under the quote's 0.20: a real regression of the route still misses.
+    // A slower route on the fast host still misses the quote's share.
     const regressed = judgeRelative(15_000, LOAD_BUDGETS.quote.rps, committedHost);
     expect(regressed.ratio).toBeCloseTo(0.1807, 4);
     expect(regressed.pass).toBe(false);
-    // The committed run's 22,748 req/s is 0.274 of its reference.
     expect(judgeRelative(22_748, LOAD_BUDGETS.quote.rps, committedHost).pass).toBe(true);
   });
 
@@ -73,7 +72,6 @@ describe('a row of RESULTS.md with a relative budget', () => {
 
   it('marks a miss and lists it with both figures', () => {
     const row = figure('api', { name: '/api/auth/user with a valid session (SQLite): requests/s', value: 900, unit: 'req/s', relative: { budget: LOAD_BUDGETS.session.rps, reference: slowHost }, method: 'wrk' });
-    // 900 / 29,800 = 0.030, under 0.035 (1,043 req/s on this host).
     expect(formatRow(row)).toBe('| /api/auth/user with a valid session (SQLite): requests/s | 900 req/s = 0.03 × ref | ≥ 0.035 × ref (1,043 req/s here) | **FAIL** | wrk |');
     expect(missLines([row])).toEqual(['api: /api/auth/user with a valid session (SQLite): requests/s: 900 req/s = 0.03 × ref (budget ≥ 0.035 × ref (1,043 req/s here))']);
   });
