@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { ALERTS_NOTE, alertsSection } from './bench/alerts';
 import { AI_NOTE, aiSection, aiServerEnv, startBenchModel, tokenFigures } from './bench/ai';
-import { accountRoutes, API_NOTE, apiRoutes, apiSection, signInSection } from './bench/api';
+import { accountRoutes, API_NOTE, apiRoutes, apiSection, measureReference, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
 import { CLIENT_NOTE, clientSection } from './bench/client';
@@ -21,7 +21,8 @@ import { TRACK_NOTE, trackSection } from './bench/track';
 import { HISTORY_NOTE, historySection } from './bench/history';
 import { LIMITS_NOTE, limitsSection } from './bench/limits';
 import { benchPages } from './bench/pages';
-import { type BenchResults, describeMachine, missLines, toMarkdown } from './bench/report';
+import type { Reference } from './bench/reference';
+import { type BenchResults, describeMachine, describeReference, missLines, toMarkdown } from './bench/report';
 import { type BenchServer, startServer } from './bench/server';
 import { WEIGHT_NOTE, weightSection } from './bench/weight';
 import { DEPLOY_NOTE, deploySection } from './bench/deploy';
@@ -74,6 +75,15 @@ const figures: Figure[] = [];
 const failedSections: BenchResults['failedSections'] = [];
 let browser: Browser | undefined;
 
+// The host's yardstick, measured before any section loads the machine: the load budgets are ratios to it.
+let reference: Reference | null = null;
+try {
+  reference = await measureReference(ctx);
+  console.log(`Reference: ${describeReference(reference)}`);
+} catch (error) {
+  console.error(`The bare node:http reference could not be measured, so every budget stated against it misses: ${(error as Error).message}`);
+}
+
 /** Runs one section; a section that throws is recorded and the others still run. */
 async function run(section: SectionName, work: () => Promise<Figure[]>): Promise<void> {
   if (!sections.includes(section)) return;
@@ -118,7 +128,7 @@ try {
         await run('weight', async () => weightSection(ctx, clientDir, server.origin, pages, await chromium()));
         await run('lighthouse', () => lighthouseSection(ctx, server.origin, pages));
         await run('api', async () => [
-          ...(await apiSection(ctx, server.origin, [...apiRoutes(ticker), ...(await accountRoutes(server.origin))])),
+          ...(await apiSection(ctx, server.origin, [...apiRoutes(ticker), ...(await accountRoutes(server.origin))], reference)),
           ...(await signInSection(ctx, server.origin)),
         ]);
       });
@@ -150,7 +160,7 @@ try {
         figures.push(
           ...(await withServer(
             tickers,
-            async (server) => [...(await tokenFigures(ctx, server.origin, fake, tickers)), ...(tickers === 503 ? await aiSection(ctx, server, await chromium()) : [])],
+            async (server) => [...(await tokenFigures(ctx, server.origin, fake, tickers)), ...(tickers === 503 ? await aiSection(ctx, server, await chromium(), reference) : [])],
             env,
           )),
         );
@@ -170,6 +180,7 @@ const results: BenchResults = {
   quick,
   sections,
   machine,
+  reference,
   figures,
   notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE, ai: AI_NOTE, track: TRACK_NOTE },
   failedSections,

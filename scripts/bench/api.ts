@@ -3,25 +3,44 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { type BenchContext, type Budget, type Figure, type FigureInput, figure, round } from './figures';
+import { type BenchContext, type Figure, type FigureInput, figure, round } from './figures';
+import type { Reference, RelativeBudget } from './reference';
 
-/** One route under load and its budgets. */
-interface ApiRoute {
+/** One route under load and its budgets, stated against the run's bare node:http reference. */
+export interface ApiRoute {
   label: string;
   path: string;
-  rps: Budget | null;
-  p99: Budget | null;
+  rps: RelativeBudget | null;
+  p99: RelativeBudget | null;
   /** Request headers beside Accept-Encoding (the session cookie). */
   headers?: Record<string, string>;
 }
 
 export const CONNECTIONS = 50;
 
+/** A share of the reference's req/s a route must reach. */
+export function atLeastShare(ratio: number): RelativeBudget {
+  return { of: 'throughput', op: '>=', ratio };
+}
+
+/** A multiple of the reference's time per request a route's p99 must stay within. */
+export function withinTimes(ratio: number, op: '<=' | '<' = '<='): RelativeBudget {
+  return { of: 'time', op, ratio };
+}
+
+/** The load budgets of the API and AI sections, against the run's reference (docs/benchmark.md says how they were chosen). */
+export const LOAD_BUDGETS = {
+  quote: { rps: atLeastShare(0.2), p99: withinTimes(10) },
+  staticJson: { rps: atLeastShare(0.12) },
+  session: { rps: atLeastShare(0.035), p99: withinTimes(45) },
+  storedAnalysis: { p99: withinTimes(35, '<') },
+} as const;
+
 /** The routes of the budgets: a cached live route and a pre-rendered static JSON route. */
 export function apiRoutes(ticker: string): ApiRoute[] {
   return [
-    { label: `cached live /api/stock-price/${ticker}`, path: `/api/stock-price/${ticker}`, rps: { op: '>=', limit: 20_000 }, p99: { op: '<=', limit: 5 } },
-    { label: `static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, rps: { op: '>=', limit: 10_000 }, p99: null },
+    { label: `cached live /api/stock-price/${ticker}`, path: `/api/stock-price/${ticker}`, ...LOAD_BUDGETS.quote },
+    { label: `static JSON /api/stock/${ticker}`, path: `/api/stock/${ticker}`, ...LOAD_BUDGETS.staticJson, p99: null },
   ];
 }
 
@@ -50,7 +69,7 @@ export async function accountRoutes(origin: string): Promise<ApiRoute[]> {
   const cookie = await signIn(origin, email, 'sign-in');
   return [
     { label: 'plain Hono route /api/auth/user signed out', path: '/api/auth/user', rps: null, p99: null },
-    { label: '/api/auth/user with a valid session (SQLite)', path: '/api/auth/user', rps: { op: '>=', limit: 3000 }, p99: { op: '<=', limit: 25 }, headers: { cookie } },
+    { label: '/api/auth/user with a valid session (SQLite)', path: '/api/auth/user', ...LOAD_BUDGETS.session, headers: { cookie } },
   ];
 }
 
@@ -162,7 +181,7 @@ export const API_NOTE =
   'requests/s is completed requests per second; p50 and p99 are latency percentiles; errors are socket errors + timeouts + non-2xx answers. ' +
   'A route that does not answer 200 is recorded as not available and counts as a miss.';
 
-// A bare node:http server answering the quote's bytes: what this machine can serve at all, to read the routes against.
+// A bare node:http server answering a fixed JSON body: what this machine can serve at all, the yardstick of the load budgets.
 const BARE_SERVER = `
 const body = process.argv[1];
 require('node:http')
@@ -170,58 +189,56 @@ require('node:http')
   .listen(0, '127.0.0.1', function () { console.log(this.address().port); });
 `;
 
-/** Loads a bare node:http server with the same tool and body, as a reference row with no budget. */
-async function bareBaseline(tool: LoadTool, body: string, seconds: number): Promise<LoadResult> {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER, body], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A quote-like JSON answer for the reference server: the body's size barely moves a bare server's req/s. */
+const REFERENCE_BODY = JSON.stringify({ ticker: 'AAPL', price: 189.84, change: 1.27, changePercent: 0.67, currency: 'USD', asOf: '2026-01-02T15:30:00.000Z', source: 'bench' });
+
+/** Loads a bare node:http server with the sections' tool and settings: the run's reference. */
+export async function measureReference(ctx: BenchContext): Promise<Reference> {
+  const tool = loadTool();
+  const seconds = ctx.quick ? 3 : 10;
+  const child = spawn(process.execPath, ['-e', BARE_SERVER, REFERENCE_BODY], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim())));
       child.once('exit', (code) => reject(new Error(`the bare node:http server exited (${code})`)));
     });
-    const url = `http://127.0.0.1:${port}/`;
-    await tool.run(url, WARM_UP_SECONDS);
-    return await tool.run(url, seconds);
+    const result = await measure(tool, `http://127.0.0.1:${port}/`, seconds);
+    if (!(result.requestsPerSecond > 0)) throw new Error(`the bare node:http server answered ${result.requestsPerSecond} req/s`);
+    return { requestsPerSecond: result.requestsPerSecond, p99Ms: result.p99Ms, tool: tool.name, connections: CONNECTIONS, seconds, warmUpSeconds: WARM_UP_SECONDS, bodyBytes: Buffer.byteLength(REFERENCE_BODY) };
   } finally {
     child.kill();
   }
 }
 
 /** Loads each route for a fixed time after a warm-up and reports requests/s, p50, p99 and errors. */
-export async function apiSection(ctx: BenchContext, origin: string, routes: ApiRoute[]): Promise<Figure[]> {
+export async function apiSection(ctx: BenchContext, origin: string, routes: ApiRoute[], reference: Reference | null): Promise<Figure[]> {
   const figures: Figure[] = [];
   const add = (input: FigureInput) => figures.push(figure('api', input));
   const seconds = ctx.quick ? 3 : 10;
   const tool = loadTool();
   const method = `${tool.name}, ${CONNECTIONS} connections, ${seconds} s`;
-  let referenceBody: string | null = null;
+  const against = (budget: RelativeBudget | null) => (budget === null ? {} : { relative: { budget, reference } });
   for (const route of routes) {
     const url = origin + route.path;
     // The first answer fills the server's caches; a route that is not there yet is a miss, not a crash.
     const first = await fetch(url, { headers: route.headers });
     const status = first.status;
-    const text = await first.text();
-    referenceBody ??= status === 200 ? text : null;
+    await first.arrayBuffer();
     if (status !== 200) {
       ctx.log(`  ${route.path}: ${status}, not measured`);
       const missing = { missing: `not available (${status})`, value: null, method };
-      add({ name: `${route.label}: requests/s`, unit: 'req/s', budget: route.rps ?? null, ...missing });
-      if (route.p99 !== null) add({ name: `${route.label}: p99 latency`, unit: 'ms', budget: route.p99, ...missing });
+      add({ name: `${route.label}: requests/s`, unit: 'req/s', ...against(route.rps), ...missing });
+      if (route.p99 !== null) add({ name: `${route.label}: p99 latency`, unit: 'ms', ...against(route.p99), ...missing });
       continue;
     }
     await tool.run(url, WARM_UP_SECONDS, route.headers);
     const result = await tool.run(url, seconds, route.headers);
-    ctx.log(`  ${route.path}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${round(result.p99Ms, 2)} ms, ${result.errors} errors (${tool.name})`);
-    add({ name: `${route.label}: requests/s`, value: Math.round(result.requestsPerSecond), unit: 'req/s', budget: route.rps, method });
+    const share = reference === null ? '' : ` (${round(result.requestsPerSecond / reference.requestsPerSecond, 3)} x ref)`;
+    ctx.log(`  ${route.path}: ${Math.round(result.requestsPerSecond)} req/s${share}, p99 ${round(result.p99Ms, 2)} ms, ${result.errors} errors (${tool.name})`);
+    add({ name: `${route.label}: requests/s`, value: Math.round(result.requestsPerSecond), unit: 'req/s', ...against(route.rps), method });
     add({ name: `${route.label}: p50 latency`, value: round(result.p50Ms, 2), unit: 'ms', method });
-    add({ name: `${route.label}: p99 latency`, value: round(result.p99Ms, 2), unit: 'ms', budget: route.p99, method });
+    add({ name: `${route.label}: p99 latency`, value: round(result.p99Ms, 2), unit: 'ms', ...against(route.p99), method });
     add({ name: `${route.label}: errors`, value: result.errors, unit: 'requests', budget: { op: '=', limit: 0 }, method: result.total === null ? method : `${method}, of ${result.total} requests` });
-  }
-  if (referenceBody !== null) {
-    const bare = await bareBaseline(tool, referenceBody, seconds);
-    ctx.log(`  bare node:http reference: ${Math.round(bare.requestsPerSecond)} req/s, p99 ${round(bare.p99Ms, 2)} ms`);
-    const reference = `${method}; a bare node:http server answering the first route's body, for scale`;
-    add({ name: 'reference, bare node:http: requests/s', value: Math.round(bare.requestsPerSecond), unit: 'req/s', method: reference });
-    add({ name: 'reference, bare node:http: p99 latency', value: round(bare.p99Ms, 2), unit: 'ms', method: reference });
   }
   return figures;
 }

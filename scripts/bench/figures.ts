@@ -1,4 +1,5 @@
 /** The benchmark's figures: one measured number with its budget, its verdict and how it was measured. */
+import { judgeRelative, type Reference, type RelativeBudget } from './reference';
 
 /** A budget a figure must meet: value `op` limit. */
 export interface Budget {
@@ -19,6 +20,16 @@ export interface Figure {
   method: string;
   /** Why the value is null, e.g. "not available (404)". */
   missing?: string;
+  /** A budget stated against the run's bare node:http reference: `pass` is judged on `ratio`, and `budget` is its equivalent on this host. */
+  relative?: RelativeFigure;
+}
+
+/** A figure's relative budget and where it stands. */
+export interface RelativeFigure extends RelativeBudget {
+  /** The figure over the reference (null when either is missing). */
+  measured: number | null;
+  /** The reference's req/s in this run (null when it could not be measured). */
+  referenceRequestsPerSecond: number | null;
 }
 
 /** The sections, in the order they run. */
@@ -35,6 +46,8 @@ export interface FigureInput {
   budget?: Budget | null;
   method: string;
   missing?: string;
+  /** Judge against the reference instead of `budget`. */
+  relative?: { budget: RelativeBudget; reference: Reference | null };
 }
 
 /** Judges a value against a budget; a value the budget needs but that is missing fails. */
@@ -55,8 +68,23 @@ function judge(value: number | null, budget: Budget | null): boolean | null {
 
 /** Makes a figure of a section and judges it. */
 export function figure(section: SectionName, input: FigureInput): Figure {
-  const budget = input.budget ?? null;
   const value = input.value === null || Number.isFinite(input.value) ? input.value : null;
+  if (input.relative) {
+    const { budget, reference } = input.relative;
+    const verdict = judgeRelative(value, budget, reference);
+    return {
+      section,
+      name: input.name,
+      value,
+      unit: input.unit,
+      budget: verdict.limit === null ? null : { op: budget.op, limit: verdict.limit },
+      pass: verdict.pass,
+      method: input.method,
+      ...(input.missing !== undefined || value === null ? { missing: input.missing ?? 'not measured' } : {}),
+      relative: { ...budget, measured: verdict.ratio, referenceRequestsPerSecond: reference?.requestsPerSecond ?? null },
+    };
+  }
+  const budget = input.budget ?? null;
   return {
     section,
     name: input.name,

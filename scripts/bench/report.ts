@@ -1,7 +1,8 @@
 /** The bench's outputs: results.json for machines, RESULTS.md for people, and the list of misses. */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import { type Budget, type Figure, SECTIONS, type SectionName } from './figures';
+import { type Budget, type Figure, type RelativeFigure, round, SECTIONS, type SectionName } from './figures';
+import { type Reference, referenceTimeMs } from './reference';
 
 /** The machine a run measured. */
 export interface Machine {
@@ -22,6 +23,8 @@ export interface BenchResults {
   quick: boolean;
   sections: SectionName[];
   machine: Machine;
+  /** The bare node:http reference measured at the start; null when it could not be measured. */
+  reference: Reference | null;
   figures: Figure[];
   /** How each section measures, printed under its heading. */
   notes: Record<SectionName, string>;
@@ -53,16 +56,35 @@ function misses(figures: Figure[]): Figure[] {
   return figures.filter((f) => f.pass === false);
 }
 
-function showBudget(budget: Budget | null, unit: string): string {
-  if (budget === null) return '-';
-  const op = { '<=': '≤', '<': '<', '>=': '≥', '=': '=' }[budget.op];
-  return `${op} ${budget.limit.toLocaleString('en-US')}${unit && unit !== 'score' ? ` ${unit}` : ''}`;
+const OPS: Record<Budget['op'], string> = { '<=': '≤', '<': '<', '>=': '≥', '=': '=' };
+
+function withUnit(value: number, unit: string, decimals = 3): string {
+  return `${value.toLocaleString('en-US', { maximumFractionDigits: decimals })}${unit && unit !== 'score' ? ` ${unit}` : ''}`;
 }
 
-/** A figure's value as the table shows it. */
-function showValue(f: Figure): string {
+/** What a relative budget's ratio is of: the reference's req/s, or its time per request. */
+function yardstickName(relative: RelativeFigure): string {
+  return relative.of === 'throughput' ? 'ref' : 'ref time';
+}
+
+/** A figure's budget as the table shows it; a relative one as its ratio, then its equivalent on this host. */
+export function showBudget(f: Pick<Figure, 'budget' | 'unit' | 'relative'>): string {
+  const relative = f.relative;
+  if (relative) {
+    const here = f.budget === null ? 'no reference' : `${withUnit(f.budget.limit, f.unit, relative.of === 'throughput' ? 0 : 2)} here`;
+    return `${OPS[relative.op]} ${relative.ratio} × ${yardstickName(relative)} (${here})`;
+  }
+  if (f.budget === null) return '-';
+  return `${OPS[f.budget.op]} ${withUnit(f.budget.limit, f.unit)}`;
+}
+
+/** A figure's value as the table shows it; with a relative budget, also its ratio to the reference. */
+export function showValue(f: Pick<Figure, 'value' | 'unit' | 'missing' | 'relative'>): string {
   if (f.value === null) return f.missing ?? 'not measured';
-  return `${f.value.toLocaleString('en-US', { maximumFractionDigits: 3 })}${f.unit && f.unit !== 'score' ? ` ${f.unit}` : ''}`;
+  const shown = withUnit(f.value, f.unit);
+  const relative = f.relative;
+  if (!relative || relative.measured === null) return shown;
+  return `${shown} = ${relative.measured.toLocaleString('en-US', { maximumFractionDigits: relative.of === 'throughput' ? 3 : 2 })} × ${yardstickName(relative)}`;
 }
 
 function cell(text: string): string {
@@ -85,7 +107,32 @@ const TITLES: Record<SectionName, string> = {
 
 /** One line per miss: figure, value and budget. */
 export function missLines(figures: Figure[]): string[] {
-  return misses(figures).map((f) => `${f.section}: ${f.name}: ${showValue(f)} (budget ${showBudget(f.budget, f.unit)})`);
+  return misses(figures).map((f) => `${f.section}: ${f.name}: ${showValue(f)} (budget ${showBudget(f)})`);
+}
+
+/** One row of a section's table: figure, value, budget, verdict, method. */
+export function formatRow(f: Figure): string {
+  const pass = f.pass === null ? '-' : f.pass ? 'pass' : '**FAIL**';
+  return `| ${cell(f.name)} | ${cell(showValue(f))} | ${cell(showBudget(f))} | ${pass} | ${cell(f.method)} |`;
+}
+
+/** The reference for the header and the console: req/s, p99 and how it was loaded. */
+export function describeReference(reference: Reference): string {
+  return (
+    `bare node:http ${Math.round(reference.requestsPerSecond).toLocaleString('en-US')} req/s, p99 ${round(reference.p99Ms, 2)} ms ` +
+    `(${reference.tool}, ${reference.connections} connections, a ${reference.warmUpSeconds} s warm-up then ${reference.seconds} s, a ${reference.bodyBytes}-byte JSON answer); ` +
+    `time per request at ${reference.connections} connections ${round(referenceTimeMs(reference), 2)} ms`
+  );
+}
+
+/** The header's reference line: what the relative budgets of this run divide by. */
+export function referenceLine(reference: Reference | null): string {
+  if (reference === null) return 'Reference: not measured, so every budget stated against it misses in this run.';
+  return (
+    `Reference (the yardstick of the load budgets, measured once at the start of this run): ${describeReference(reference)}. ` +
+    'A throughput budget is a share of the reference\'s req/s ("× ref"); a latency budget under load is a multiple of its time per request ("× ref time"); ' +
+    'each is judged on that ratio, and its equivalent on this host is shown beside it.'
+  );
 }
 
 /** RESULTS.md: a header with the run and the machine, the misses, then a table per section. */
@@ -97,6 +144,8 @@ export function toMarkdown(results: BenchResults): string {
     `Written by \`npm run bench\`${results.quick ? ' --quick' : ''}. Run started ${results.startedAt}, took ${Math.round(results.durationSeconds)} s.`,
     '',
     `Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Linux ${m.kernel}, Node ${m.node}, ${m.chromium}; load average ${m.loadAtStart} at the start (other work on the machine skews the figures).`,
+    '',
+    referenceLine(results.reference),
     '',
   ];
   const missed = missLines(results.figures);
@@ -113,10 +162,7 @@ export function toMarkdown(results: BenchResults): string {
     const rows = results.figures.filter((f) => f.section === section);
     if (rows.length === 0) continue;
     lines.push('| figure | value | budget | pass | how measured |', '|---|---:|---:|:---:|---|');
-    for (const f of rows) {
-      const pass = f.pass === null ? '-' : f.pass ? 'pass' : '**FAIL**';
-      lines.push(`| ${cell(f.name)} | ${cell(showValue(f))} | ${showBudget(f.budget, f.unit)} | ${pass} | ${cell(f.method)} |`);
-    }
+    for (const f of rows) lines.push(formatRow(f));
     lines.push('');
   }
   return `${lines.join('\n')}`;
