@@ -5,7 +5,8 @@ import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
 import { config } from './src/config';
 import { canonicalUrl } from './src/lib/domain/site/canonical';
-import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/site/routes';
+import { LIVE_API_PATH_SOURCE } from './src/lib/domain/site/live-routes';
+import { NOINDEX_PAGE_PATHS } from './src/lib/domain/site/routes';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
