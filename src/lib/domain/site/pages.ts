@@ -77,8 +77,9 @@ function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-/** The page that answers an address (a path without query), exact rows before patterned and paged ones; undefined when none does. */
-export function pageAt(path: string): Page | undefined {
+/** The page that answers an address (a path without query, trailing slash or not), exact rows first; undefined when none does. */
+export function pageAt(address: string): Page | undefined {
+  const path = address.replace(/(.)\/+$/, '$1');
   return (
     PAGES.find((page) => page.path === path) ??
     PAGES.find((page) => (page.path.includes('[') && pathPattern(page.path).test(path)) || (page.sitemap === 'paged' && path.startsWith(`${page.path}/`)))
@@ -101,7 +102,7 @@ export function navEntries(section: NavSection): NavEntry[] {
 
 /** The sidebar entry (its href) shown as current at an address (with or without trailing slash); null when none is. */
 export function currentNavTab(path: string): string | null {
-  const page = pageAt(path.replace(/(.)\/+$/, '$1'));
+  const page = pageAt(path);
   if (!page) return null;
   return page.nav ? page.path : (page.navTab ?? null);
 }
@@ -111,8 +112,11 @@ export function indexable(page: Page): boolean {
   return page.sitemap !== 'none';
 }
 
-/** The pages the build marks noindex, by address. */
-export const NOINDEX_PATHS: readonly string[] = PAGES.filter((page) => !indexable(page)).map((page) => page.path);
+/** Whether an address belongs in the sitemap (and may be indexed): any address but a noindex page's. Base marks the rest noindex. */
+export function inSitemap(path: string): boolean {
+  const page = pageAt(path);
+  return page === undefined || indexable(page);
+}
 
 /** The addresses of the list pages whose filter form a query fills (their built HTML holds every row the page lists). */
 export const FILTERABLE_PATHS: readonly string[] = PAGES.filter((page) => page.filterable).map((page) => page.path);

@@ -2,7 +2,7 @@
  * The static API's routes (spec section 7, DESIGN.md "API routes") and the server's page rules derived from the page
  * table (pages.ts); the live routes are live-routes.ts's table.
  */
-import { NOINDEX_PATHS, OPERATOR_PATHS } from './pages';
+import { OPERATOR_PATHS } from './pages';
 
 /** The per-ticker daily-data routes, written as static JSON `api/<route>/<TICKER>.json`, in the order they are written. */
 export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description', 'track-record'] as const;
@@ -23,12 +23,6 @@ export const NOT_FOUND_PAGE = '404.html';
 export function notFoundPageFor(path: string): string {
   return path === '/signal' || path.startsWith('/signal/') ? STOCK_NOT_FOUND_PAGE : NOT_FOUND_PAGE;
 }
-
-/**
- * Pages marked `noindex` (the page table's rows outside the sitemap); /ai-analysis, with its pre-rendered facts, is
- * indexed. They stay out of the sitemap; the build test checks each built page against this pattern.
- */
-export const NOINDEX_PAGE_PATHS = new RegExp(`^(${NOINDEX_PATHS.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})/?$`);
 
 /** robots.txt: pages may be crawled, the live API may not, and the sitemap is named at SITE_URL. */
 export function robotsTxt(siteUrl: string): string {
