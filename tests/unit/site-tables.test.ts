@@ -82,8 +82,8 @@ describe('the back button, the list filters and the operators\' pages read the p
   it('a row\'s back label names the section; a page without one is the Dashboard', () => {
     const backs = PAGES.filter((page) => page.back).map((page) => [page.path, page.back]);
     expect(backs).toEqual([
-      ['/recently-qualified', 'Recently Qualified'],
       ['/currently-qualified', 'Currently Qualified'],
+      ['/recently-qualified', 'Recently Qualified'],
       ['/reversals-exits', 'Reversals & Exits'],
       ['/heatmap', 'Heatmap'],
       ['/explore', 'Explore'],
@@ -94,7 +94,7 @@ describe('the back button, the list filters and the operators\' pages read the p
   });
 
   it('the filterable lists and the operators\' pages are the rows that say so', () => {
-    expect([...FILTERABLE_LIST_PATHS]).toEqual(['/', '/all-signals', '/recently-qualified', '/currently-qualified', '/reversals-exits']);
+    expect([...FILTERABLE_LIST_PATHS]).toEqual(['/', '/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);
     expect([...OPERATOR_PAGES]).toEqual(['/upload', '/admin']);
   });
 });

@@ -37,12 +37,12 @@ export interface Page {
   operator?: boolean;
 }
 
-/** Every page, in the order of the spec's route table. */
+/** Every page (the sidebar orders its entries by `nav.order`, not by row). */
 export const PAGES: readonly Page[] = [
   { path: '/', file: 'index.astro', title: 'All Signals', nav: { section: 'main', order: 1, icon: 'all' }, sitemap: 'one', filterable: true },
   { path: '/all-signals', file: 'all-signals.astro', title: 'All Signals', navTab: '/', sitemap: 'one', filterable: true },
-  { path: '/recently-qualified', file: 'recently-qualified.astro', title: 'Recently Qualified', nav: { section: 'main', order: 2, icon: 'recent' }, back: 'Recently Qualified', sitemap: 'one', filterable: true },
   { path: '/currently-qualified', file: 'currently-qualified.astro', title: 'Currently Qualified', nav: { section: 'main', order: 3, icon: 'current' }, back: 'Currently Qualified', sitemap: 'one', filterable: true },
+  { path: '/recently-qualified', file: 'recently-qualified.astro', title: 'Recently Qualified', nav: { section: 'main', order: 2, icon: 'recent' }, back: 'Recently Qualified', sitemap: 'one', filterable: true },
   { path: '/reversals-exits', file: 'reversals-exits.astro', title: 'Reversals & Exits', nav: { section: 'main', order: 4, icon: 'reversals' }, back: 'Reversals & Exits', sitemap: 'one', filterable: true },
   { path: '/heatmap', file: 'heatmap.astro', title: 'Heatmap', nav: { section: 'more', order: 1, icon: 'heatmap' }, back: 'Heatmap', sitemap: 'one' },
   { path: '/explore', file: 'explore.astro', title: 'Explore', navTab: '/heatmap', back: 'Explore', sitemap: 'one' },
