@@ -5,8 +5,10 @@ import { LEARN_VIDEO_URL, POLYGON_URL } from './servers';
 // The shared test machine can be slow: the Toaster and Paywall islands load on first use, so allow them time.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-// Every sidebar and footer entry of the page table (its labels are pinned to the spec in tests/unit/site-tables.test.ts), with its page's heading.
-const screens = (['main', 'more', 'info'] as const).flatMap((section) => navEntries(section).map((entry) => [entry.label, entry.href, pageAt(entry.href)!.title, section] as const));
+// Every sidebar and footer entry of the page table (its labels are pinned to the spec in tests/unit/site-tables.test.ts),
+// with its page's heading: the page's title, but the Terms page's, which is its policy text's own title.
+const heading = (href: string) => (href === '/terms' ? 'Terms of use' : pageAt(href)!.title);
+const screens = (['main', 'more', 'info'] as const).flatMap((section) => navEntries(section).map((entry) => [entry.label, entry.href, heading(entry.href), section] as const));
 
 /** Turns a local flag on as another tab would: the stores follow storage events. */
 async function setFlag(page: Page, key: string, on: boolean): Promise<void> {

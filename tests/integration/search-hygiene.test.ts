@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSource } from '../../src/ingest/report-source';
-import { currentNavTab, inSitemap, navEntries } from '../../src/lib/domain/site/pages';
+import { currentNavTab, inSitemap, navEntries, pageAt } from '../../src/lib/domain/site/pages';
+import { pageTitle } from '../../src/lib/site-meta';
 import { SAMPLE_MANIFEST, SAMPLE_NOTICE, sampleManifest } from '../../src/lib/domain/report/report-source';
 import type { ArchivedFile } from '../../src/lib/domain/report/schemas';
 import { DemoProvider } from '../../src/server/providers/demo';
@@ -115,6 +116,8 @@ describe('search hygiene of the built site', () => {
       expect(links(html, /<ul class="sb-links"/, '</ul>').map(({ href, label }) => ({ href, label })), path).toEqual(info);
       expect(links(html, /<footer class="site-footer">/, '</footer>').map(({ href, label }) => ({ href, label })), path).toEqual(info);
       expect(html.includes('<meta name="robots" content="noindex">'), `${path} noindex`).toBe(!inSitemap(path));
+      // A page at its row's own address (not the home page's longer title, nor a ticker's or a later archive page's) has the row's title.
+      if (path !== '/' && pageAt(path)?.path === path) expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]?.replace(/&amp;/g, '&'), path).toBe(pageTitle(pageAt(path)!.title));
     }
   });
 

@@ -22,10 +22,10 @@ export interface Page {
   path: string;
   /** The page's file under src/pages. */
   file: string;
-  /** The page's name: its head title's first part and, unless `nav.label` says otherwise, its navigation label. */
+  /** The page's name: its head title's first part (Base's default) and its navigation label. */
   title: string;
   /** Its entry in the sidebar, by section and order within it (spec "Shell and navigation"). */
-  nav?: { section: NavSection; order: number; icon?: NavIcon; label?: string };
+  nav?: { section: NavSection; order: number; icon?: NavIcon };
   /** The sidebar entry shown as current on this page when the page has none of its own. */
   navTab?: string;
   /** The detail page's back button names this section ('Back to {back}') when the visitor came from here. */
@@ -50,7 +50,7 @@ export const PAGES: readonly Page[] = [
   { path: '/archives', file: 'archives/[...page].astro', title: 'Archives', nav: { section: 'more', order: 3, icon: 'archives' }, sitemap: 'paged' },
   { path: '/learn', file: 'learn.astro', title: 'Learn', nav: { section: 'more', order: 4, icon: 'learn' }, sitemap: 'one' },
   { path: '/changelog', file: 'changelog.astro', title: 'Changelog', nav: { section: 'info', order: 1 }, sitemap: 'one' },
-  { path: '/terms', file: 'terms.astro', title: 'Terms of use', nav: { section: 'info', order: 2, label: 'Terms' }, sitemap: 'one' },
+  { path: '/terms', file: 'terms.astro', title: 'Terms', nav: { section: 'info', order: 2 }, sitemap: 'one' },
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
@@ -97,7 +97,7 @@ export interface NavEntry {
 export function navEntries(section: NavSection): NavEntry[] {
   return PAGES.filter((page) => page.nav?.section === section)
     .sort((a, b) => a.nav!.order - b.nav!.order)
-    .map((page) => ({ href: page.path, label: page.nav!.label ?? page.title, ...(page.nav!.icon ? { icon: page.nav!.icon } : {}) }));
+    .map((page) => ({ href: page.path, label: page.title, ...(page.nav!.icon ? { icon: page.nav!.icon } : {}) }));
 }
 
 /** The sidebar entry (its href) shown as current at an address (with or without trailing slash); null when none is. */
