@@ -79,8 +79,8 @@ describe('the navigation is the page table\'s', () => {
 });
 
 describe('the back button, the list filters and the operators\' pages read the page table', () => {
-  it('a row\'s back label names the section; a page without one is the Dashboard', () => {
-    const backs = PAGES.filter((page) => page.back).map((page) => [page.path, page.back]);
+  it('a row with `back` is named by the back button; a page without is the Dashboard', () => {
+    const backs = PAGES.filter((page) => page.back).map((page) => [page.path, page.title]);
     expect(backs).toEqual([
       ['/currently-qualified', 'Currently Qualified'],
       ['/recently-qualified', 'Recently Qualified'],

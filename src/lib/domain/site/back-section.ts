@@ -2,8 +2,8 @@
 import { BACK_SECTIONS } from './pages';
 
 /**
- * The back button of the detail page: 'Back to {section}' (the page table's `back` label of the page the visitor
- * came from, else the Dashboard) and where it goes (the previous path, else '/').
+ * The back button of the detail page: 'Back to {section}' (the title of the page the visitor came from when its
+ * page-table row has `back`, else the Dashboard) and where it goes (the previous path, else '/').
  */
 export function backTarget(previousPath: string | null | undefined): { label: string; href: string } {
   const path = previousPath && previousPath.startsWith('/') && !previousPath.startsWith('//') ? previousPath : null;

@@ -28,8 +28,8 @@ export interface Page {
   nav?: { section: NavSection; order: number; icon?: NavIcon };
   /** The sidebar entry shown as current on this page when the page has none of its own. */
   navTab?: string;
-  /** The detail page's back button names this section ('Back to {back}') when the visitor came from here. */
-  back?: string;
+  /** The detail page's back button names this page ('Back to {title}') when the visitor came from it; else the Dashboard. */
+  back?: true;
   sitemap: SitemapFamily;
   /** A list page whose filter form a query fills: the server renders `?q=`, `?direction=`, `?sector=` without JavaScript. */
   filterable?: boolean;
@@ -41,11 +41,11 @@ export interface Page {
 export const PAGES: readonly Page[] = [
   { path: '/', file: 'index.astro', title: 'All Signals', nav: { section: 'main', order: 1, icon: 'all' }, sitemap: 'one', filterable: true },
   { path: '/all-signals', file: 'all-signals.astro', title: 'All Signals', navTab: '/', sitemap: 'one', filterable: true },
-  { path: '/currently-qualified', file: 'currently-qualified.astro', title: 'Currently Qualified', nav: { section: 'main', order: 3, icon: 'current' }, back: 'Currently Qualified', sitemap: 'one', filterable: true },
-  { path: '/recently-qualified', file: 'recently-qualified.astro', title: 'Recently Qualified', nav: { section: 'main', order: 2, icon: 'recent' }, back: 'Recently Qualified', sitemap: 'one', filterable: true },
-  { path: '/reversals-exits', file: 'reversals-exits.astro', title: 'Reversals & Exits', nav: { section: 'main', order: 4, icon: 'reversals' }, back: 'Reversals & Exits', sitemap: 'one', filterable: true },
-  { path: '/heatmap', file: 'heatmap.astro', title: 'Heatmap', nav: { section: 'more', order: 1, icon: 'heatmap' }, back: 'Heatmap', sitemap: 'one' },
-  { path: '/explore', file: 'explore.astro', title: 'Explore', navTab: '/heatmap', back: 'Explore', sitemap: 'one' },
+  { path: '/currently-qualified', file: 'currently-qualified.astro', title: 'Currently Qualified', nav: { section: 'main', order: 3, icon: 'current' }, back: true, sitemap: 'one', filterable: true },
+  { path: '/recently-qualified', file: 'recently-qualified.astro', title: 'Recently Qualified', nav: { section: 'main', order: 2, icon: 'recent' }, back: true, sitemap: 'one', filterable: true },
+  { path: '/reversals-exits', file: 'reversals-exits.astro', title: 'Reversals & Exits', nav: { section: 'main', order: 4, icon: 'reversals' }, back: true, sitemap: 'one', filterable: true },
+  { path: '/heatmap', file: 'heatmap.astro', title: 'Heatmap', nav: { section: 'more', order: 1, icon: 'heatmap' }, back: true, sitemap: 'one' },
+  { path: '/explore', file: 'explore.astro', title: 'Explore', navTab: '/heatmap', back: true, sitemap: 'one' },
   { path: '/track-record', file: 'track-record.astro', title: 'Track Record', nav: { section: 'more', order: 2, icon: 'track' }, sitemap: 'one' },
   { path: '/archives', file: 'archives/[...page].astro', title: 'Archives', nav: { section: 'more', order: 3, icon: 'archives' }, sitemap: 'paged' },
   { path: '/learn', file: 'learn.astro', title: 'Learn', nav: { section: 'more', order: 4, icon: 'learn' }, sitemap: 'one' },
@@ -125,4 +125,4 @@ export const FILTERABLE_PATHS: readonly string[] = PAGES.filter((page) => page.f
 export const OPERATOR_PATHS: readonly string[] = PAGES.filter((page) => page.operator).map((page) => page.path);
 
 /** The sections the detail page's back button may name, by the address the visitor came from. */
-export const BACK_SECTIONS: readonly (readonly [path: string, label: string])[] = PAGES.flatMap((page) => (page.back ? [[page.path, page.back] as const] : []));
+export const BACK_SECTIONS: readonly (readonly [path: string, label: string])[] = PAGES.flatMap((page) => (page.back ? [[page.path, page.title] as const] : []));
