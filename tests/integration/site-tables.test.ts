@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_ROUTES, liveRouteFor, METHOD_GUARDS, type Method } from '../../src/lib/domain/site/live-routes';
+import { LIVE_ROUTES, METHOD_GUARDS, type LiveRoute, type Method } from '../../src/lib/domain/site/live-routes';
 import { createApi } from '../../src/server/api';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { testAccounts } from '../fixtures/accounts';
@@ -43,6 +43,11 @@ afterAll(async () => {
   await paywalled.dispose();
   await rm(work, { recursive: true, force: true });
 });
+
+/** The row of a route path under /api (`/health`, `/polygon/aggs/:ticker`) by its first segment. */
+function liveRouteFor(path: string): LiveRoute | undefined {
+  return LIVE_ROUTES.find((route) => route.prefix === path.split('/')[1]);
+}
 
 /** The routes the app answers, without the 405 guards the table itself mounts: `METHOD path` under /api. */
 function answeredRoutes(): { method: string; path: string }[] {

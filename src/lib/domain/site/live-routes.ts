@@ -68,7 +68,7 @@ const FORWARDED = LIVE_ROUTES.filter((route) => !route.static);
 export const LIVE_PREFIXES: readonly string[] = FORWARDED.map((route) => route.prefix);
 
 /** The live routes' first path segments under /api whose other methods are a 405 naming GET and HEAD. */
-export const LIVE_GET_PREFIXES: readonly string[] = FORWARDED.filter((route) => route.otherMethods === 'refused').map((route) => route.prefix);
+const LIVE_GET_PREFIXES: readonly string[] = FORWARDED.filter((route) => route.otherMethods === 'refused').map((route) => route.prefix);
 
 /** The live routes answered only with POST and a JSON body, as paths under /api. */
 export const LIVE_POST_ROUTES: readonly string[] = FORWARDED.flatMap((route) => route.postOnly ?? []);
@@ -91,9 +91,3 @@ export const METHOD_GUARDS: readonly MethodGuard[] = [
   ...LIVE_POST_ROUTES.map((path): MethodGuard => ({ refuse: ['GET', 'PUT', 'PATCH', 'DELETE'], path, allow: 'POST' })),
   ...LIVE_GET_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`].map((path): MethodGuard => ({ refuse: ['POST', 'PUT', 'PATCH', 'DELETE'], path, allow: 'GET, HEAD' }))),
 ];
-
-/** The live-route row that answers a path under /api (`/health`, `/polygon/aggs/AAPL`), or undefined. */
-export function liveRouteFor(path: string): LiveRoute | undefined {
-  const first = path.split('/')[1];
-  return LIVE_ROUTES.find((route) => route.prefix === first);
-}

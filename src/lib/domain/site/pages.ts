@@ -108,7 +108,7 @@ export function currentNavTab(path: string): string | null {
 }
 
 /** Whether a page may be indexed: it is in the sitemap. */
-export function indexable(page: Page): boolean {
+function indexable(page: Page): boolean {
   return page.sitemap !== 'none';
 }
 
