@@ -1,8 +1,8 @@
 /**
  * The deploy rules the daily job writes with every build (docs/deploy.md), rendered from the Node server's own
- * tables so a CDN and nginx answer as `npm start` does: the routes (lib/domain/site/live-routes.ts, pages.ts, routes.ts), the security headers and
- * the page policy with the build's script hashes (security.ts), the cache rules (static.ts), the body limits
- * (body-limits.ts) and the content types serveStatic sends.
+ * tables so a CDN and nginx answer as `npm start` does: the live routes and the pages (lib/domain/site/live-routes.ts,
+ * pages.ts, routes.ts), the security headers and the page policy with the build's script hashes (security.ts), the
+ * cache rules (static.ts), the body limits (body-limits.ts) and the content types serveStatic sends.
  *   client/_headers, client/_redirects: Cloudflare Pages' (and Netlify's) header and rewrite rules;
  *   client/_worker.js, client/_routes.json: the Pages Function that forwards the live routes to API_ORIGIN and
  *     answers the not-found screens' own addresses with 404;
