@@ -18,7 +18,7 @@ import { testAccounts } from '../fixtures/accounts';
 let work: string;
 let accounts: Awaited<ReturnType<typeof testAccounts>>;
 let paywalled: Awaited<ReturnType<typeof testAccounts>>;
-let api: Hono;
+let api: ReturnType<typeof createApi>;
 let server: ServerType;
 let origin: string;
 
