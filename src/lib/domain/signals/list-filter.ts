@@ -8,7 +8,7 @@ import { FILTERABLE_PATHS } from '../site/pages';
 import { escapeHtml } from '../text/text';
 import { listOrder, matchesFilters, parseSortNumber, stockCountText, strengthPermutation, type FilterableRow, type TableState } from './table';
 
-/** The list pages whose filter form a query fills (the page table's filterable rows): their built HTML holds every row the page lists. */
+/** The list pages whose filter form a query fills (the page table's `filterable` rows): their HTML holds every row. */
 export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(FILTERABLE_PATHS);
 
 /** True when a query asks for a filter the server can apply (text, direction or sector). */

@@ -52,10 +52,12 @@ export const LIVE_ROUTES: readonly LiveRoute[] = [
   { prefix: 'download-excel', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
   { prefix: 'account', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
   { prefix: 'watchlist', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  // The login and account pages' plain form posts.
   { prefix: 'forms', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
   { prefix: 'admin', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
   { prefix: 'alerts', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
   { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires' },
+  // The Pro data: a CDN must forward it, never answer it with a static file.
   { prefix: 'pro', methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'requires' },
   { prefix: 'save-company-name', methods: ['POST'], otherMethods: 'not-found', postOnly: ['/save-company-name'], budget: null, session: 'requires' },
   ...PER_TICKER_ROUTES.map((prefix): LiveRoute => ({ prefix, methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'none', static: true })),

@@ -54,6 +54,7 @@ export const PAGES: readonly Page[] = [
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
+  // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
   { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', sitemap: 'one' },
   { path: '/ai-chat', file: 'ai-chat.astro', title: 'AI Chat', sitemap: 'none' },
   { path: '/signals-dao', file: 'signals-dao.astro', title: 'Signals DAO', sitemap: 'none' },
