@@ -5,7 +5,8 @@ import tailwindcss from '@tailwindcss/vite';
 import sitemap from '@astrojs/sitemap';
 import { config } from './src/config';
 import { canonicalUrl } from './src/lib/domain/site/canonical';
-import { LIVE_API_PATH_SOURCE, NOINDEX_PAGE_PATHS } from './src/lib/domain/site/routes';
+import { LIVE_API_PATH_SOURCE } from './src/lib/domain/site/live-routes';
+import { inSitemap } from './src/lib/domain/site/pages';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
@@ -52,7 +53,7 @@ export default defineConfig({
   // then cost no request before the first paint, while the shared Base sheet stays one cached file.
   build: { format: 'directory', inlineStylesheets: 'auto' },
   // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
-  // the noindex pages (the not-found screens, the account pages, the placeholders) stay out.
+  // the noindex pages (the page table's rows outside the sitemap: src/lib/domain/site/pages.ts) stay out.
   integrations: [
     scriptIslands,
     // Each island's server render is one renderToString, not a web stream read back into a string: at 6,000 stock
@@ -62,7 +63,7 @@ export default defineConfig({
     afterPaintDirective,
     editorialMarkdown(TEXT_PLACEHOLDERS),
     sitemap({
-      filter: (page) => !NOINDEX_PAGE_PATHS.test(new URL(page).pathname),
+      filter: (page) => inSitemap(new URL(page).pathname),
       serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),
     }),
   ],

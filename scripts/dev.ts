@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: astro dev for page work, with the live API (the Hono router) on DEV_API_PORT, proxied under /api
- * by astro.config.mjs. Pages read the published build's data (dist/data/site.json): run "npm run daily" first.
+ * by astro.config.mjs for every prefix of the live-route table (src/lib/domain/site/live-routes.ts). Pages read the
+ * published build's data (dist/data/site.json): run "npm run daily" first.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

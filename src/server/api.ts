@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
-import { LIVE_GET_PREFIXES, LIVE_POST_ROUTES, LIVE_PREFIXES } from '../lib/domain/site/routes';
+import { LIVE_PREFIXES, METHOD_GUARDS } from '../lib/domain/site/live-routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
@@ -108,15 +108,11 @@ export function createApi(options: ApiOptions): Hono {
 /** A 405 naming the allowed method for a live route asked with another one (mounted last, so real routes win). */
 function methodGuards(): Hono {
   const guards = new Hono();
-  for (const path of LIVE_POST_ROUTES) {
-    guards.on(['GET', 'PUT', 'PATCH', 'DELETE'], path, () => {
-      throw refusal(405, `Use POST on /api${path} with a JSON body.`, { Allow: 'POST' });
+  for (const { refuse, path, allow } of METHOD_GUARDS) {
+    guards.on([...refuse], path, (c) => {
+      throw refusal(405, allow === 'POST' ? `Use POST on /api${path} with a JSON body.` : `Use GET on ${c.req.path}.`, { Allow: allow });
     });
   }
-  const paths = LIVE_GET_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`]);
-  guards.on(['POST', 'PUT', 'PATCH', 'DELETE'], paths, (c) => {
-    throw refusal(405, `Use GET on ${c.req.path}.`, { Allow: 'GET, HEAD' });
-  });
   return guards;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The deploy rules the daily job writes with every build (docs/deploy.md), rendered from the Node server's own
- * tables so a CDN and nginx answer as `npm start` does: the routes (lib/domain/site/routes.ts), the security headers and
- * the page policy with the build's script hashes (security.ts), the cache rules (static.ts), the body limits
- * (body-limits.ts) and the content types serveStatic sends.
+ * tables so a CDN and nginx answer as `npm start` does: the live routes and the pages (lib/domain/site/live-routes.ts,
+ * pages.ts, routes.ts), the security headers and the page policy with the build's script hashes (security.ts), the
+ * cache rules (static.ts), the body limits (body-limits.ts) and the content types serveStatic sends.
  *   client/_headers, client/_redirects: Cloudflare Pages' (and Netlify's) header and rewrite rules;
  *   client/_worker.js, client/_routes.json: the Pages Function that forwards the live routes to API_ORIGIN and
  *     answers the not-found screens' own addresses with 404;
@@ -15,7 +15,6 @@ import { FILTERABLE_LIST_PATHS } from '../lib/domain/signals/list-filter';
 import { MAX_UPLOAD_REQUEST_BYTES } from '../lib/domain/operator/operator';
 import {
   DEPLOY_RULE_FILES,
-  LIVE_PREFIXES,
   NOT_FOUND_PAGE,
   OPERATOR_PAGES,
   PER_TICKER_ROUTES,
@@ -23,6 +22,7 @@ import {
   STOCK_NOT_FOUND_CDN_PAGE,
   STOCK_NOT_FOUND_PAGE,
 } from '../lib/domain/site/routes';
+import { LIVE_PREFIXES } from '../lib/domain/site/live-routes';
 import { BODY_LIMITS } from './body-limits';
 import { pagePolicy, SECURITY_HEADERS } from './security';
 import { EDGE_REVALIDATE, HASHED_ASSETS, IMMUTABLE, REVALIDATE } from './static';

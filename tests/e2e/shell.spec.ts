@@ -1,22 +1,14 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { navEntries, pageAt } from '../../src/lib/domain/site/pages';
 import { LEARN_VIDEO_URL, POLYGON_URL } from './servers';
 
 // The shared test machine can be slow: the Toaster and Paywall islands load on first use, so allow them time.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const screens = [
-  ['All Signals', '/', 'All Signals'],
-  ['Recently Qualified', '/recently-qualified', 'Recently Qualified'],
-  ['Currently Qualified', '/currently-qualified', 'Currently Qualified'],
-  ['Reversals & Exits', '/reversals-exits', 'Reversals & Exits'],
-  ['Heatmap', '/heatmap', 'Heatmap'],
-  ['Track Record', '/track-record', 'Track Record'],
-  ['Archives', '/archives', 'Archives'],
-  ['Learn', '/learn', 'Learn'],
-  ['Changelog', '/changelog', 'Changelog'],
-  ['Terms', '/terms', 'Terms of use'],
-  ['Privacy', '/privacy', 'Privacy'],
-] as const;
+// Every sidebar and footer entry of the page table (its labels are pinned to the spec in tests/unit/site-tables.test.ts),
+// with its page's heading: the page's title, but the Terms page's, which is its policy text's own title.
+const heading = (href: string) => (href === '/terms' ? 'Terms of use' : pageAt(href)!.title);
+const screens = (['main', 'more', 'info'] as const).flatMap((section) => navEntries(section).map((entry) => [entry.label, entry.href, heading(entry.href), section] as const));
 
 /** Turns a local flag on as another tab would: the stores follow storage events. */
 async function setFlag(page: Page, key: string, on: boolean): Promise<void> {
@@ -28,12 +20,12 @@ async function setFlag(page: Page, key: string, on: boolean): Promise<void> {
 
 test('every sidebar item and footer link opens its screen', async ({ page }) => {
   await page.goto('/learn');
-  for (const [label, path, heading] of screens) {
+  for (const [label, path, heading, section] of screens) {
     const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     await sidebar.getByRole('link', { name: label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${path.replace('/', '\\/')}$`));
     await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
-    if (!['Changelog', 'Terms', 'Privacy'].includes(label)) {
+    if (section !== 'info') {
       await expect(sidebar.getByRole('link', { name: label, exact: true })).toHaveAttribute('aria-current', 'page');
     }
   }

@@ -6,7 +6,8 @@
 import { rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_PREFIXES, LIVE_GET_PREFIXES, LIVE_POST_ROUTES, PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/site/routes';
+import { LIVE_POST_ROUTES, LIVE_PREFIXES } from '../../src/lib/domain/site/live-routes';
+import { PER_TICKER_ROUTES, REPORT_ROUTES } from '../../src/lib/domain/site/routes';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { buildSite, SITE, startApi, universeOf, type BuiltSite, type RunningApi } from './api-harness';
 
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 const PAGES = ['/', '/all-signals', '/heatmap', '/explore', '/archives', '/archives/2', '/signal', '/signal/AAPL', '/login', '/account', '/search-index.json', '/upload', '/admin', '/learn'];
-const FIRST = [...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((p) => p.slice(1)), ...PER_TICKER_ROUTES, ...REPORT_ROUTES, 'pro', 'pro/lists', 'pro/stock', 'polygon/aggs', 'polygon/news', 'polygon/logo', 'polygon/company-info', 'polygon/ticker-details', 'polygon/price', 'auth/sign-in/email', 'auth/sign-up/email', 'auth/get-session', 'forms/sign-in', 'forms/reset-password', 'account/export', 'watchlist/merge'];
+const FIRST = [...LIVE_PREFIXES, ...LIVE_POST_ROUTES.map((p) => p.slice(1)), ...PER_TICKER_ROUTES, ...REPORT_ROUTES, 'pro', 'pro/lists', 'pro/stock', 'polygon/aggs', 'polygon/news', 'polygon/logo', 'polygon/company-info', 'polygon/ticker-details', 'polygon/price', 'auth/sign-in/email', 'auth/sign-up/email', 'auth/get-session', 'forms/sign-in', 'forms/reset-password', 'account/export', 'watchlist/merge'];
 const SEGMENTS = ['AAPL', 'aapl', 'BRK.B', 'ıbm', 'ß', 'ZZZZ', '%00', '..%2F..%2Fetc%2Fpasswd', 'A'.repeat(64), '', '%E0%A4%A', '日本', '0123456789abcdef', '<script>', 'index.html', '.', '..', '%2e%2e', 'null', '-1'];
 const QUERY_KEYS = ['from', 'to', 'limit', 'sheetId', 'returnTo', 'skipExisting', 'q', 'token', 'annual'];
 const QUERY_VALUES = ['2026-11-01', '2026-13-40', '-5', '0', '51', '1e309', '//evil.example', '/ü', 'javascript:alert(1)', '', 'x'.repeat(300), '%', '[]', 'true'];

@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSource } from '../../src/ingest/report-source';
-import { NOINDEX_PAGE_PATHS } from '../../src/lib/domain/site/routes';
+import { currentNavTab, inSitemap, navEntries, pageAt } from '../../src/lib/domain/site/pages';
+import { pageTitle } from '../../src/lib/site-meta';
 import { SAMPLE_MANIFEST, SAMPLE_NOTICE, sampleManifest } from '../../src/lib/domain/report/report-source';
 import type { ArchivedFile } from '../../src/lib/domain/report/schemas';
 import { DemoProvider } from '../../src/server/providers/demo';
@@ -93,9 +94,31 @@ describe('search hygiene of the built site', () => {
     expect(noindex).toEqual(expect.arrayContaining(['/404', '/signal', '/login', '/upload']));
     for (const path of noindex) {
       expect(listed.has(path), `${path} is noindex and in the sitemap`).toBe(false);
-      expect(NOINDEX_PAGE_PATHS.test(path) || path === '/archives/1', `${path} is noindex but not in NOINDEX_PAGE_PATHS`).toBe(true);
+      expect(!inSitemap(path) || path === '/archives/1', `${path} is noindex but the page table puts it in the sitemap`).toBe(true);
     }
-    for (const path of listed) expect(NOINDEX_PAGE_PATHS.test(path), path).toBe(false);
+    for (const path of listed) expect(inSitemap(path), path).toBe(true);
+  });
+
+  it('renders the page table\'s navigation on every page: its entries in order, its current one marked, noindex exactly off the sitemap', async () => {
+    const links = (html: string, open: RegExp, close: string) => {
+      const from = html.search(open);
+      const block = html.slice(from, html.indexOf(close, from));
+      return [...block.matchAll(/<a href="([^"]+)"([^>]*)>(?:<svg[\s\S]*?<\/svg>)?(?:<span class="sb-label">)?([^<]+)</g)].map((m) => ({ href: m[1]!, label: m[3]!.replace(/&amp;/g, '&'), current: m[2]!.includes('aria-current="page"') }));
+    };
+    const sidebar = [...navEntries('main'), ...navEntries('more')].map(({ href, label }) => ({ href, label }));
+    const info = navEntries('info').map(({ href, label }) => ({ href, label }));
+    for (const file of pages.filter((f) => !f.endsWith('archives/1/index.html'))) {
+      const html = await readFile(file, 'utf8');
+      const path = addressOf(file);
+      const nav = links(html, /<nav aria-label="Main">/, '</nav>');
+      expect(nav.map(({ href, label }) => ({ href, label })), path).toEqual(sidebar);
+      expect(nav.filter((link) => link.current).map((link) => link.href), path).toEqual([currentNavTab(path)].filter((tab) => tab !== null && sidebar.some((e) => e.href === tab)));
+      expect(links(html, /<ul class="sb-links"/, '</ul>').map(({ href, label }) => ({ href, label })), path).toEqual(info);
+      expect(links(html, /<footer class="site-footer">/, '</footer>').map(({ href, label }) => ({ href, label })), path).toEqual(info);
+      expect(html.includes('<meta name="robots" content="noindex">'), `${path} noindex`).toBe(!inSitemap(path));
+      // A page at its row's own address (not the home page's longer title, nor a ticker's or a later archive page's) has the row's title.
+      if (path !== '/' && pageAt(path)?.path === path) expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]?.replace(/&amp;/g, '&'), path).toBe(pageTitle(pageAt(path)!.title));
+    }
   });
 
   it('answers /archives/1 with a 301 to /archives', async () => {

@@ -4,11 +4,12 @@
  * count of the stocks shown; the same `matchesFilters` the table script runs decides. The script, when it runs,
  * reads the same URL state and agrees. On a CDN without our server the script alone does this.
  */
+import { FILTERABLE_PATHS } from '../site/pages';
 import { escapeHtml } from '../text/text';
 import { listOrder, matchesFilters, parseSortNumber, stockCountText, strengthPermutation, type FilterableRow, type TableState } from './table';
 
-/** The list pages whose filter form a query fills: their built HTML holds every row the page lists. */
-export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(['/', '/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);
+/** The list pages whose filter form a query fills (the page table's `filterable` rows): their HTML holds every row. */
+export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(FILTERABLE_PATHS);
 
 /** True when a query asks for a filter the server can apply (text, direction or sector). */
 export function hasServerFilter(state: TableState): boolean {

@@ -1,15 +1,10 @@
 /** The detail page's back button (spec section 2): the section the visitor came from, and where to return. */
+import { BACK_SECTIONS } from './pages';
 
-/** Sections the back button may name, by the path the visitor came from; anything else is the Dashboard. */
-const BACK_SECTIONS: readonly [prefix: string, label: string][] = [
-  ['/recently-qualified', 'Recently Qualified'],
-  ['/currently-qualified', 'Currently Qualified'],
-  ['/reversals-exits', 'Reversals & Exits'],
-  ['/heatmap', 'Heatmap'],
-  ['/explore', 'Explore'],
-];
-
-/** The back button of the detail page: 'Back to {section}' and where it goes (the previous path, else '/'). */
+/**
+ * The back button of the detail page: 'Back to {section}' (the title of the page the visitor came from when its
+ * page-table row has `back`, else the Dashboard) and where it goes (the previous path, else '/').
+ */
 export function backTarget(previousPath: string | null | undefined): { label: string; href: string } {
   const path = previousPath && previousPath.startsWith('/') && !previousPath.startsWith('//') ? previousPath : null;
   if (!path || path.startsWith('/signal/')) return { label: 'Back to Dashboard', href: '/' };

@@ -1,7 +1,8 @@
 /**
- * The route tables of the API (spec section 7, DESIGN.md "API routes"), in one place: the Node server, the dev
- * proxy in astro.config.mjs and the daily job's static API all read them.
+ * The static API's routes (spec section 7, DESIGN.md "API routes") and the server's page rules derived from the page
+ * table (pages.ts); the live routes are live-routes.ts's table.
  */
+import { OPERATOR_PATHS } from './pages';
 
 /** The per-ticker daily-data routes, written as static JSON `api/<route>/<TICKER>.json`, in the order they are written. */
 export const PER_TICKER_ROUTES = ['stock', 'ticker-metrics', 'c-score-trend', 'similar-tickers', 'company-name', 'company-description', 'track-record'] as const;
@@ -11,35 +12,6 @@ export const REPORT_ROUTES = ['all-signals', 'company-names', 'company-descripti
 
 /** The ledger of the track record as CSV, at the root of the build. */
 export const LEDGER_CSV_PATH = 'track-record.csv';
-
-/** The live routes' first path segment under /api answered with GET (and HEAD). */
-export const LIVE_GET_PREFIXES = [
-  'health',
-  'auth',
-  'stock-price',
-  'earnings-date',
-  'market-sentiment',
-  'stock-complete-data',
-  'company-info',
-  'polygon',
-  'download-csv',
-  'download-excel',
-] as const;
-
-/** The live routes answered with POST and a JSON body, as paths under /api. */
-export const LIVE_POST_ROUTES = ['/save-company-name', '/polygon/company-names', '/polygon/sync-company-info'] as const;
-
-/**
- * The account routes' first path segment under /api (several methods each: the routes answer the rest with 404); forms
- * are /login's and /account's plain posts; pro is the Pro data, which a CDN must forward (never a static file).
- */
-export const ACCOUNT_PREFIXES = ['account', 'watchlist', 'forms', 'admin', 'alerts', 'ai', 'pro'] as const;
-
-/** Every live route's first path segment under /api. */
-export const LIVE_PREFIXES: readonly string[] = [...new Set([...LIVE_GET_PREFIXES, ...ACCOUNT_PREFIXES, ...LIVE_POST_ROUTES.map((path) => path.split('/')[1]!)])];
-
-/** A regular expression source matching a path under /api that the live server answers (the dev proxy's key). */
-export const LIVE_API_PATH_SOURCE = `^/api/(${LIVE_PREFIXES.join('|')})(/|$|\\?)`;
 
 /** The pre-rendered Stock Not Found screen (the detail route with no or an unknown ticker, spec section 2). */
 export const STOCK_NOT_FOUND_PAGE = 'signal/index.html';
@@ -52,21 +24,13 @@ export function notFoundPageFor(path: string): string {
   return path === '/signal' || path.startsWith('/signal/') ? STOCK_NOT_FOUND_PAGE : NOT_FOUND_PAGE;
 }
 
-/**
- * Pages marked `noindex` (Base's prop): the not-found screens, the account pages, the operators' pages with their 403
- * refusal, the AI chat (an app, not a text) and the placeholders that only say what will come; /ai-analysis, with its
- * pre-rendered facts, is indexed. They stay out of the sitemap; the build test checks
- * each built page against this list.
- */
-export const NOINDEX_PAGE_PATHS = /^\/(403|404|signal|login|account|upload|admin|ai-chat|signals-dao)\/?$/;
-
 /** robots.txt: pages may be crawled, the live API may not, and the sitemap is named at SITE_URL. */
 export function robotsTxt(siteUrl: string): string {
   return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${new URL('/sitemap-index.xml', siteUrl).href}\n`;
 }
 
-/** The operators' pages: the server answers them only to an operator. */
-export const OPERATOR_PAGES = ['/upload', '/admin'] as const;
+/** The operators' pages (the page table's operator rows): the server answers them only to an operator. */
+export const OPERATOR_PAGES: readonly string[] = OPERATOR_PATHS;
 
 /** The page the server answers a signed-in non-operator with, status 403. */
 export const OPERATORS_ONLY_PAGE = '403/index.html';

@@ -1,0 +1,95 @@
+/**
+ * The live-route table: every first path segment under /api that the Node server answers, one row each. The 405
+ * guards, the dev proxy, the CDN worker and nginx read it (through routes.ts). To add a live route, mount it in
+ * src/server/api.ts and add or extend its row here; tests/integration/site-tables.test.ts fails when one is missing.
+ */
+import { PER_TICKER_ROUTES } from './routes';
+
+/** The methods a route answers (GET answers HEAD too). */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface LiveRoute {
+  /** The first path segment under /api. */
+  prefix: string;
+  /** The methods its routes answer. */
+  methods: readonly Method[];
+  /**
+   * A method none of its routes answers: `refused` is a 405 naming GET and HEAD (on the prefix and below); `not-found`
+   * falls through to a 404 (the account routes, which take several methods each).
+   */
+  otherMethods: 'refused' | 'not-found';
+  /** Paths under /api answered only with POST and a JSON body: any other method is a 405 naming POST. */
+  postOnly?: readonly string[];
+  /** The budget a request may spend: the market-data provider's upstream calls, the AI model's daily tokens, or none. */
+  budget: 'market-data' | 'ai-tokens' | null;
+  /** The session: never read, read when there is one (the answer varies), or required by some or all of its routes. */
+  session: 'none' | 'reads' | 'requires';
+  /**
+   * The per-ticker checks in front of the build's static JSON: nginx and a CDN serve the file, and only an address
+   * without one (an unknown or lower-case ticker) reaches the server; never forwarded as a live route.
+   */
+  static?: boolean;
+}
+
+/** Every live route, in the order the CDN and nginx rules list them. */
+export const LIVE_ROUTES: readonly LiveRoute[] = [
+  { prefix: 'health', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none' },
+  { prefix: 'auth', methods: ['GET', 'POST'], otherMethods: 'refused', budget: null, session: 'reads' },
+  { prefix: 'stock-price', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none' },
+  { prefix: 'earnings-date', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none' },
+  { prefix: 'market-sentiment', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
+  { prefix: 'stock-complete-data', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
+  { prefix: 'company-info', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none' },
+  {
+    prefix: 'polygon',
+    methods: ['GET', 'POST'],
+    otherMethods: 'refused',
+    postOnly: ['/polygon/company-names', '/polygon/sync-company-info'],
+    budget: 'market-data',
+    session: 'requires',
+  },
+  { prefix: 'download-csv', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
+  { prefix: 'download-excel', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
+  { prefix: 'account', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  { prefix: 'watchlist', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  // The login and account pages' plain form posts.
+  { prefix: 'forms', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  { prefix: 'admin', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  { prefix: 'alerts', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires' },
+  // The Pro data: a CDN must forward it, never answer it with a static file.
+  { prefix: 'pro', methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  { prefix: 'save-company-name', methods: ['POST'], otherMethods: 'not-found', postOnly: ['/save-company-name'], budget: null, session: 'requires' },
+  ...PER_TICKER_ROUTES.map((prefix): LiveRoute => ({ prefix, methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'none', static: true })),
+];
+
+/** The live routes' rows a CDN and nginx forward to the server (every row but the static JSON's checks). */
+const FORWARDED = LIVE_ROUTES.filter((route) => !route.static);
+
+/** Every forwarded live route's first path segment under /api. */
+export const LIVE_PREFIXES: readonly string[] = FORWARDED.map((route) => route.prefix);
+
+/** The live routes' first path segments under /api whose other methods are a 405 naming GET and HEAD. */
+const LIVE_GET_PREFIXES: readonly string[] = FORWARDED.filter((route) => route.otherMethods === 'refused').map((route) => route.prefix);
+
+/** The live routes answered only with POST and a JSON body, as paths under /api. */
+export const LIVE_POST_ROUTES: readonly string[] = FORWARDED.flatMap((route) => route.postOnly ?? []);
+
+/** A regular expression source matching a path under /api that the live server answers (the dev proxy's key). */
+export const LIVE_API_PATH_SOURCE = `^/api/(${LIVE_PREFIXES.join('|')})(/|$|\\?)`;
+
+/** One 405 guard: the methods it refuses on a path (Hono's pattern, under /api) and the methods its Allow header names. */
+export interface MethodGuard {
+  refuse: readonly Method[];
+  path: string;
+  allow: 'POST' | 'GET, HEAD';
+}
+
+/**
+ * The 405 guards the API mounts after every real route (so a real route wins): the POST-only paths first, since a
+ * path may be both POST-only and under a GET prefix, and the first guard that matches answers.
+ */
+export const METHOD_GUARDS: readonly MethodGuard[] = [
+  ...LIVE_POST_ROUTES.map((path): MethodGuard => ({ refuse: ['GET', 'PUT', 'PATCH', 'DELETE'], path, allow: 'POST' })),
+  ...LIVE_GET_PREFIXES.flatMap((prefix) => [`/${prefix}`, `/${prefix}/*`].map((path): MethodGuard => ({ refuse: ['POST', 'PUT', 'PATCH', 'DELETE'], path, allow: 'GET, HEAD' }))),
+];
