@@ -173,7 +173,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
           model: settings?.model ?? null,
           reportDate: current?.reportDate ?? null,
           signedIn: user !== null,
-          plan: user === null ? null : user.isPremium ? 'pro' : 'free',
+          plan: user === null ? null : user.isPremium ? ('pro' as const) : ('free' as const),
           allowance: { analysis: await admission.allowance(who, 'analysis', settings !== null), chat: await admission.allowance(who, 'chat', settings !== null) },
           budget: settings === null ? null : await budget.status(now()),
         },
