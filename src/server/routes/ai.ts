@@ -20,8 +20,6 @@ import {
   AI_NOT_CONFIGURED,
   aiLabel,
   FACTS_ONLY_NOTE,
-  MAX_CHAT_INPUT_CHARS,
-  MAX_CHAT_MESSAGES,
   MAX_CHAT_TOTAL_CHARS,
   MAX_SAVED_CHATS,
   utcDay,
@@ -31,6 +29,7 @@ import { AiStore, type StoredAiText } from '../../storage/ai-store';
 import type { RunLog } from '../../storage/run-log';
 import { AiAdmission, type AiCaller, callerKey } from '../ai/admission';
 import { AnswerCache, InFlight } from '../ai/answer-cache';
+import { chatInput } from '../ai/chat-input';
 import { DailyBudget } from '../ai/budget';
 import { AiRateLimiter } from '../ai/limiter';
 import { type AiSettings, chatSystem, checkedText, languageModel, streamChat } from '../ai/service';
@@ -244,15 +243,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     .post('/chat', validate('json', ChatBody, '{"id": "chat-1", "messages": [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "Bullish energy stocks today?"}]}]}'), async (c) => {
       const ai = configured();
       const body = c.req.valid('json');
-      const messages = body.messages.slice(-MAX_CHAT_MESSAGES) as unknown as UIMessage[];
-      const last = messages.at(-1)!;
-      const question = last.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      if (last.role !== 'user' || question.trim() === '') throw refusal(400, 'The last message must be your question, as a text part.');
-      if (question.length > MAX_CHAT_INPUT_CHARS) throw refusal(400, `Your question has ${question.length.toLocaleString('en-US')} characters; the limit is ${MAX_CHAT_INPUT_CHARS.toLocaleString('en-US')}. Shorten it and send it again.`);
-      // The model reads the conversation's texts only (never tool answers a browser sends back), within the limit.
-      const texts = messages.map((m) => ({ ...m, parts: m.parts.filter((part) => part.type === 'text') })).filter((m) => m.parts.length > 0);
-      const total = texts.reduce((sum, m) => sum + m.parts.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 0), 0), 0);
-      if (total > MAX_CHAT_TOTAL_CHARS) throw refusal(400, `The conversation has ${total.toLocaleString('en-US')} characters; the limit is ${MAX_CHAT_TOTAL_CHARS.toLocaleString('en-US')}. Start a new conversation.`);
+      const { messages, question, texts } = chatInput(body.messages as unknown as UIMessage[]);
       const current = await site();
       const user = c.var.user;
       const usage = await admission.admit(caller(c), 'chat');
