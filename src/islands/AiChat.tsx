@@ -1,8 +1,10 @@
-import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport, type UIMessage } from 'ai';
-import { type SyntheticEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { aiGet, type AiStatus, errorMessage } from '../lib/client/ai';
-import { aiLabel, MAX_CHAT_INPUT_CHARS, tickersInToolOutput } from '../lib/domain/ai/rules';
+import { useStore } from '@nanostores/react';
+import type { UIMessage } from 'ai';
+import { type SyntheticEvent, type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
+import { errorMessage } from '../lib/client/ai';
+import { MAX_CHAT_INPUT_CHARS } from '../lib/domain/ai/rules';
+import { aiChat, answerView, chatLabel } from '../stores/ai-chat';
+import { isBusy } from '../stores/ai-stream';
 import AiMarkdown from './ai/AiMarkdown';
 import { withErrorBoundary } from './ErrorBoundary';
 
@@ -12,60 +14,22 @@ interface Props {
   paywall: boolean;
 }
 
-/** Where the conversation stays in this browser. */
-const STORAGE_KEY = 'ai-chat';
-
-const TOOL_NAMES: Record<string, string> = {
-  findTicker: 'searched the report',
-  readTicker: "read a stock's record",
-  listQualified: 'listed qualified stocks',
-  compareTickers: 'compared stocks',
-  explainRules: 'read the C-Score rules',
-};
-
-function newId(): string {
-  return `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-function restored(): { id: string; messages: UIMessage[] } {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as { id?: string; messages?: UIMessage[] } | null;
-    if (saved && typeof saved.id === 'string' && Array.isArray(saved.messages)) return { id: saved.id, messages: saved.messages };
-  } catch {
-    // A broken saved conversation: start a new one.
-  }
-  return { id: newId(), messages: [] };
-}
-
 /** One assistant answer: what the tools looked up, the text with tickers linked, and an incomplete ending. */
 function Answer({ message, label }: { message: UIMessage; label: string }) {
-  const parts = message.parts as { type: string; text?: string; output?: unknown; state?: string; data?: unknown }[];
-  const tickers = useMemo(() => {
-    const found = new Set<string>();
-    for (const part of parts) if (part.type.startsWith('tool-') && part.output !== undefined) tickersInToolOutput(part.output, found);
-    return found;
-  }, [parts]);
-  const tools = parts.filter((p) => p.type.startsWith('tool-')).map((p) => TOOL_NAMES[p.type.slice(5)] ?? p.type.slice(5));
-  const text = parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text ?? '')
-    .join('\n\n');
-  const incomplete = parts.find((p) => p.type === 'data-incomplete')?.data as { note: string } | undefined;
-  const unsupported = parts.find((p) => p.type === 'data-unsupported')?.data as { note: string } | undefined;
-  const outputs = parts.filter((p) => p.type.startsWith('tool-') && p.output !== undefined).map((p) => p.output);
+  const { lookedUp, text, tickers, incomplete, unsupported, outputs } = useMemo(() => answerView(message), [message]);
   return (
     <div className="ai-message ai-message-assistant">
       <p className="ai-label">{label}</p>
-      {tools.length > 0 && <p className="ai-small">Looked up: {[...new Set(tools)].join(', ')}.</p>}
+      {lookedUp.length > 0 && <p className="ai-small">Looked up: {lookedUp.join(', ')}.</p>}
       {text !== '' && <AiMarkdown text={text} tickers={tickers} />}
-      {unsupported && (
+      {unsupported !== null && (
         <p className="ai-note" role="note">
-          {unsupported.note}
+          {unsupported}
         </p>
       )}
-      {incomplete && (
+      {incomplete !== null && (
         <p className="ai-note" role="note">
-          {incomplete.note}
+          {incomplete}
         </p>
       )}
       {outputs.length > 0 && (
@@ -79,46 +43,21 @@ function Answer({ message, label }: { message: UIMessage; label: string }) {
 }
 
 /**
- * /ai-chat: questions about the signals answered through tool calls into the report (useChat over POST
- * /api/ai/chat). The conversation stays in this browser; a signed-in user's is also kept on the account, which
+ * /ai-chat: questions about the signals answered through tool calls into the report (POST /api/ai/chat, through
+ * the store src/stores/ai-chat.ts). The conversation stays in this browser; a signed-in user's is also kept on the account, which
  * /account can delete.
  */
 function AiChat({ reportDate, model, paywall }: Props) {
-  const [initial] = useState(restored);
-  const [chatId, setChatId] = useState(initial.id);
-  const [input, setInput] = useState('');
-  const [status, setStatus] = useState<AiStatus | null>(null);
+  const { input, status, ready } = useStore(aiChat.$state);
+  const { messages, status: chatStatus, error } = useStore(aiChat.$conversation);
+  const busy = isBusy(chatStatus);
   const field = useRef<HTMLTextAreaElement>(null);
-  const { messages, sendMessage, setMessages, status: chatStatus, error, stop } = useChat({
-    id: chatId,
-    messages: initial.messages,
-    transport: new DefaultChatTransport({ api: '/api/ai/chat', credentials: 'include' }),
-    onFinish: () => void aiGet<AiStatus>('/api/ai/status').then((answer) => answer.ok && setStatus(answer.value)),
-  });
-  const busy = chatStatus === 'submitted' || chatStatus === 'streaming';
-  // The server-rendered form stays disabled until the island runs: nothing typed before then is lost.
-  const [ready, setReady] = useState(false);
 
-  useEffect(() => {
-    setReady(true);
-    void aiGet<AiStatus>('/api/ai/status').then((answer) => answer.ok && setStatus(answer.value));
-  }, []);
-
-  useEffect(() => {
-    if (busy) return;
-    try {
-      localStorage.setItem(STORAGE_KEY, JSON.stringify({ id: chatId, messages }));
-    } catch {
-      // Storage full or off: the conversation lives as long as the page.
-    }
-  }, [messages, busy, chatId]);
+  useEffect(() => aiChat.start(), []);
 
   function send(event?: SyntheticEvent) {
     event?.preventDefault();
-    const text = input.trim();
-    if (text === '' || busy || text.length > MAX_CHAT_INPUT_CHARS) return;
-    void sendMessage({ text });
-    setInput('');
+    aiChat.send();
   }
 
   function keyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -126,15 +65,12 @@ function AiChat({ reportDate, model, paywall }: Props) {
   }
 
   function startOver() {
-    stop();
-    setMessages([]);
-    setChatId(newId());
-    localStorage.removeItem(STORAGE_KEY);
+    aiChat.startOver();
     field.current?.focus();
   }
 
   const allowance = status?.allowance.chat;
-  const label = aiLabel(model, reportDate).replace(' Every number in it is checked against the facts below.', '');
+  const label = chatLabel(model, reportDate);
 
   return (
     <div className="ai-chat">
@@ -170,7 +106,7 @@ function AiChat({ reportDate, model, paywall }: Props) {
           rows={3}
           value={input}
           maxLength={MAX_CHAT_INPUT_CHARS}
-          onChange={(e) => setInput(e.target.value)}
+          onChange={(e) => aiChat.setInput(e.target.value)}
           onKeyDown={keyDown}
           aria-describedby="ai-question-help"
           disabled={!ready}
@@ -184,7 +120,7 @@ function AiChat({ reportDate, model, paywall }: Props) {
             Send
           </button>
           {busy && (
-            <button type="button" className="btn" onClick={() => stop()}>
+            <button type="button" className="btn" onClick={() => aiChat.stop()}>
               Stop
             </button>
           )}

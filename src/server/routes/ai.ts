@@ -1,7 +1,8 @@
 /**
- * /api/ai: the daily brief, a ticker's analysis and the chat, grounded in the published report, with
- * the plans' allowances, a per-user rate limit and the site's daily token budget enforced here. Without LLM_* set,
- * every generating route answers 503 saying AI is not configured; the facts stay available.
+ * /api/ai: the daily brief, a ticker's analysis and the chat, grounded in the published report, with the plans'
+ * allowances, a per-user rate limit and the site's daily token budget (src/server/ai/admission.ts, budget.ts,
+ * limiter.ts) checked before the model is called. Without LLM_* set, every generating route answers 503 saying AI
+ * is not configured; the facts stay available.
  *
  *   GET  /status                 configured, model, report date, the viewer's allowances and the budget
  *   GET  /brief                  the daily brief: stored once per report and model (generated on the first request)
@@ -13,30 +14,24 @@
  */
 import { convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse, type LanguageModel, type UIMessage, type UIMessageStreamWriter } from 'ai';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { REDIS_PREFIX } from '../../storage/redis';
 import { z } from 'zod';
 import { dailyFacts, factsText, type FactsSheet, tickerFacts } from '../../lib/domain/ai/facts';
 import {
   AI_NOT_CONFIGURED,
-  aiAllowance,
   aiLabel,
-  type AiUse,
-  allowanceMessage,
-  budgetMessage,
   FACTS_ONLY_NOTE,
-  FREE_AI_ALLOWANCE,
-  MAX_CHAT_INPUT_CHARS,
-  MAX_CHAT_MESSAGES,
   MAX_CHAT_TOTAL_CHARS,
   MAX_SAVED_CHATS,
-  nextUtcMidnight,
-  rateMessage,
   utcDay,
 } from '../../lib/domain/ai/rules';
 import type { SiteIndex } from '../../storage/site-index';
 import { AiStore, type StoredAiText } from '../../storage/ai-store';
 import type { RunLog } from '../../storage/run-log';
+import { AiAdmission, type AiCaller, callerKey } from '../ai/admission';
+import { AnswerCache, InFlight } from '../ai/answer-cache';
+import { chatInput } from '../ai/chat-input';
+import { DailyBudget } from '../ai/budget';
+import { AiRateLimiter } from '../ai/limiter';
 import { type AiSettings, chatSystem, checkedText, languageModel, streamChat } from '../ai/service';
 import { chatTools } from '../ai/tools';
 import { trustedOrigin } from '../auth/origin';
@@ -71,21 +66,21 @@ export interface AiRouteOptions {
   model?: LanguageModel;
 }
 
-/** Mounted at /api/ai. */
-export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUser: MiddlewareHandler<SessionEnv>): Hono<SessionEnv> {
+/** Mounted at /api/ai: the checks of src/server/ai/ (admission, budget, limiter, answer cache) wired to the routes. */
+export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUser: MiddlewareHandler<SessionEnv>) {
   const store = new AiStore(context.accounts.database.db);
   const settings = options.settings;
   const model = settings === null ? null : (options.model ?? languageModel(settings));
-  // With REDIS_URL the per-user rate counts across the API processes, as the sign-in limits do.
-  const rate = { points: settings?.ratePerMinute ?? 1, duration: 60 };
-  // While Redis is away each process counts alone (the insurance limiter), never a 500.
-  const limiter = context.redis
-    ? new RateLimiterRedis({ ...rate, storeClient: context.redis, keyPrefix: `${REDIS_PREFIX}ai-rate`, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(rate) })
-    : new RateLimiterMemory(rate);
+  const now = () => context.now();
   const paywall = context.accounts.paywall;
-  const inFlight = new Map<string, Promise<StoredAiText>>();
-  // The JSON of stored analyses by report date and ticker (one model a process).
-  const answers = new Map<string, string>();
+  // Without settings the budget and the limiter are never reached: every generating route answers 503 first.
+  const budget = new DailyBudget(store, settings?.dailyTokenLimit ?? 0);
+  // With REDIS_URL the per-user rate counts across the API processes, as the sign-in limits do.
+  const limiter = new AiRateLimiter(settings?.ratePerMinute ?? 1, context.redis);
+  const admission = new AiAdmission({ uses: store, budget, limiter, paywall, now });
+  const generations = new InFlight<StoredAiText>();
+  // The JSON of stored analyses (one model a process).
+  const answers = new AnswerCache<string>(ANSWER_CACHE_SIZE);
 
   async function site(): Promise<SiteIndex> {
     const current = await context.site.current();
@@ -103,37 +98,8 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     return { settings, model };
   }
 
-  function userKey(c: Context<SessionEnv>): string {
-    const user = c.var.user;
-    return user ? `user:${user.id}` : `address:${clientAddress(c, context.trustedProxies)}`;
-  }
-
-  function signInRefusal(what: string) {
-    return refusal(401, `Sign in to ${what}: on this site AI answers need an account (Free has ${FREE_AI_ALLOWANCE.analysis} analyses and ${FREE_AI_ALLOWANCE.chat} chat messages a day, Pro is unlimited).`);
-  }
-
-  /** The budget, rate limit and allowance checks of a request that will call the model; its usage row's id. */
-  async function admit(c: Context<SessionEnv>, use: AiUse): Promise<string> {
-    const { settings } = configured();
-    const now = context.now();
-    const day = utcDay(now);
-    const resetAt = nextUtcMidnight(now);
-    const allowance = aiAllowance({ paywall, signedIn: c.var.user !== null, isPro: c.var.user?.isPremium ?? false }, use);
-    if ('signIn' in allowance) throw signInRefusal(use === 'analysis' ? 'ask for an AI analysis' : 'chat with the AI');
-    const retryAtMidnight = { 'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))) };
-    if ((await store.tokensToday(day)) >= settings.dailyTokenLimit) throw refusal(429, budgetMessage(settings.dailyTokenLimit, resetAt), retryAtMidnight);
-    const key = userKey(c);
-    try {
-      await limiter.consume(key);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw refusal(429, rateMessage(settings.ratePerMinute, seconds), { 'Retry-After': String(seconds) });
-    }
-    if (allowance.limit !== null && (await store.usedToday(day, key, use)) >= allowance.limit) {
-      throw refusal(429, allowanceMessage(use, allowance.limit, resetAt), retryAtMidnight);
-    }
-    return store.recordUse(day, key, use, now);
+  function caller(c: Context<SessionEnv>): AiCaller {
+    return { user: c.var.user, key: callerKey(c.var.user, clientAddress(c, context.trustedProxies)) };
   }
 
   /** The answer of a stored text (or of the facts alone). */
@@ -148,16 +114,6 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       label: aiLabel(text.model, text.reportDate),
       facts: text.facts,
     };
-  }
-
-  /** Generates and stores a text once, however many ask at the same time. */
-  function generateOnce(key: string, work: () => Promise<StoredAiText>): Promise<StoredAiText> {
-    let running = inFlight.get(key);
-    if (running === undefined) {
-      running = work().finally(() => inFlight.delete(key));
-      inFlight.set(key, running);
-    }
-    return running;
   }
 
   async function generate(sheet: FactsSheet, subject: string, writer: UIMessageStreamWriter | null, usageId: string | null): Promise<StoredAiText | { incomplete: string }> {
@@ -184,10 +140,6 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     return { current, sheet };
   }
 
-  function readGate(c: Context<SessionEnv>, what: string): void {
-    if (paywall && c.var.user === null) throw signInRefusal(what);
-  }
-
   function streamResponse(execute: (writer: UIMessageStreamWriter) => Promise<void>, onFinish?: (messages: UIMessage[]) => Promise<void>, originalMessages?: UIMessage[]) {
     const stream = createUIMessageStream({
       originalMessages,
@@ -212,32 +164,24 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     .use('*', trustedOrigin(context.siteOrigins), sessionUser)
     .get('/status', async (c) => {
       const current = await context.site.current();
-      const now = context.now();
-      const user = c.var.user;
-      const key = userKey(c);
-      const day = utcDay(now);
-      const allowance = async (use: AiUse) => {
-        const rule = aiAllowance({ paywall, signedIn: user !== null, isPro: user?.isPremium ?? false }, use);
-        if ('signIn' in rule) return { signIn: true };
-        return { limit: rule.limit, used: settings === null ? 0 : await store.usedToday(day, key, use) };
-      };
-      const tokens = settings === null ? 0 : await store.tokensToday(day);
+      const who = caller(c);
+      const user = who.user;
       return c.json(
         {
           configured: settings !== null,
           model: settings?.model ?? null,
           reportDate: current?.reportDate ?? null,
           signedIn: user !== null,
-          plan: user === null ? null : user.isPremium ? 'pro' : 'free',
-          allowance: { analysis: await allowance('analysis'), chat: await allowance('chat') },
-          budget: settings === null ? null : { exhausted: tokens >= settings.dailyTokenLimit, resetAt: new Date(nextUtcMidnight(now)).toISOString() },
+          plan: user === null ? null : user.isPremium ? ('pro' as const) : ('free' as const),
+          allowance: { analysis: await admission.allowance(who, 'analysis', settings !== null), chat: await admission.allowance(who, 'chat', settings !== null) },
+          budget: settings === null ? null : await budget.status(now()),
         },
         200,
         NO_STORE,
       );
     })
     .get('/brief', async (c) => {
-      readGate(c, 'read the AI brief');
+      admission.readGate(caller(c), 'read the AI brief');
       const ai = configured();
       const current = await site();
       // With PAYWALL=on Free and Pro read the brief written for Free (no locked top ticker's score): one text for all.
@@ -245,10 +189,8 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       const freeSheet = dailyFacts(current.history, current.reportDate, hidden(current, null));
       let text = await store.text(current.reportDate, subject, ai.settings.model);
       if (text === null) {
-        if ((await store.tokensToday(utcDay(context.now()))) >= ai.settings.dailyTokenLimit) {
-          throw refusal(429, budgetMessage(ai.settings.dailyTokenLimit, nextUtcMidnight(context.now())));
-        }
-        text = await generateOnce(`${current.reportDate}:${subject}`, async () => {
+        await budget.check(now(), { retryAfter: false });
+        text = await generations.run(`${current.reportDate}:${subject}`, async () => {
           const usage = await store.recordUse(utcDay(context.now()), 'site', 'brief', context.now());
           const result = await generate(freeSheet, subject, null, usage);
           if ('incomplete' in result) throw refusal(503, `The AI brief could not be written: ${result.incomplete}`, { 'Retry-After': '60' });
@@ -258,20 +200,18 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       return c.json(answerOf(text, freeSheet), 200, NO_STORE);
     })
     .get('/analysis/:ticker', validate('param', TickerParams), async (c) => {
-      readGate(c, 'read AI analyses');
+      admission.readGate(caller(c), 'read AI analyses');
       const ai = configured();
       const ticker = c.req.valid('param').ticker;
       const current = await site();
-      const key = `${current.reportDate}|${ticker}`;
-      const cached = answers.get(key);
+      const cached = answers.get(current.reportDate, ticker);
       if (cached !== undefined && !hidden(current, c.var.user).has(ticker)) return c.body(cached, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' });
       const { sheet } = await tickerSheet(c, ticker);
       const text = await store.text(current.reportDate, ticker, ai.settings.model);
       if (text === null) return c.json({ error: `No AI analysis of ${ticker} for the report of ${current.reportDate} yet.`, facts: factsText(sheet) }, 404, NO_STORE);
       // A stored text never changes (the first one wins): its answer is kept, the oldest dropped past the cap.
       const body = JSON.stringify(answerOf(text, sheet));
-      if (answers.size >= ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value!);
-      answers.set(key, body);
+      answers.set(current.reportDate, ticker, body);
       return c.body(body, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' });
     })
     .post('/analysis', validate('json', AnalysisBody, '{"ticker": "AAPL"}'), async (c) => {
@@ -292,7 +232,7 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
           writer.write({ type: 'data-result', data: { outcome: stored.outcome, note: stored.outcome === 'facts-only' ? FACTS_ONLY_NOTE : null } });
         });
       }
-      const usage = await admit(c, 'analysis');
+      const usage = await admission.admit(caller(c), 'analysis');
       return streamResponse(async (writer) => {
         writer.write({ type: 'data-meta', data: meta });
         const result = await generate(sheet, ticker, writer, usage);
@@ -303,18 +243,10 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
     .post('/chat', validate('json', ChatBody, '{"id": "chat-1", "messages": [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "Bullish energy stocks today?"}]}]}'), async (c) => {
       const ai = configured();
       const body = c.req.valid('json');
-      const messages = body.messages.slice(-MAX_CHAT_MESSAGES) as unknown as UIMessage[];
-      const last = messages.at(-1)!;
-      const question = last.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      if (last.role !== 'user' || question.trim() === '') throw refusal(400, 'The last message must be your question, as a text part.');
-      if (question.length > MAX_CHAT_INPUT_CHARS) throw refusal(400, `Your question has ${question.length.toLocaleString('en-US')} characters; the limit is ${MAX_CHAT_INPUT_CHARS.toLocaleString('en-US')}. Shorten it and send it again.`);
-      // The model reads the conversation's texts only (never tool answers a browser sends back), within the limit.
-      const texts = messages.map((m) => ({ ...m, parts: m.parts.filter((part) => part.type === 'text') })).filter((m) => m.parts.length > 0);
-      const total = texts.reduce((sum, m) => sum + m.parts.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 0), 0), 0);
-      if (total > MAX_CHAT_TOTAL_CHARS) throw refusal(400, `The conversation has ${total.toLocaleString('en-US')} characters; the limit is ${MAX_CHAT_TOTAL_CHARS.toLocaleString('en-US')}. Start a new conversation.`);
+      const { messages, question, texts } = chatInput(body.messages as unknown as UIMessage[]);
       const current = await site();
       const user = c.var.user;
-      const usage = await admit(c, 'chat');
+      const usage = await admission.admit(caller(c), 'chat');
       const tools = chatTools(current.history, current.reportDate, hidden(current, user));
       const modelMessages = await convertToModelMessages(texts);
       const save =
@@ -348,5 +280,5 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       const deleted = await store.deleteChats(c.var.user!.id, parsed.data.id || undefined);
       if (form) return c.redirect('/account#ai-history-deleted', 303);
       return c.json({ deleted }, 200, NO_STORE);
-    }) as unknown as Hono<SessionEnv>;
+    });
 }
