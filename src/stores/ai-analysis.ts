@@ -8,7 +8,7 @@ import { map, type MapStore, type ReadableAtom } from 'nanostores';
 import { aiGet, type AiStatus, type AiText } from '../lib/client/ai';
 import { analysisTransport } from '../lib/client/ai-stream';
 import { FACTS_ONLY_NOTE } from '../lib/domain/ai/rules';
-import { tickerProblem } from '../lib/domain/report/ticker';
+import { TICKER_RULE, tickerProblem } from '../lib/domain/report/ticker';
 import { asciiUpper } from '../lib/domain/text/text';
 import { type ChatView, StoreChat } from './ai-stream';
 
@@ -32,7 +32,9 @@ export function tickerInput(raw: string, from: 'address' | 'form'): { ticker: st
   const ticker = asciiUpper(raw.trim());
   const problem = tickerProblem(ticker);
   if (problem === null) return { ticker, problem: null };
-  return { ticker, problem: from === 'address' ? `"${raw}" is not a ticker: use ${problem}.` : `Enter a ticker: ${problem}.` };
+  // The watchlist's wording: the typed text and the rule, once.
+  if (ticker === '' && from === 'form') return { ticker, problem: 'Enter a ticker, such as AAPL.' };
+  return { ticker, problem: `"${raw.trim().slice(0, 20)}" is not a ticker: use ${TICKER_RULE}.` };
 }
 
 /** What the page shows of a streamed analysis. */
