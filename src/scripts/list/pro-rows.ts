@@ -6,7 +6,7 @@
  * have something locked.
  */
 import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/text/format';
-import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/signals/lists';
+import { recentlyQualifiedCells, rowMarkers, type SignalExit, type SignalReversal } from '../../lib/domain/signals/lists';
 import type { SignalRecord } from '../../lib/domain/report/schemas';
 import { classifySignal, scoreChange, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signals/signal';
 import { TREND_ARROW } from '../../components/tone';
@@ -49,17 +49,22 @@ function eventRows(events: (SignalExit | SignalReversal)[], records: Map<string,
   });
 }
 
+/** A Pro list's answer, as the server types it: one of the lists' shapes. */
+type ProAnswer = NonNullable<Awaited<ReturnType<typeof proList>>>;
+/** The list's shape among them, by the fields only it has (a field renamed on the server fails the type check here). */
+type ListAnswer<K extends string> = Extract<ProAnswer, Record<K, unknown>>;
+
 /** Each Pro list's answer (/api/pro/lists/{list}) as the rows of the page's tables. */
-const PRO_TABLES: Partial<Record<ProListName, (body: unknown) => TableRows[]>> = {
-  'all-signals': (body) => [{ id: 'all-signals', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
-  'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
+const PRO_TABLES: Partial<Record<ProListName, (body: ProAnswer) => TableRows[]>> = {
+  'all-signals': (body) => [{ id: 'all-signals', rows: (body as ListAnswer<'rows' | 'prices'>).rows.map((record) => ({ record })) }],
+  'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as ListAnswer<'rows' | 'prices'>).rows.map((record) => ({ record })) }],
   'recently-qualified': (body) => {
-    const { newToday, recent } = body as RecentlyQualified;
+    const { newToday, recent } = body as ListAnswer<'newToday' | 'recent'>;
     const isNew = new Set(newToday.map((r) => r.ticker));
     return [{ id: 'recent', rows: recent.map((signal) => ({ record: signal.record, extra: recentlyQualifiedCells(signal, isNew.has(signal.record.ticker)) })) }];
   },
   'reversals-exits': (body) => {
-    const { reversals, exits, records } = body as ReversalsAndExits & { records: SignalRecord[] };
+    const { reversals, exits, records } = body as ListAnswer<'reversals' | 'exits' | 'records'>;
     const byTicker = new Map(records.map((r) => [r.ticker, r]));
     return [
       { id: 'reversals-table', rows: eventRows(reversals, byTicker), compact: true },
@@ -207,7 +212,7 @@ async function showProRows(list: ProListName, gate: HTMLElement): Promise<void> 
 
 /** The whole market's tiles in place of the heatmap's preview, sized by market cap as the build sizes them. */
 async function showProHeatmap(gate: HTMLElement): Promise<void> {
-  const body = (await proList('heatmap')) as { rows: SignalRecord[]; caps: Record<string, number> } | null;
+  const body = (await proList('heatmap')) as ListAnswer<'rows' | 'caps'> | null;
   const index = document.querySelector<HTMLElement>('[data-heat-index]');
   const tiles = document.querySelector<HTMLElement>('[data-heat-sectors]');
   if (body === null || !index || !tiles) return;
