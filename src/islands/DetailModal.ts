@@ -7,7 +7,7 @@
  */
 import { routeTicker, stockPageTitle } from '../lib/domain/signals/detail';
 import { scriptIsland } from '../renderers/script-island';
-import { mountReactRoot } from '../scripts/mount-on-demand';
+import { mountReactRoot } from './mount-on-demand';
 import { $detailModal, followHistory, openDetailModal } from '../stores/detail-modal';
 import { mayOpenStock } from '../stores/paywall';
 

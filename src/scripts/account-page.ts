@@ -5,6 +5,8 @@
 import { $user } from '../stores/user';
 import { $alertSettings, loadAlertSettings } from '../stores/alerts';
 import { isSafeReturnPath } from '../lib/domain/accounts/return-path';
+import { answer, api } from '../lib/client/api-client';
+import { ApiError } from '../lib/client/http';
 
 /** /login?returnTo=/path: every form's hidden returnTo takes the path when it is safe (the server checks again). */
 export function fillReturnPaths(): void {
@@ -61,12 +63,14 @@ export function showAlertSettings(): void {
   feedForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void (async () => {
-      const response = await fetch('/api/alerts/feed-token', { method: 'POST', credentials: 'include' });
-      if (!response.ok) {
+      let urls;
+      try {
+        urls = await answer(api.alerts['feed-token'].$post());
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
         feedUrls.textContent = 'Error: the feed address could not be made. Sign in again, then try once more.';
         return;
       }
-      const urls = (await response.json()) as { atom: string; json: string };
       const list = document.createElement('ul');
       for (const [name, url] of [['Atom', urls.atom], ['JSON Feed', urls.json]] as const) {
         const item = document.createElement('li');

@@ -3,24 +3,11 @@
  * /api/admin, and runs the page's actions (find a user, grant or revoke Pro, run the company sync, create and
  * revoke API tokens). Each section says what went wrong in its own status line.
  */
-import type { ApiTokenEntry, RunLogEntry, UserCounts, UserOverview } from '../lib/domain/operator/operator';
+import type { UserOverview } from '../lib/domain/operator/operator';
+import { operatorApi as api } from '../lib/client/api-client';
+import { operatorAnswer } from '../lib/client/operator';
 import { element } from './dom';
-import { localTime, operatorCall, part } from './operator-http';
-
-interface Status {
-  reportDate: string | null;
-  builtAt: string | null;
-  tickers: number;
-  reportDates: number;
-  provider: { name: string; budgetPerMinute: number | null; budgetRemaining: number | null; lastCallOk: boolean | null; lastError: string | null };
-  queue: { running: boolean; waiting: number };
-}
-
-interface SyncReport {
-  done: boolean;
-  remaining: number;
-  message: string;
-}
+import { failed, localTime, part } from './operator-page';
 
 const TRIGGERS: Record<string, string> = { cli: 'Command line (cron)', upload: 'Upload', token: 'API token', start: 'npm start', ai: 'AI number check' };
 const OUTCOMES: Record<string, string> = { running: 'Running', published: 'Published', 'up-to-date': 'Up to date', refused: 'Refused', failed: 'Failed' };
@@ -55,49 +42,46 @@ function listCell(lines: readonly string[]): HTMLTableCellElement {
   return cell;
 }
 
-/** Starts the page. */
-export function startAdminPage(): void {
-  const pageStatus = part('[data-admin-status]');
-  const failed = (where: HTMLElement) => (error: unknown) => {
-    where.textContent = error instanceof Error ? error.message : String(error);
-  };
+/** Publishing status: the report, the build, the provider and its budget, the publish queue. */
+async function startStatus(): Promise<void> {
+  const s = await operatorAnswer(api.admin.status.$get());
+  set('reportDate', s.reportDate === null ? 'Nothing is published yet: run the daily job or upload an export.' : `${s.reportDate} (${s.reportDates} report dates)`);
+  set('builtAt', s.builtAt === null ? '-' : `${localTime(s.builtAt)} (${age(Date.now() - Date.parse(s.builtAt))})`);
+  set('tickers', String(s.tickers));
+  const last = s.provider.lastCallOk === null ? 'no call yet' : s.provider.lastCallOk ? 'last call answered' : `last call failed: ${s.provider.lastError ?? 'unknown error'}`;
+  set('provider', `${s.provider.name === 'polygon' ? 'Polygon' : 'Demo (offline, no key)'}, ${last}`);
+  set('budget', s.provider.budgetPerMinute === null ? 'No limit' : `${s.provider.budgetRemaining ?? 0} of ${s.provider.budgetPerMinute} calls left this minute`);
+  set('queue', s.queue.running ? `A publish is running; ${s.queue.waiting} waiting` : 'Idle');
+}
 
-  async function loadStatus(): Promise<void> {
-    const s = await operatorCall<Status>('/api/admin/status');
-    set('reportDate', s.reportDate === null ? 'Nothing is published yet: run the daily job or upload an export.' : `${s.reportDate} (${s.reportDates} report dates)`);
-    set('builtAt', s.builtAt === null ? '-' : `${localTime(s.builtAt)} (${age(Date.now() - Date.parse(s.builtAt))})`);
-    set('tickers', String(s.tickers));
-    const last = s.provider.lastCallOk === null ? 'no call yet' : s.provider.lastCallOk ? 'last call answered' : `last call failed: ${s.provider.lastError ?? 'unknown error'}`;
-    set('provider', `${s.provider.name === 'polygon' ? 'Polygon' : 'Demo (offline, no key)'}, ${last}`);
-    set('budget', s.provider.budgetPerMinute === null ? 'No limit' : `${s.provider.budgetRemaining ?? 0} of ${s.provider.budgetPerMinute} calls left this minute`);
-    set('queue', s.queue.running ? `A publish is running; ${s.queue.waiting} waiting` : 'Idle');
-  }
+/** The run log's table. */
+async function startRuns(): Promise<void> {
+  const { runs } = await operatorAnswer(api.admin.runs.$get());
+  const rows = runs.map((run) => {
+    const row = element('tr');
+    const notes = Object.entries(run.notes).flatMap(([name, lines]) => lines.map((line) => `${name}: ${line}`));
+    row.append(
+      element('td', localTime(run.startedAt)),
+      element('td', duration(run.durationMs)),
+      element('td', TRIGGERS[run.trigger] ?? run.trigger),
+      element('td', OUTCOMES[run.outcome] ?? run.outcome),
+      element('td', run.reportDate ?? '-'),
+      listCell(run.files),
+      listCell([...run.warnings, ...notes]),
+      listCell(run.messages),
+    );
+    return row;
+  });
+  const body = part('[data-run-rows]');
+  if (rows.length === 0) {
+    const empty = element('tr');
+    empty.append(element('td', 'No daily job has run since the run log began.', { colspan: '8' }));
+    body.replaceChildren(empty);
+  } else body.replaceChildren(...rows);
+}
 
-  async function loadRuns(): Promise<void> {
-    const { runs } = await operatorCall<{ runs: RunLogEntry[] }>('/api/admin/runs');
-    const rows = runs.map((run) => {
-      const row = element('tr');
-      const notes = Object.entries(run.notes).flatMap(([name, lines]) => lines.map((line) => `${name}: ${line}`));
-      row.append(
-        element('td', localTime(run.startedAt)),
-        element('td', duration(run.durationMs)),
-        element('td', TRIGGERS[run.trigger] ?? run.trigger),
-        element('td', OUTCOMES[run.outcome] ?? run.outcome),
-        element('td', run.reportDate ?? '-'),
-        listCell(run.files),
-        listCell([...run.warnings, ...notes]),
-        listCell(run.messages),
-      );
-      return row;
-    });
-    const body = part('[data-run-rows]');
-    if (rows.length === 0) {
-      const empty = element('tr');
-      empty.append(element('td', 'No daily job has run since the run log began.', { colspan: '8' }));
-      body.replaceChildren(empty);
-    } else body.replaceChildren(...rows);
-  }
-
+/** Users: the counts, finding an account by email, granting and revoking Pro. */
+function startUsers(): Promise<void> {
   const userBox = part('[data-user]');
   const userStatus = part('[data-user-status]');
   let shownEmail = '';
@@ -120,8 +104,7 @@ export function startAdminPage(): void {
   }
 
   async function loadUsers(email?: string): Promise<void> {
-    const query = email ? `?email=${encodeURIComponent(email)}` : '';
-    const answer = await operatorCall<{ counts: UserCounts; user: UserOverview | null }>(`/api/admin/users${query}`);
+    const answer = await operatorAnswer(api.admin.users.$get({ query: email ? { email } : {} }));
     set('usersTotal', String(answer.counts.total));
     set('usersPro', String(answer.counts.pro));
     set('usersRecent', String(answer.counts.signedInLately));
@@ -136,7 +119,7 @@ export function startAdminPage(): void {
   for (const [selector, pro] of [['[data-grant]', true], ['[data-revoke]', false]] as const) {
     part(selector).addEventListener('click', async () => {
       try {
-        const answer = await operatorCall<{ message: string; user: UserOverview }>('/api/admin/users/pro', { json: { email: shownEmail, pro } });
+        const answer = await operatorAnswer(api.admin.users.pro.$post({ json: { email: shownEmail, pro } }));
         userStatus.textContent = answer.message;
         showUser(answer.user, shownEmail);
         await loadUsers();
@@ -145,14 +128,18 @@ export function startAdminPage(): void {
       }
     });
   }
+  return loadUsers();
+}
 
+/** Company information: the store's coverage, and the sync that runs in rounds until it is done or stopped. */
+function startCompanySync(): Promise<void> {
   const syncStatus = part('[data-sync-status]');
   const syncButton = part<HTMLButtonElement>('[data-sync]');
   const stopButton = part<HTMLButtonElement>('[data-sync-stop]');
   let stopped = false;
 
   async function loadCoverage(): Promise<void> {
-    const c = await operatorCall<{ provider: string; tickers: number; stored: number; withDescription: number; withWebsite: number; withLogo: number }>('/api/admin/company-info');
+    const c = await operatorAnswer(api.admin['company-info'].$get());
     part('[data-company-coverage]').textContent =
       `${c.stored} of the latest report's ${c.tickers} companies are in the store: ${c.withDescription} with a description, ${c.withWebsite} with a website, ${c.withLogo} with a logo.` +
       (c.provider === 'demo' ? ' The demo provider has no company information: set POLYGON_API_KEY to sync.' : '');
@@ -165,7 +152,7 @@ export function startAdminPage(): void {
     try {
       for (;;) {
         syncStatus.textContent = 'Syncing company information...';
-        const report = await operatorCall<SyncReport>('/api/polygon/sync-company-info?skipExisting', { method: 'POST' });
+        const report = await operatorAnswer(api.polygon['sync-company-info'].$post({ query: { skipExisting: '' } }));
         await loadCoverage();
         syncStatus.textContent = report.message;
         if (report.done || stopped) break;
@@ -186,11 +173,15 @@ export function startAdminPage(): void {
     stopped = true;
     syncStatus.textContent = 'Stopped: run the sync again to resume where it left off.';
   });
+  return loadCoverage();
+}
 
+/** API tokens: the list with a revoke button each, and the form that creates one (shown once, with a curl line). */
+function startTokens(): Promise<void> {
   const tokenStatus = part('[data-token-status]');
 
   async function loadTokens(): Promise<void> {
-    const { tokens } = await operatorCall<{ tokens: ApiTokenEntry[] }>('/api/admin/tokens');
+    const { tokens } = await operatorAnswer(api.admin.tokens.$get());
     const rows = tokens.map((token) => {
       const row = element('tr');
       const action = element('td');
@@ -198,7 +189,7 @@ export function startAdminPage(): void {
         const revoke = element('button', 'Revoke', { type: 'button', class: 'btn btn-danger', 'aria-label': `Revoke the token of ${token.label}` });
         revoke.addEventListener('click', async () => {
           try {
-            await operatorCall(`/api/admin/tokens/${encodeURIComponent(token.id)}/revoke`, { method: 'POST' });
+            await operatorAnswer(api.admin.tokens[':id'].revoke.$post({ param: { id: encodeURIComponent(token.id) } }));
             tokenStatus.textContent = `The token of ${token.label} is revoked: it no longer publishes.`;
             await loadTokens();
           } catch (error) {
@@ -223,7 +214,7 @@ export function startAdminPage(): void {
     event.preventDefault();
     const label = part<HTMLInputElement>('#token-label');
     try {
-      const { token } = await operatorCall<{ token: string }>('/api/admin/tokens', { json: { label: label.value } });
+      const { token } = await operatorAnswer(api.admin.tokens.$post({ json: { label: label.value } }));
       part('[data-token-text]').textContent = token;
       part('[data-token-curl]').textContent = `curl -fsS -H "Authorization: Bearer ${token}" \\\n  -F "files=@signals.xlsx" "${location.origin}/api/admin/exports?wait=1"`;
       part('[data-new-token]').hidden = false;
@@ -234,6 +225,11 @@ export function startAdminPage(): void {
       failed(tokenStatus)(error);
     }
   });
+  return loadTokens();
+}
 
-  Promise.all([loadStatus(), loadRuns(), loadUsers(), loadCoverage(), loadTokens()]).catch(failed(pageStatus));
+/** Starts the page: each section wires its actions and loads; a first load that fails says so in the page's status line. */
+export function startAdminPage(): void {
+  const pageStatus = part('[data-admin-status]');
+  Promise.all([startStatus(), startRuns(), startUsers(), startCompanySync(), startTokens()]).catch(failed(pageStatus));
 }

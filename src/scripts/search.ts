@@ -5,16 +5,15 @@
 import { formatScore } from '../lib/domain/text/format';
 import { closestTickers, searchTickers, type SearchEntry } from '../lib/domain/signals/search';
 import { classifySignal, signalDirection } from '../lib/domain/signals/signal';
+import { fetchSearchIndex } from '../lib/client/static-files';
 
 let index: Promise<SearchEntry[]> | undefined;
 /** The search index, fetched once per page. */
 export function loadIndex(): Promise<SearchEntry[]> {
-  index ??= fetch('/search-index.json')
-    .then((r) => (r.ok ? (r.json() as Promise<SearchEntry[]>) : []))
-    .catch(() => {
-      index = undefined;
-      return [];
-    });
+  index ??= fetchSearchIndex().catch(() => {
+    index = undefined;
+    return [];
+  });
   return index;
 }
 

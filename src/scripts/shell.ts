@@ -1,7 +1,7 @@
 /**
  * The shell's behaviour on every page, without React: sidebar collapse and drawer, theme toggle, sign-in button and
  * account menu, the ticker search, scroll-to-top on the main tabs, the once-per-load reset of the feature flags, the
- * Top Signals paywall on stock links, and the Toaster and Paywall islands, mounted when first needed.
+ * Top Signals paywall on stock links. The Toaster and Paywall islands, mounted when first needed, are islands/shell.ts's.
  */
 import { $authFeature, $sidebarCollapsed, $hasVisited, resetFeatureFlagsOnLoad } from '../stores/flags';
 import { $user, loadUser, signIn, signOut } from '../stores/user';
@@ -10,11 +10,9 @@ import { followAccount } from '../stores/watchlist';
 import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/theme';
 import { DRAWER_BREAKPOINT_PX } from '../lib/domain/site/ui';
 import { enhanceSearch } from './search';
-import { mountShellIslandsOnDemand } from './mount-on-demand';
 import { gateTopSignalLinks } from './top-signal-gate';
 
 resetFeatureFlagsOnLoad();
-mountShellIslandsOnDemand();
 $hasVisited.set(true);
 
 const root = document.documentElement;

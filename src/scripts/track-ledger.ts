@@ -5,6 +5,7 @@
  * table of the newest rows, and the CSV holds every one.
  */
 import { ledgerCells, thirtyDayOutcome, viewsFromCsv, type LedgerView } from '../lib/domain/track-record/ledger-view';
+import { fetchLedgerCsv } from '../lib/client/static-files';
 
 type Order = 'ascending' | 'descending';
 
@@ -60,11 +61,7 @@ export function mountLedger(root: Document): void {
   let whole: Promise<void> | null = null;
   const loadWhole = (): Promise<void> => {
     if (rows.length >= total) return Promise.resolve();
-    whole ??= fetch(table.dataset.csv!)
-      .then((response) => {
-        if (!response.ok) throw new Error(`the ledger CSV answered ${response.status}`);
-        return response.text();
-      })
+    whole ??= fetchLedgerCsv(table.dataset.csv!)
       .then((text) => {
         const fragment = document.createDocumentFragment();
         rows = viewsFromCsv(text).map(ledgerRow);

@@ -63,9 +63,9 @@ export interface ApiOptions {
 /**
  * The live API, mounted at /api (DESIGN.md "API routes": the live half, plus the ticker checks in front of the
  * static per-ticker JSON): one sub-app per route group. It has no catch-all: any other path falls through to the
- * static build.
+ * static build. Its routes' types are the browser's contract (AppType in ./app-type.ts): keep the chain typed.
  */
-export function createApi(options: ApiOptions): Hono {
+export function createApi(options: ApiOptions) {
   const context: ApiContext = {
     site: options.site ?? new SiteIndexLoader(options.distDir),
     provider: options.provider,

@@ -2,6 +2,7 @@
  * A small HTML page of its own (no script, no stylesheet file): what a link opened from a mail or another site lands on
  * when it must not act by itself (unsubscribe, confirm a digest address, sign out), answered never cached.
  */
+import type { TypedResponse } from 'hono';
 import { escapeHtml } from '../lib/domain/text/text';
 import { SECURITY_HEADERS } from './security';
 
@@ -14,7 +15,11 @@ export function smallPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
-/** The page as an answer, with the site's security headers, never cached, and no referrer for its links. */
-export function htmlAnswer(html: string, status: 200 | 400 | 404 | 410 = 200): Response {
-  return new Response(html, { status, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+/**
+ * The page as an answer, with the site's security headers, never cached, and no referrer for its links. Typed as a
+ * body answer, as Hono's c.body is: a plain Response would erase the types of a route's JSON answers beside it.
+ */
+export function htmlAnswer<S extends 200 | 400 | 404 | 410 = 200>(html: string, status: S = 200 as S): Response & TypedResponse<string, S, 'body'> {
+  const headers = { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+  return new Response(html, { status, headers }) as Response & TypedResponse<string, S, 'body'>;
 }

@@ -3,53 +3,42 @@
  * them through /api/alerts/settings. Signed out there is nothing to load.
  */
 import { atom } from 'nanostores';
-import type { AlertKind } from '../lib/domain/alerts/alerts';
+import { answer, api, type AnswerOf } from '../lib/client/api-client';
+import { ApiError } from '../lib/client/http';
 
-/** What /api/alerts/settings answers. */
-export interface AlertSettingsAnswer {
-  enabled: boolean;
-  kinds: AlertKind[];
-  address: string | null;
-  accountEmail: string;
-  /** The account's email is confirmed (the digest's address when `address` is null). */
-  accountEmailConfirmed: boolean;
-  /** The owner of `address` opened its confirmation link. */
-  addressConfirmed: boolean;
-  /** Where the digest goes now; null while the address awaits confirmation. */
-  digestTo: string | null;
-  hasFeed: boolean;
-  /** PAYWALL=on: digests go to Pro accounts only. */
-  proOnly: boolean;
-  isPremium: boolean;
-}
+/**
+ * What /api/alerts/settings answers (typed by the server): enabled, kinds, address, accountEmail,
+ * accountEmailConfirmed (the digest's address when `address` is null), addressConfirmed (the owner of `address`
+ * opened its link), digestTo (null while the address awaits confirmation), hasFeed, proOnly (PAYWALL=on: digests go to
+ * Pro accounts only), isPremium.
+ */
+export type AlertSettingsAnswer = AnswerOf<typeof api.alerts.settings.$get>;
 
 export type AlertSettingsState = { status: 'idle' | 'loading' } | { status: 'ready'; settings: AlertSettingsAnswer } | { status: 'failed'; message: string };
 
 /** The settings once loaded. */
 export const $alertSettings = atom<AlertSettingsState>({ status: 'idle' });
 
-async function ask(init?: RequestInit): Promise<void> {
+const UNREACHABLE = 'The alert settings could not be reached. Check your connection and try again.';
+
+async function ask(call: () => ReturnType<typeof api.alerts.settings.$get | typeof api.alerts.settings.$put>): Promise<void> {
   $alertSettings.set({ status: 'loading' });
   try {
-    const response = await fetch('/api/alerts/settings', { credentials: 'include', ...init });
-    const body = (await response.json()) as AlertSettingsAnswer & { error?: string };
-    if (!response.ok) {
-      $alertSettings.set({ status: 'failed', message: body.error ?? `The alert settings could not be read (${response.status}).` });
-      return;
-    }
-    $alertSettings.set({ status: 'ready', settings: body });
-  } catch {
-    $alertSettings.set({ status: 'failed', message: 'The alert settings could not be reached. Check your connection and try again.' });
+    $alertSettings.set({ status: 'ready', settings: await answer(call()) });
+  } catch (error) {
+    // A refusal says the server's sentence; an answer that is no JSON reads as no answer.
+    const refused = error instanceof ApiError && error.body !== undefined;
+    $alertSettings.set({ status: 'failed', message: refused ? (error.serverError ?? `The alert settings could not be read (${error.status}).`) : UNREACHABLE });
   }
 }
 
 /** Reads the settings (once; `again` reads them anew). */
 export function loadAlertSettings(again = false): Promise<void> {
   if (!again && $alertSettings.get().status !== 'idle') return Promise.resolve();
-  return ask();
+  return ask(() => api.alerts.settings.$get());
 }
 
 /** Turns the email alerts on or off. */
 export function setAlertsEnabled(enabled: boolean): Promise<void> {
-  return ask({ method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ enabled }) });
+  return ask(() => api.alerts.settings.$put({ json: { enabled } }));
 }

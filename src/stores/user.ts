@@ -1,4 +1,6 @@
 import { atom } from 'nanostores';
+import { answer, api } from '../lib/client/api-client';
+import { ApiError } from '../lib/client/http';
 
 /** Spec section 8: the user fetch failed; the visitor is treated as signed out. */
 const USER_FETCH_ERROR = 'Failed to fetch user data';
@@ -15,22 +17,16 @@ export const $user = atom<UserState>({ status: 'loading' });
 /** Loads the user from GET /api/auth/user; a non-OK answer means signed out. */
 export async function loadUser(): Promise<void> {
   try {
-    const response = await fetch('/api/auth/user', { credentials: 'include' });
-    if (!response.ok) {
-      // An unread body keeps the request open in Chromium, so the page never goes network-idle.
-      await response.body?.cancel();
-      $user.set({ status: 'signed-out' });
-      return;
-    }
-    const body = (await response.json()) as { isAuthenticated?: boolean; user?: { isPremium?: boolean; username?: string; email?: string } | null };
+    const body = await answer(api.auth.user.$get());
     const user = body.user;
     $user.set(
       body.isAuthenticated && user
         ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '' }
         : { status: 'signed-out' },
     );
-  } catch {
-    $user.set({ status: 'signed-out', error: USER_FETCH_ERROR });
+  } catch (error) {
+    // A refusal (any non-OK answer) is signed out; no answer at all is a failure to say.
+    $user.set(error instanceof ApiError ? { status: 'signed-out' } : { status: 'signed-out', error: USER_FETCH_ERROR });
   }
 }
 

@@ -2,6 +2,7 @@ import { persistentAtom } from '@nanostores/persistent';
 import { computed } from 'nanostores';
 import { showToast } from './toast';
 import { asciiUpper } from '../lib/domain/text/text';
+import { answer, api } from '../lib/client/api-client';
 
 /** Spec section 9: the watch message shows for 2 s. */
 const WATCH_MESSAGE_MS = 2000;
@@ -37,10 +38,14 @@ export function toggleWatch(rawTicker: string): 'added' | 'removed' | null {
 }
 
 /**
- * The account's watchlist route: GET answers `{tickers}`; PUT (replace) and POST /merge (the union
+ * The account's watchlist route (/api/watchlist): GET answers `{tickers}`; PUT (replace) and POST /merge (the union
  * with the stored list) take and answer `{tickers}`.
  */
-const WATCHLIST_API = '/api/watchlist';
+const calls = {
+  GET: () => api.watchlist.$get(),
+  PUT: (tickers: string[]) => api.watchlist.$put({ json: { tickers } }),
+  POST: (tickers: string[]) => api.watchlist.merge.$post({ json: { tickers } }),
+};
 /** The account whose watchlist this browser's list was last merged into: the merge happens once per account. */
 const $mergedFor = persistentAtom<string>('watchlist-merged-for', '');
 let account: string | null = null;
@@ -49,17 +54,7 @@ let lastSaved = '';
 
 async function send(method: 'GET' | 'PUT' | 'POST', tickers?: readonly string[]): Promise<string[] | null> {
   try {
-    const response = await fetch(method === 'POST' ? `${WATCHLIST_API}/merge` : WATCHLIST_API, {
-      method,
-      credentials: 'include',
-      headers: tickers ? { 'content-type': 'application/json' } : undefined,
-      body: tickers ? JSON.stringify({ tickers }) : undefined,
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    const body = (await response.json()) as { tickers?: unknown };
+    const body = await answer(method === 'GET' ? calls.GET() : calls[method]([...(tickers ?? [])]));
     if (!Array.isArray(body.tickers)) return null;
     const saved = body.tickers.filter((t): t is string => typeof t === 'string').map((t) => asciiUpper(t));
     lastSaved = JSON.stringify(saved);

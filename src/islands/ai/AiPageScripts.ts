@@ -5,5 +5,5 @@
 import { scriptIsland } from '../../renderers/script-island';
 
 export default scriptIsland(async () => {
-  await import('../../scripts/shell');
+  await import('../shell');
 });

@@ -8,7 +8,7 @@ import { scriptIsland } from '../../renderers/script-island';
 export default scriptIsland(async () => {
   // Each runs in a task of its own: run together, their first work is one long task that blocks input (the stock
   // page's Total Blocking Time).
-  await import('../../scripts/shell');
+  await import('../shell');
   await new Promise((resolve) => setTimeout(resolve, 0));
   await import('../../scripts/detail/page');
 });

@@ -6,7 +6,7 @@ import { countUp } from '../../scripts/detail/count-up';
 
 /**
  * A locked top ticker's cards on its stock page, for a signed-in Pro user (PAYWALL=on): the same cards the page
- * renders at build time for every other ticker, from the record /api/pro answered. Mounted by scripts/detail/pro-stock.ts.
+ * renders at build time for every other ticker, from the record /api/pro answered. Mounted by ./mount-pro-stock.ts.
  */
 export default function ProStockCards({ record }: { record: SignalRecord }) {
   useEffect(() => {

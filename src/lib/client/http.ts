@@ -1,12 +1,34 @@
-/** A non-success answer: spec section 8, the message is '{status}: {text or status text}'. */
+/**
+ * A non-success answer: spec section 8, the message is '{status}: {text or status text}'; `body` is the answer's JSON
+ * (undefined when it was none), whose `error` (`serverError`) is the server's own sentence for a person.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly body: unknown = undefined,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+
+  /** The answer's `{error}`, when it said one. */
+  get serverError(): string | undefined {
+    const error = typeof this.body === 'object' && this.body !== null ? (this.body as { error?: unknown }).error : undefined;
+    return typeof error === 'string' ? error : undefined;
+  }
+}
+
+/** The ApiError of a non-success answer, its body read. */
+export async function answerError(response: Pick<Response, 'status' | 'statusText' | 'text'>): Promise<ApiError> {
+  const text = (await response.text().catch(() => '')).trim();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return new ApiError(response.status, `${response.status}: ${text || response.statusText}`, body);
 }
 
 /**
@@ -24,10 +46,7 @@ export class FetchFailure extends ApiError {
 /** GETs one of our own routes (spec section 7) with credentials; any non-success answer throws ApiError. */
 export async function request<T>(path: string): Promise<T> {
   const response = await fetch(path, { credentials: 'include' });
-  if (!response.ok) {
-    const text = (await response.text().catch(() => '')).trim();
-    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`);
-  }
+  if (!response.ok) throw await answerError(response);
   return (await response.json()) as T;
 }
 

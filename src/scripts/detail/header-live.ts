@@ -125,34 +125,41 @@ async function copyLink(): Promise<void> {
   }
 }
 
-/**
- * Brings the live header to life in `root` (filled with `HEADER_LIVE_HTML` first when empty): reads the quote and the
- * earnings date from their stores, keeps the watch button in step with the watchlist, and, on the page (not the
- * modal, which reads the record itself), loads the new day's page when the tab shows again and a newer report
- * exists. Returns the function that stops it all.
- */
-export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal = false }: { ticker: string; reportDate: string; modal?: boolean }): () => void {
-  if (!root.firstElementChild) root.innerHTML = headerLiveHtml();
-  const part = <T extends HTMLElement>(name: string) => root.querySelector<T>(`[data-part="${name}"]`)!;
-  const priceLine = part('price');
-  const copy = part<HTMLButtonElement>('copy');
-  const watch = part<HTMLButtonElement>('watch');
-  const alertsToggle = part<HTMLButtonElement>('alerts-toggle');
-  const alertsPanel = part<HTMLDivElement>('alerts');
-  alertsPanel.id ||= `alerts-panel-${ticker}${modal ? '-dialog' : ''}`;
-  alertsToggle.setAttribute('aria-controls', alertsPanel.id);
-  // The earnings badge is in the header only while it has something to say.
-  const badge = root.querySelector<HTMLSpanElement>('[data-testid="earnings-badge"]') ?? span(EARNINGS_BADGE_CLASS, '', 'earnings-badge');
+type Stop = () => void;
 
+/** The header's parts in `root`, the alerts panel named for its toggle. */
+function headerParts(root: HTMLElement, ticker: string, modal: boolean) {
+  const part = <T extends HTMLElement>(name: string) => root.querySelector<T>(`[data-part="${name}"]`)!;
+  const parts = {
+    priceLine: part('price'),
+    copy: part<HTMLButtonElement>('copy'),
+    watch: part<HTMLButtonElement>('watch'),
+    alertsToggle: part<HTMLButtonElement>('alerts-toggle'),
+    alertsPanel: part<HTMLDivElement>('alerts'),
+    // The earnings badge is in the header only while it has something to say.
+    badge: root.querySelector<HTMLSpanElement>('[data-testid="earnings-badge"]') ?? span(EARNINGS_BADGE_CLASS, '', 'earnings-badge'),
+  };
+  parts.alertsPanel.id ||= `alerts-panel-${ticker}${modal ? '-dialog' : ''}`;
+  parts.alertsToggle.setAttribute('aria-controls', parts.alertsPanel.id);
+  return parts;
+}
+type HeaderParts = ReturnType<typeof headerParts>;
+
+/** The price line, from the quote store. */
+function followQuote(ticker: string, priceLine: HTMLElement): Stop {
   let shownQuote: Quote | undefined | null = null;
-  const showQuote = (quote: FetcherValue<Quote>) => {
+  return quoteStore(ticker).subscribe((quote: FetcherValue<Quote>) => {
     if (isLoading(quote)) return;
     // Only a new answer redraws the line, so a screen reader hears a price once.
     if (quote.data === shownQuote) return;
     shownQuote = quote.data;
     priceLine.replaceChildren(...(quote.data ? priceNodes(quote.data) : []));
-  };
-  const showEarnings = (earnings: FetcherValue<Earnings>) => {
+  });
+}
+
+/** The earnings badge, from the earnings store. */
+function followEarnings(ticker: string, { badge, copy }: HeaderParts, modal: boolean): Stop {
+  return earningsStore(ticker).subscribe((earnings: FetcherValue<Earnings>) => {
     // The page's badge from the build stays while the live answer loads, so nothing shifts.
     if (!modal && isLoading(earnings)) return;
     const text = earningsText(earnings, modal);
@@ -163,14 +170,21 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
     badge.textContent = text;
     // Beside the buttons, on the right: the price growing as it loads moves nothing.
     if (!badge.isConnected) copy.before(badge);
-  };
-  const showWatch = (watched: Set<string>) => {
-    const on = watched.has(ticker);
-    watch.setAttribute('aria-pressed', String(on));
-    watch.firstElementChild!.textContent = on ? '★' : '☆';
-    watch.lastChild!.textContent = on ? ' Watching' : ' Watch';
-  };
+  });
+}
 
+/** The copy-link button. */
+function wireCopy(copy: HTMLButtonElement): Stop {
+  const onCopy = () => void copyLink();
+  copy.addEventListener('click', onCopy);
+  return () => copy.removeEventListener('click', onCopy);
+}
+
+/**
+ * The Alerts section: its toggle, Escape and a click outside close it; it is redrawn when the watchlist, the user or
+ * the alert settings change. Answers the function that opens or closes it (the watch button offers it).
+ */
+function wireAlerts(root: HTMLElement, { alertsPanel, alertsToggle, watch }: HeaderParts, ticker: string): { openAlerts: (open: boolean) => void; stop: Stop } {
   const showAlerts = () => {
     if (alertsPanel.hidden) return;
     const focused = alertsPanel.contains(document.activeElement);
@@ -195,47 +209,75 @@ export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal =
     const path = event.composedPath();
     if (!alertsPanel.hidden && ![alertsPanel, alertsToggle, watch].some((part) => path.includes(part))) openAlerts(false);
   };
-
-  const onCopy = () => void copyLink();
-  const onWatch = () => {
-    // Watching a stock offers its alerts, unless they are on already.
-    const settings = $alertSettings.get();
-    if (toggleWatch(ticker) === 'added' && !(settings.status === 'ready' && settings.settings.enabled)) openAlerts(true);
-  };
-  copy.addEventListener('click', onCopy);
-  watch.addEventListener('click', onWatch);
   alertsToggle.addEventListener('click', onAlertsToggle);
   root.addEventListener('keydown', onKey);
   document.addEventListener('click', onOutside);
-  const stops = [
-    quoteStore(ticker).subscribe(showQuote),
-    earningsStore(ticker).subscribe(showEarnings),
-    $watchedSet.subscribe(showWatch),
-    $watchedSet.listen(showAlerts),
-    $user.listen(() => openAlerts(!alertsPanel.hidden)),
-    $alertSettings.listen(showAlerts),
-  ];
-
-  // A page left open overnight: from the first time the tab shows again, the record is read (the store fetches it
-  // then, and again each time the tab shows); when a newer report exists, the new day's page loads.
-  const onVisible = () => {
-    if (document.visibilityState !== 'visible') return;
-    document.removeEventListener('visibilitychange', onVisible);
-    stops.push(
-      stockRecordStore(ticker).subscribe(({ data }) => {
-        if (data && data.reportDate > reportDate) location.reload();
-      }),
-    );
-  };
-  if (!modal) document.addEventListener('visibilitychange', onVisible);
-
-  return () => {
-    stops.forEach((stop) => stop());
-    copy.removeEventListener('click', onCopy);
-    watch.removeEventListener('click', onWatch);
+  const stops = [$watchedSet.listen(showAlerts), $user.listen(() => openAlerts(!alertsPanel.hidden)), $alertSettings.listen(showAlerts)];
+  const stop = () => {
+    stops.forEach((s) => s());
     alertsToggle.removeEventListener('click', onAlertsToggle);
     root.removeEventListener('keydown', onKey);
     document.removeEventListener('click', onOutside);
+  };
+  return { openAlerts, stop };
+}
+
+/** The watch button, in step with the watchlist; watching a stock offers its alerts, unless they are on already. */
+function wireWatch(watch: HTMLButtonElement, ticker: string, openAlerts: (open: boolean) => void): Stop {
+  const onWatch = () => {
+    const settings = $alertSettings.get();
+    if (toggleWatch(ticker) === 'added' && !(settings.status === 'ready' && settings.settings.enabled)) openAlerts(true);
+  };
+  watch.addEventListener('click', onWatch);
+  const stopWatching = $watchedSet.subscribe((watched) => {
+    const on = watched.has(ticker);
+    watch.setAttribute('aria-pressed', String(on));
+    watch.firstElementChild!.textContent = on ? '★' : '☆';
+    watch.lastChild!.textContent = on ? ' Watching' : ' Watch';
+  });
+  return () => {
+    stopWatching();
+    watch.removeEventListener('click', onWatch);
+  };
+}
+
+/**
+ * A page left open overnight: from the first time the tab shows again, the record is read (the store fetches it
+ * then, and again each time the tab shows); when a newer report exists, the new day's page loads.
+ */
+function reloadOnNewerReport(ticker: string, reportDate: string): Stop {
+  let stopRecord: Stop | null = null;
+  const onVisible = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', onVisible);
+    stopRecord = stockRecordStore(ticker).subscribe(({ data }) => {
+      if (data && data.reportDate > reportDate) location.reload();
+    });
+  };
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    stopRecord?.();
     document.removeEventListener('visibilitychange', onVisible);
   };
+}
+
+/**
+ * Brings the live header to life in `root` (filled with `HEADER_LIVE_HTML` first when empty): reads the quote and the
+ * earnings date from their stores, keeps the watch button in step with the watchlist, and, on the page (not the
+ * modal, which reads the record itself), loads the new day's page when the tab shows again and a newer report
+ * exists. Returns the function that stops it all.
+ */
+export function mountHeaderLive(root: HTMLElement, { ticker, reportDate, modal = false }: { ticker: string; reportDate: string; modal?: boolean }): () => void {
+  if (!root.firstElementChild) root.innerHTML = headerLiveHtml();
+  const parts = headerParts(root, ticker, modal);
+  const alerts = wireAlerts(root, parts, ticker);
+  const stops = [
+    followQuote(ticker, parts.priceLine),
+    followEarnings(ticker, parts, modal),
+    wireCopy(parts.copy),
+    wireWatch(parts.watch, ticker, alerts.openAlerts),
+    alerts.stop,
+  ];
+  if (!modal) stops.push(reloadOnNewerReport(ticker, reportDate));
+  return () => stops.forEach((stop) => stop());
 }

@@ -6,7 +6,7 @@
  * have something locked.
  */
 import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/text/format';
-import { recentlyQualifiedCells, rowMarkers, type RecentlyQualified, type ReversalsAndExits, type SignalExit, type SignalReversal } from '../../lib/domain/signals/lists';
+import { recentlyQualifiedCells, rowMarkers, type SignalExit, type SignalReversal } from '../../lib/domain/signals/lists';
 import type { SignalRecord } from '../../lib/domain/report/schemas';
 import { classifySignal, scoreChange, signalDirection, trendDirection, type SignalDirection } from '../../lib/domain/signals/signal';
 import { TREND_ARROW } from '../../components/tone';
@@ -16,6 +16,7 @@ import { showRowStar } from './stars';
 import { heatmapLayout } from '../../lib/domain/signals/heatmap';
 import { heatmapIndexHtml, heatmapSectorsHtml } from '../../components/heatmap-markup';
 import { listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/signals/list-price';
+import { proList, proStockRecord, type ProListName } from '../../lib/client/pro';
 
 /** The event the table code listens for: the table's body rows were replaced. */
 export const ROWS_REPLACED = 'table-rows-replaced';
@@ -48,17 +49,22 @@ function eventRows(events: (SignalExit | SignalReversal)[], records: Map<string,
   });
 }
 
+/** A Pro list's answer, as the server types it: one of the lists' shapes. */
+type ProAnswer = NonNullable<Awaited<ReturnType<typeof proList>>>;
+/** The list's shape among them, by the fields only it has (a field renamed on the server fails the type check here). */
+type ListAnswer<K extends string> = Extract<ProAnswer, Record<K, unknown>>;
+
 /** Each Pro list's answer (/api/pro/lists/{list}) as the rows of the page's tables. */
-const PRO_TABLES: Record<string, (body: unknown) => TableRows[]> = {
-  'all-signals': (body) => [{ id: 'all-signals', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
-  'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as { rows: SignalRecord[] }).rows.map((record) => ({ record })) }],
+const PRO_TABLES: Partial<Record<ProListName, (body: ProAnswer) => TableRows[]>> = {
+  'all-signals': (body) => [{ id: 'all-signals', rows: (body as ListAnswer<'rows' | 'prices'>).rows.map((record) => ({ record })) }],
+  'currently-qualified': (body) => [{ id: 'currently-qualified', rows: (body as ListAnswer<'rows' | 'prices'>).rows.map((record) => ({ record })) }],
   'recently-qualified': (body) => {
-    const { newToday, recent } = body as RecentlyQualified;
+    const { newToday, recent } = body as ListAnswer<'newToday' | 'recent'>;
     const isNew = new Set(newToday.map((r) => r.ticker));
     return [{ id: 'recent', rows: recent.map((signal) => ({ record: signal.record, extra: recentlyQualifiedCells(signal, isNew.has(signal.record.ticker)) })) }];
   },
   'reversals-exits': (body) => {
-    const { reversals, exits, records } = body as ReversalsAndExits & { records: SignalRecord[] };
+    const { reversals, exits, records } = body as ListAnswer<'reversals' | 'exits' | 'records'>;
     const byTicker = new Map(records.map((r) => [r.ticker, r]));
     return [
       { id: 'reversals-table', rows: eventRows(reversals, byTicker), compact: true },
@@ -182,16 +188,8 @@ function classifyCells(row: HTMLTableRowElement, table: HTMLTableElement): void 
   });
 }
 
-/** A Pro route's answer, or null when it refuses (signed out meanwhile, or not Pro): the free slice then stays. */
-async function proAnswer(path: string): Promise<unknown> {
-  const response = await fetch(path, { credentials: 'include' });
-  if (response.ok) return response.json();
-  await response.body?.cancel();
-  return null;
-}
-
-async function showProRows(list: string, gate: HTMLElement): Promise<void> {
-  const body = await proAnswer(`/api/pro/lists/${list}`);
+async function showProRows(list: ProListName, gate: HTMLElement): Promise<void> {
+  const body = await proList(list);
   if (body === null) return;
   const priced = body as Partial<typeof listPrices>;
   listPrices = { prices: priced.prices ?? {}, pricesSource: priced.pricesSource ?? 'none' };
@@ -214,7 +212,7 @@ async function showProRows(list: string, gate: HTMLElement): Promise<void> {
 
 /** The whole market's tiles in place of the heatmap's preview, sized by market cap as the build sizes them. */
 async function showProHeatmap(gate: HTMLElement): Promise<void> {
-  const body = (await proAnswer('/api/pro/lists/heatmap')) as { rows: SignalRecord[]; caps: Record<string, number> } | null;
+  const body = (await proList('heatmap')) as ListAnswer<'rows' | 'caps'> | null;
   const index = document.querySelector<HTMLElement>('[data-heat-index]');
   const tiles = document.querySelector<HTMLElement>('[data-heat-sectors]');
   if (body === null || !index || !tiles) return;
@@ -224,24 +222,32 @@ async function showProHeatmap(gate: HTMLElement): Promise<void> {
   gate.hidden = true;
 }
 
+/** Renders a locked top ticker's cards in place of `gate` (islands/detail/mount-pro-stock.ts, loaded with React on demand). */
+export type MountProStock = (record: SignalRecord, gate: HTMLElement) => Promise<void>;
+
+/** A locked top ticker's stock page: its cards (scores, trend, metrics) in place of the locked card. */
+async function showProStock(ticker: string, gate: HTMLElement, mount: MountProStock): Promise<void> {
+  const record = await proStockRecord(ticker);
+  if (record !== null) await mount(record, gate);
+}
+
 /** What replaces the locked part of each page for a Pro user, or null when nothing does. */
-function proContent(gate: HTMLElement): (() => Promise<void>) | null {
-  const list = gate.dataset.proList;
+function proContent(gate: HTMLElement, mountStock: MountProStock): (() => Promise<void>) | null {
+  const list = gate.dataset.proList as ProListName | undefined;
   const ticker = gate.dataset.proStock;
-  // A locked top ticker's stock page: its cards (scores, trend, metrics) in place of the locked card.
-  if (ticker) return async () => (await import('../detail/pro-stock')).mountProStock(ticker, gate);
+  if (ticker) return () => showProStock(ticker, gate, mountStock);
   if (list === 'heatmap') return () => showProHeatmap(gate);
   if (list && PRO_TABLES[list]) return () => showProRows(list, gate);
   return null;
 }
 
-/** Wires the upgrade buttons, and puts the Pro content in place for a signed-in Pro user. */
-export function startProGate(): void {
+/** Wires the upgrade buttons, and puts the Pro content in place for a signed-in Pro user (`mountStock`: the stock page's cards). */
+export function startProGate(mountStock: MountProStock): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-paywall-feature]')) {
     button.addEventListener('click', () => openPaywall(button.dataset.paywallFeature ?? 'Pro'));
   }
   const gate = document.querySelector<HTMLElement>('[data-pro-gate]');
-  const show = gate ? proContent(gate) : null;
+  const show = gate ? proContent(gate, mountStock) : null;
   if (!show) return;
   let asked = false;
   const unsubscribe = $user.subscribe((user) => {

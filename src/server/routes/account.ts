@@ -25,7 +25,7 @@ export const NO_BILLING_MESSAGE =
 const DeleteBody = z.object({ password: z.string().min(1, 'must not be empty').max(128, 'at most 128 characters').optional() });
 
 /** Mounted at /api/account. */
-export function accountRoutes(context: ApiContext): Hono {
+export function accountRoutes(context: ApiContext) {
   const { accounts } = context;
   const { db } = accounts.database;
   return new Hono<SessionEnv>()
@@ -114,5 +114,5 @@ export function accountRoutes(context: ApiContext): Hono {
         if (accounts.stripe !== null) await db.deleteFrom('subscription').where('referenceId', '=', user.id).execute();
       }
       return passAuthAnswer(c, answer, { deleted: true });
-    }) as unknown as Hono;
+    });
 }

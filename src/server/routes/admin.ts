@@ -8,7 +8,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
-import type { RunTrigger } from '../../lib/domain/operator/operator';
+import type { FileProblem, PublishResult, RunTrigger } from '../../lib/domain/operator/operator';
 import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '../../storage/api-tokens';
 import { GRANT_MESSAGES, grantPro, revokePro } from '../../storage/plan-grants';
 import type { RunLog } from '../../storage/run-log';
@@ -17,7 +17,7 @@ import { findUser, userCounts } from '../../storage/users';
 import { trustedOrigin } from '../auth/origin';
 import { requireOperator, type SessionEnv, sessionUser } from '../auth/session';
 import { refusal } from '../errors';
-import type { PublishQueue } from '../publish-queue';
+import type { PublishJobView, PublishQueue } from '../publish-queue';
 import { readUploads, uploadBodyLimit } from '../uploads';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
@@ -33,13 +33,27 @@ export interface AdminContext {
 }
 
 type AdminEnv = SessionEnv & { Variables: { trigger: RunTrigger } };
+type AdminContextOf = Parameters<MiddlewareHandler<AdminEnv>>[0];
+// The body limit in this group's env, so the routes after it keep their answer types.
+const uploadLimit: MiddlewareHandler<AdminEnv> = uploadBodyLimit;
+
+const FILES_REFUSED = 'Some files were refused: nothing was stored or published.';
+
+/** A queued publish's answer: the job, a sentence on the queue ahead of it, and where to follow it. */
+function queuedAnswer(view: PublishJobView) {
+  const message =
+    view.ahead === 0
+      ? 'Publishing: the daily job runs now.'
+      : `Another publish is running: yours waits in the queue (${view.ahead} ${view.ahead === 1 ? 'job' : 'jobs'} ahead of it).`;
+  return { job: view, message, status: `/api/admin/jobs/${view.id}` };
+}
 
 const ProBodySchema = z.object({ email: z.string().trim().toLowerCase().email('expected an email address'), pro: z.boolean() });
 const TokenBodySchema = z.object({ label: z.string().trim().min(1, 'name the token (what uses it)').max(80) });
 const UserQuery = z.object({ email: z.string().trim().max(320).optional() });
 
 /** The /api/admin routes. */
-export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<AdminEnv> {
+export function adminRoutes(context: ApiContext, admin: AdminContext) {
   const db = context.accounts.database.db;
   const stripe = context.accounts.stripe !== null;
   const operators = new Set(context.accounts.adminEmails);
@@ -68,6 +82,15 @@ export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<Admi
     return admin.queue;
   };
 
+  /** Reads the uploaded files and queues their publish: the queued job, or the problems of the refused files. */
+  const enqueue = async (c: AdminContextOf): Promise<{ problems: FileProblem[] } | { publishes: PublishQueue; view: PublishJobView; done: Promise<PublishResult> }> => {
+    const publishes = queue();
+    const { files, problems } = await readUploads(c);
+    const refused = problems.length > 0 ? problems : await publishes.tools.validate(files);
+    if (refused.length > 0) return { problems: refused };
+    return { publishes, ...publishes.enqueue(files, c.var.trigger) };
+  };
+
   return new Hono<AdminEnv>()
     .get('/status', asOperator, async (c) => {
       const build = await readBuildInfo(admin.distDir);
@@ -84,16 +107,27 @@ export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<Admi
         NO_STORE,
       );
     })
-    .post('/uploads/check', asOperator, uploadBodyLimit, async (c) => {
+    .post('/uploads/check', asOperator, uploadLimit, async (c) => {
       const tools = queue().tools;
       const { files, problems, notes } = await readUploads(c);
-      if (problems.length > 0) return c.json({ error: 'Some files were refused: nothing was stored or published.', problems }, 422, NO_STORE);
+      if (problems.length > 0) return c.json({ error: FILES_REFUSED, problems }, 422, NO_STORE);
       const answer = await tools.preview(files);
-      if ('problems' in answer) return c.json({ error: 'Some files were refused: nothing was stored or published.', problems: answer.problems }, 422, NO_STORE);
+      if ('problems' in answer) return c.json({ error: FILES_REFUSED, problems: answer.problems }, 422, NO_STORE);
       return c.json({ preview: { ...answer.preview, warnings: [...notes, ...answer.preview.warnings] } }, 200, NO_STORE);
     })
-    .post('/uploads', asOperator, uploadBodyLimit, (c) => enqueue(c, false))
-    .post('/exports', tokenOrOperator, uploadBodyLimit, (c) => enqueue(c, c.req.query('wait') !== undefined && c.req.query('wait') !== 'false'))
+    .post('/uploads', asOperator, uploadLimit, async (c) => {
+      const job = await enqueue(c);
+      if ('problems' in job) return c.json({ error: FILES_REFUSED, problems: job.problems }, 422, NO_STORE);
+      return c.json(queuedAnswer(job.view), 202, { ...NO_STORE, Location: queuedAnswer(job.view).status });
+    })
+    .post('/exports', tokenOrOperator, uploadLimit, async (c) => {
+      const wait = c.req.query('wait') !== undefined && c.req.query('wait') !== 'false';
+      const job = await enqueue(c);
+      if ('problems' in job) return c.json({ error: FILES_REFUSED, problems: job.problems }, 422, NO_STORE);
+      if (!wait) return c.json(queuedAnswer(job.view), 202, { ...NO_STORE, Location: queuedAnswer(job.view).status });
+      const result = await job.done;
+      return c.json({ job: job.publishes.view(job.view.id), result }, result.outcome === 'published' || result.outcome === 'up-to-date' ? 200 : 422, NO_STORE);
+    })
     .get('/jobs/:id', tokenOrOperator, (c) => {
       const job = queue().view(c.req.param('id'));
       if (job === null) throw refusal(404, 'No such publish job: it may be older than the last 50; see the run log on /admin.');
@@ -139,19 +173,4 @@ export function adminRoutes(context: ApiContext, admin: AdminContext): Hono<Admi
       if (!(await revokeApiToken(db, c.req.param('id'), context.now()))) throw refusal(404, 'No live token has this id: it may be revoked already.');
       return c.json({ revoked: c.req.param('id') }, 200, NO_STORE);
     });
-
-  async function enqueue(c: Parameters<MiddlewareHandler<AdminEnv>>[0], wait: boolean): Promise<Response> {
-    const publishes = queue();
-    const { files, problems } = await readUploads(c);
-    const refused = problems.length > 0 ? problems : await publishes.tools.validate(files);
-    if (refused.length > 0) return c.json({ error: 'Some files were refused: nothing was stored or published.', problems: refused }, 422, NO_STORE);
-    const { view, done } = publishes.enqueue(files, c.var.trigger);
-    const message =
-      view.ahead === 0
-        ? 'Publishing: the daily job runs now.'
-        : `Another publish is running: yours waits in the queue (${view.ahead} ${view.ahead === 1 ? 'job' : 'jobs'} ahead of it).`;
-    if (!wait) return c.json({ job: view, message, status: `/api/admin/jobs/${view.id}` }, 202, { ...NO_STORE, Location: `/api/admin/jobs/${view.id}` });
-    const result = await done;
-    return c.json({ job: publishes.view(view.id), result }, result.outcome === 'published' || result.outcome === 'up-to-date' ? 200 : 422, NO_STORE);
-  }
 }

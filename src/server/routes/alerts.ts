@@ -50,7 +50,7 @@ function linkRefused(outcome: 'expired' | 'unknown'): Response {
 }
 
 /** Mounted at /api/alerts. */
-export function alertRoutes(context: ApiContext): Hono {
+export function alertRoutes(context: ApiContext) {
   const { accounts } = context;
   const store = new AlertStore(accounts.database.db, context.now);
   const confirmUrl = (token: string) => new URL(`/api/alerts/confirm?token=${token}`, accounts.siteUrl).href;
@@ -208,5 +208,5 @@ export function alertRoutes(context: ApiContext): Hono {
       if (!done) return htmlAnswer(smallPage('This unsubscribe link is not valid', '<p>It may be incomplete: copy the whole link from the email, or turn alerts off on your account page.</p>'), 404);
       return htmlAnswer(smallPage('You are unsubscribed', `<p>No more alert emails will be sent. To turn them on again, go to <a href="/account#alerts">your account</a>.</p>`));
     })
-    .route('/', signedIn as unknown as Hono);
+    .route('/', signedIn);
 }

@@ -25,7 +25,7 @@ export function usernameOf(user: { name: string; email: string }): string {
 }
 
 /** /user, /login, /logout and Better Auth's handler, mounted at /api/auth. */
-export function authRoutes(context: ApiContext): Hono {
+export function authRoutes(context: ApiContext) {
   const { auth, session } = context.accounts;
   const returnTarget = (c: Context, returnTo: string | undefined) => logoutReturnPath(returnTo, [new URL(c.req.url).origin, ...context.siteOrigins]);
   /** Signs out (when signed in) and sends the browser to `target`. */
@@ -81,5 +81,5 @@ export function authRoutes(context: ApiContext): Hono {
         c.req.raw.headers.set(CLIENT_IP_HEADER, clientAddress(c, context.trustedProxies));
         return auth.handler(c.req.raw);
       })
-  ) as unknown as Hono;
+  );
 }

@@ -46,7 +46,7 @@ export interface SyncReport {
 }
 
 /** The company routes. */
-export function companyRoutes(context: ApiContext): Hono {
+export function companyRoutes(context: ApiContext) {
   let syncing = false;
   let runStartedAt: string | null = null;
   // Writes and upstream spending are the operators' (ADMIN_EMAILS): checked before the body is read.
@@ -164,7 +164,7 @@ export function companyRoutes(context: ApiContext): Hono {
         similarTickers: similarTickers(ticker, [...site.records.values()]).filter((s) => !locked.has(s.ticker)),
       };
       return c.json(body, 200, callerCache(COMPLETE_DATA, paywall, c.var.user));
-    }) as unknown as Hono;
+    });
 }
 
 /** The store's record of a ticker from the provider's ticker details. */

@@ -21,7 +21,7 @@ const ListParams = z.object({ list: z.enum(PRO_LISTS, { error: `expected one of 
 const TickerParams = z.object({ ticker: z.string().transform((raw, ctx) => routeTicker(raw, ctx)) });
 
 /** /pro/all-signals, /pro/lists/{list}, /pro/stock/{T}, /pro/ticker-metrics/{T}, /pro/c-score-trend/{T}. */
-export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<SessionEnv>): Hono<SessionEnv> {
+export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<SessionEnv>) {
   async function history() {
     const site = await context.site.current();
     if (site === null) throw refusal(503, 'No report is published yet: run "npm run daily" to build the site.', { 'Retry-After': '60' });

@@ -44,7 +44,7 @@ async function replace(db: Kysely<Database>, userId: string, tickers: string[], 
 }
 
 /** Mounted at /api/watchlist. */
-export function watchlistRoutes(context: ApiContext): Hono {
+export function watchlistRoutes(context: ApiContext) {
   const { accounts } = context;
   const { db } = accounts.database;
   return new Hono<SessionEnv>()
@@ -61,5 +61,5 @@ export function watchlistRoutes(context: ApiContext): Hono {
       const union = checked([...(await stored(db, user.id)), ...incoming]);
       await replace(db, user.id, union, context.now());
       return c.json({ tickers: await stored(db, user.id) }, 200, NO_STORE);
-    }) as unknown as Hono;
+    });
 }

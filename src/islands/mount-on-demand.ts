@@ -24,8 +24,8 @@ export function mountReactRoot<P extends object>(id: string, load: () => Promise
   return done;
 }
 
-const toaster = () => mountReactRoot('toaster-root', () => import('../islands/Toaster'));
-const paywall = () => mountReactRoot('paywall-root', () => import('../islands/Paywall'));
+const toaster = () => mountReactRoot('toaster-root', () => import('./Toaster'));
+const paywall = () => mountReactRoot('paywall-root', () => import('./Paywall'));
 
 /** Starts watching the toast and paywall stores and the F8 key. */
 export function mountShellIslandsOnDemand(): void {
