@@ -3,7 +3,7 @@
  * daily job's stored bars. Light imports only: the Pro rows' browser script renders the same cell.
  */
 
-import { formatPercent, formatPrice } from '../text/format';
+import { formatDate, formatPercent, formatPrice, formatShortDate } from '../text/format';
 
 /** Where the closes came from: the market-data API, the offline demo provider, or nowhere yet. */
 export type PriceSource = 'polygon' | 'demo' | 'none';
@@ -21,8 +21,37 @@ export function formatReturn(fraction: number | null | undefined): string {
   return formatPercent(typeof fraction === 'number' ? fraction * 100 : fraction);
 }
 
-/** A list row's price cell: the close, the day change as a signed percent, "demo" under the demo provider. */
-export function listPriceCell(price: ListPrice | undefined, prices: PriceSource): { close: string; change: string; demo: boolean; sortValue: string } {
-  if (price === undefined) return { close: '—', change: '', demo: false, sortValue: '' };
-  return { close: formatPrice(price.close), change: formatReturn(price.change), demo: prices === 'demo', sortValue: String(price.close) };
+/** The day a list's Close column names: its rows' newest close (the last day with closes on or before the report date), or null without closes. */
+export function listCloseDate(prices: Iterable<ListPrice>): string | null {
+  let newest: string | null = null;
+  for (const price of prices) if (newest === null || price.date > newest) newest = price.date;
+  return newest;
+}
+
+/** The Close column's heading: its words, the date under them, and the tooltip that says what the figure is. */
+export function listCloseHeading(date: string | null): { label: string; date: string | null; title: string } {
+  return { label: 'Close', date: date === null ? null : formatShortDate(date), title: date === null ? 'Last close' : `Close on ${formatDate(date)}` };
+}
+
+/**
+ * A list row's price cell: the close, the day change as a signed percent, "demo" under the demo provider, the day of
+ * the close as a tooltip, and that day in the cell too when it is not the column's (`columnDate`: a stock without a
+ * close that day shows its last one).
+ */
+export function listPriceCell(
+  price: ListPrice | undefined,
+  prices: PriceSource,
+  columnDate: string | null = null,
+): { close: string; change: string; demo: boolean; sortValue: string; title: string; label: string; date: string | null } {
+  const label = columnDate === null ? 'Close' : `Close ${formatShortDate(columnDate)}`;
+  if (price === undefined) return { close: '—', change: '', demo: false, sortValue: '', title: 'No close stored', label, date: null };
+  return {
+    close: formatPrice(price.close),
+    change: formatReturn(price.change),
+    demo: prices === 'demo',
+    sortValue: String(price.close),
+    title: `Close on ${formatDate(price.date)}${prices === 'demo' ? ' (demo prices)' : ''}`,
+    label,
+    date: price.date === columnDate ? null : formatShortDate(price.date),
+  };
 }
