@@ -8,7 +8,7 @@ import { isTradingDay } from '../../src/lib/domain/market-data/calendar';
 import { demoBar, demoBars, demoClose, demoQuote, sessionDay, tradingDayBefore } from '../../src/lib/domain/market-data/demo-prices';
 import { DemoProvider } from '../../src/server/providers/demo';
 
-const universe = ['AAPL', 'CDNS', 'XOM'].map((ticker) => ({ ticker, name: ticker, sector: 'Energy', subIndustry: 'Oil' }));
+const universe = ['AAPL', 'CDNS', 'XOM'].map((ticker) => ({ ticker, name: ticker, sector: 'Energy', subIndustry: 'Oil', headquarters: 'Houston, Texas', founded: '1900' }));
 const at = (iso: string) => () => Date.parse(iso);
 const tickerArb = fc.stringMatching(/^[A-Z]{1,5}(\.[A-Z])?$/);
 const dateArb = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
