@@ -187,7 +187,10 @@ function invariantSuite(name: string, start: () => Promise<Published>, truth: (t
         const quote = await getJson<Quote>(site.origin, `/api/stock-price/${ticker}`);
         expect(lastBefore[0]).toBe('2026-11-25');
         expect(quote.regularMarketPreviousClose, ticker).toBe(lastBefore[1].c);
-        expect(quote.regularMarketPrice, ticker).toBe(bars.get(ticker)!.get(TODAY)!.c);
+        // The price panel's open and daily range are today's bar of the same series.
+        const today = bars.get(ticker)!.get(TODAY)!;
+        expect(quote.regularMarketPrice, ticker).toBe(today.c);
+        expect([quote.regularMarketOpen, quote.regularMarketDayLow, quote.regularMarketDayHigh], ticker).toEqual([today.o, today.l, today.h]);
         expect(quote.regularMarketChange!, ticker).toBeCloseTo(quote.regularMarketPrice! - quote.regularMarketPreviousClose!, 2);
         expect(quote.regularMarketDayLow!, ticker).toBeLessThanOrEqual(Math.min(quote.regularMarketOpen!, quote.regularMarketPrice!));
         expect(quote.regularMarketDayHigh!, ticker).toBeGreaterThanOrEqual(Math.max(quote.regularMarketOpen!, quote.regularMarketPrice!));
