@@ -81,8 +81,7 @@ function priceCell(ticker: string): HTMLTableCellElement {
   const price = listPriceCell(listPrices.prices[ticker], listPrices.pricesSource, listPrices.closeDate);
   const td = document.createElement('td');
   td.dataset.v = price.sortValue;
-  td.dataset.label = price.label;
-  td.title = price.title;
+  if (price.title !== null) td.title = price.title;
   const change = document.createElement('span');
   change.className = 'pc';
   change.textContent = price.change;

@@ -34,24 +34,22 @@ export function listCloseHeading(date: string | null): { label: string; date: st
 }
 
 /**
- * A list row's price cell: the close, the day change as a signed percent, "demo" under the demo provider, the day of
- * the close as a tooltip, and that day in the cell too when it is not the column's (`columnDate`: a stock without a
- * close that day shows its last one).
+ * A list row's price cell: the close, the day change as a signed percent, "demo" under the demo provider. The column's
+ * heading names the day (`columnDate`); a stock whose last close is older shows that day in its cell and tooltip.
  */
 export function listPriceCell(
   price: ListPrice | undefined,
   prices: PriceSource,
   columnDate: string | null = null,
-): { close: string; change: string; demo: boolean; sortValue: string; title: string; label: string; date: string | null } {
-  const label = columnDate === null ? 'Close' : `Close ${formatShortDate(columnDate)}`;
-  if (price === undefined) return { close: '—', change: '', demo: false, sortValue: '', title: 'No close stored', label, date: null };
+): { close: string; change: string; demo: boolean; sortValue: string; date: string | null; title: string | null } {
+  if (price === undefined) return { close: '—', change: '', demo: false, sortValue: '', date: null, title: null };
+  const older = price.date !== columnDate;
   return {
     close: formatPrice(price.close),
     change: formatReturn(price.change),
     demo: prices === 'demo',
     sortValue: String(price.close),
-    title: `Close on ${formatDate(price.date)}${prices === 'demo' ? ' (demo prices)' : ''}`,
-    label,
-    date: price.date === columnDate ? null : formatShortDate(price.date),
+    date: older ? formatShortDate(price.date) : null,
+    title: older ? `Close on ${formatDate(price.date)}` : null,
   };
 }
