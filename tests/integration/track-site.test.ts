@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily, type DailyConfig } from '../../src/ingest/daily';
-import { DemoProvider, demoClose } from '../../src/server/providers/demo';
+import { demoClose } from '../../src/lib/domain/market-data/demo-prices';
+import { DemoProvider } from '../../src/server/providers/demo';
 import { LEDGER_ROWS_FILE } from '../../src/lib/domain/track-record/track-data';
 import { RunLog } from '../../src/storage/run-log';
 import { TrackStore } from '../../src/storage/track';
@@ -32,7 +33,6 @@ function dayCsv(date: string, scores: Record<string, number>): string {
   return exportCsv(Object.entries(scores).map(([ticker, score]) => exportRow(ticker, NAMES[ticker]!, date, score)));
 }
 const day = (i: number) => Object.fromEntries(Object.entries(SCORES).map(([t, s]) => [t, s[i]!]));
-const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
 const jsonLdOf = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 
 describe('the track record of a published report', () => {
@@ -95,12 +95,12 @@ describe('the track record of a published report', () => {
     const aapl = (await (await fetch(`${origin}/api/track-record/AAPL`)).json()) as { signals: number; pricesLabel: string; ledger: { date: string; entryClose: number; exitDate: string; exitReturn: number; outcomes: { horizon: number; status: string; close: number }[] }[] };
     expect(aapl).toMatchObject({ signals: 1, pricesLabel: 'Demo prices' });
     const row = aapl.ledger[0]!;
-    const entry = demoClose('AAPL', dayNumber('2026-11-11'));
+    const entry = demoClose('AAPL', '2026-11-11');
     expect(row).toMatchObject({ date: '2026-11-11', entryClose: entry, exitDate: '2026-11-17' });
-    expect(row.exitReturn).toBeCloseTo(demoClose('AAPL', dayNumber('2026-11-17')) / entry - 1, 6);
+    expect(row.exitReturn).toBeCloseTo(demoClose('AAPL', '2026-11-17') / entry - 1, 6);
     // Five report days after Nov 11 is Nov 18; 30 and 90 lie ahead.
     expect(row.outcomes.map((o) => [o.horizon, o.status])).toEqual([[5, 'closed'], [30, 'open'], [90, 'open']]);
-    expect(row.outcomes[0]!.close).toBe(demoClose('AAPL', dayNumber('2026-11-18')));
+    expect(row.outcomes[0]!.close).toBe(demoClose('AAPL', '2026-11-18'));
     const msft = (await (await fetch(`${origin}/api/track-record/MSFT`)).json()) as { signals: number; ledger: unknown[] };
     expect(msft).toMatchObject({ signals: 0, ledger: [] });
     const all = (await (await fetch(`${origin}/api/track-record`)).json()) as { signals: number; prices: string; directions: Record<string, { signals: number }> };
@@ -132,8 +132,8 @@ describe('the track record of a published report', () => {
 
   it('each list row shows its last close and day change, marked demo', async () => {
     const html = await readFile(join(client, 'all-signals', 'index.html'), 'utf8');
-    const close = demoClose('XOM', dayNumber('2026-11-20'));
-    const change = close / demoClose('XOM', dayNumber('2026-11-19')) - 1;
+    const close = demoClose('XOM', '2026-11-20');
+    const change = close / demoClose('XOM', '2026-11-19') - 1;
     const sign = change > 0 ? '+' : '-';
     expect(html).toContain('data-key="price"');
     expect(html).toContain(`<td class="c-price" data-v="${close}">$${close.toFixed(2)} <span class="pc">${sign}${Math.abs(change * 100).toFixed(2)}%</span><span class="muted" title="Demo prices"> demo</span></td>`);

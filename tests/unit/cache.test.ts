@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget, TtlCache } from '../../src/server/cache';
 import { errorBodyText } from '../../src/server/providers/polygon';
-import { DemoProvider, demoClose } from '../../src/server/providers/demo';
+import { demoClose } from '../../src/lib/domain/market-data/demo-prices';
+import { DemoProvider } from '../../src/server/providers/demo';
 
 function clock(start = 1_000_000) {
   let now = start;
@@ -117,7 +118,7 @@ describe('the demo provider', () => {
     expect({ ...a, fetchedAt: '' }).toEqual({ ...b, fetchedAt: '' });
     expect(a).toMatchObject({ symbol: 'AAPL', isDemo: true });
     for (const absent of ['marketCap', 'trailingPE', 'eps', 'dividendYield', 'beta']) expect(a).not.toHaveProperty(absent);
-    expect(a!.regularMarketPreviousClose).toBe(demoClose('AAPL', Math.floor(day / 86_400_000) - 1));
+    expect(a!.regularMarketPreviousClose).toBe(demoClose('AAPL', '2026-11-19'));
     expect((await provider.quote('MSFT'))!.regularMarketPrice).not.toBe(a!.regularMarketPrice);
   });
 

@@ -1,6 +1,6 @@
 /** The published track record (ledger CSV, list prices, the API shapes, Dataset JSON-LD) from hand-made data. */
 import { describe, expect, it } from 'vitest';
-import { listPriceCell } from '../../src/lib/domain/signals/list-price';
+import { listCloseDate, listCloseHeading, listPriceCell } from '../../src/lib/domain/signals/list-price';
 import { ledgerCells, thirtyDayOutcome, viewOf, viewsFromCsv } from '../../src/lib/domain/track-record/ledger-view';
 import {
   datasetJsonLd,
@@ -90,10 +90,27 @@ describe('the list prices', () => {
     expect(prices.has('KO')).toBe(false);
   });
 
-  it('a cell says the close, the signed change and "demo" under the demo provider', () => {
-    expect(listPriceCell({ date: '2026-01-09', close: 1234.5, change: 0.0123 }, 'demo')).toEqual({ close: '$1,234.50', change: '+1.23%', demo: true, sortValue: '1234.5' });
-    expect(listPriceCell({ date: '2026-01-09', close: 9, change: -0.5 }, 'polygon')).toMatchObject({ change: '-50.00%', demo: false });
-    expect(listPriceCell(undefined, 'demo')).toEqual({ close: '—', change: '', demo: false, sortValue: '' });
+  it('a cell says the close, the signed change, "demo" under the demo provider, and its day when older than the column\'s', () => {
+    expect(listPriceCell({ date: '2026-01-09', close: 1234.5, change: 0.0123 }, 'demo', '2026-01-09')).toEqual({
+      close: '$1,234.50',
+      change: '+1.23%',
+      demo: true,
+      sortValue: '1234.5',
+      date: null,
+      title: null,
+    });
+    expect(listPriceCell({ date: '2026-01-09', close: 9, change: -0.5 }, 'polygon', '2026-01-09')).toMatchObject({ change: '-50.00%', demo: false });
+    // A stock without a close on the column's day shows its last close with that close's day.
+    expect(listPriceCell({ date: '2026-01-07', close: 48, change: null }, 'polygon', '2026-01-09')).toMatchObject({ close: '$48.00', date: 'Jan 7', title: 'Close on Jan 7, 2026' });
+    expect(listPriceCell(undefined, 'demo', '2026-01-09')).toEqual({ close: '—', change: '', demo: false, sortValue: '', date: null, title: null });
+  });
+
+  it("the Close column names the day of the list's newest close", () => {
+    const prices = listPrices(TRACK, '2026-01-09', ['AAPL', 'XOM', 'KO']);
+    expect(listCloseDate(prices.values())).toBe('2026-01-09');
+    expect(listCloseHeading('2026-01-09')).toEqual({ label: 'Close', date: 'Jan 9', title: 'Close on Jan 9, 2026' });
+    expect(listCloseDate([])).toBeNull();
+    expect(listCloseHeading(null)).toEqual({ label: 'Close', date: null, title: 'Last close' });
   });
 });
 

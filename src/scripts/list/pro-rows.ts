@@ -15,7 +15,7 @@ import { $user } from '../../stores/user';
 import { showRowStar } from './stars';
 import { heatmapLayout } from '../../lib/domain/signals/heatmap';
 import { heatmapIndexHtml, heatmapSectorsHtml } from '../../components/heatmap-markup';
-import { listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/signals/list-price';
+import { listCloseDate, listPriceCell, type ListPrice, type PriceSource } from '../../lib/domain/signals/list-price';
 import { proList, proStockRecord, type ProListName } from '../../lib/client/pro';
 
 /** The event the table code listens for: the table's body rows were replaced. */
@@ -80,17 +80,24 @@ function cell(text: string): HTMLTableCellElement {
 }
 
 /** The prices of the Pro answer's rows, as the build puts them in the free rows. */
-let listPrices: { prices: Record<string, ListPrice>; pricesSource: PriceSource } = { prices: {}, pricesSource: 'none' };
+let listPrices: { prices: Record<string, ListPrice>; pricesSource: PriceSource; closeDate: string | null } = { prices: {}, pricesSource: 'none', closeDate: null };
 
 /** The price cell of components/SignalTable.astro. */
 function priceCell(ticker: string): HTMLTableCellElement {
-  const price = listPriceCell(listPrices.prices[ticker], listPrices.pricesSource);
+  const price = listPriceCell(listPrices.prices[ticker], listPrices.pricesSource, listPrices.closeDate);
   const td = document.createElement('td');
   td.dataset.v = price.sortValue;
+  if (price.title !== null) td.title = price.title;
   const change = document.createElement('span');
   change.className = 'pc';
   change.textContent = price.change;
   td.append(`${price.close} `, change);
+  if (price.date !== null) {
+    const day = document.createElement('span');
+    day.className = 'muted';
+    day.textContent = ` ${price.date}`;
+    td.append(day);
+  }
   if (price.demo) {
     const demo = document.createElement('span');
     demo.className = 'muted';
@@ -192,7 +199,8 @@ async function showProRows(list: ProListName, gate: HTMLElement): Promise<void> 
   const body = await proList(list);
   if (body === null) return;
   const priced = body as Partial<typeof listPrices>;
-  listPrices = { prices: priced.prices ?? {}, pricesSource: priced.pricesSource ?? 'none' };
+  const prices = priced.prices ?? {};
+  listPrices = { prices, pricesSource: priced.pricesSource ?? 'none', closeDate: listCloseDate(Object.values(prices)) };
   for (const { id, rows, compact } of PRO_TABLES[list]!(body)) {
     const table = document.getElementById(id);
     if (!(table instanceof HTMLTableElement)) continue;
