@@ -165,5 +165,5 @@ describe.each(DATABASES)('accounts on $name', ({ url }) => {
     const usage = await admin('grant');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: npm run admin -- grant-pro EMAIL | revoke-pro EMAIL');
-  }, 60_000);
+  }, 120_000);
 });
