@@ -46,6 +46,8 @@ test.describe('at 1280 px', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
   test('signed in, the account menu opens by keyboard with the plan and email, Escape closes it back to its button, collapsed too; Sign Out signs out', async ({ page }) => {
+    // A sign-up, a sign-in and three menu states: on a loaded machine that can pass the 30 s default.
+    test.slow();
     const email = await signedIn(page, 'menu-wide');
     await page.goto('/');
     await expect(toggle(page)).toBeVisible();
@@ -91,6 +93,7 @@ test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('signed in, the drawer holds the account menu with the plan and email; Sign Out signs out', async ({ page }) => {
+    test.slow();
     const email = await signedIn(page, 'menu-phone');
     await page.goto('/heatmap');
     await page.getByRole('button', { name: 'Open navigation' }).click();
