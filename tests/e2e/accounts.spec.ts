@@ -63,6 +63,8 @@ test('sign up, sign out, sign in with the emailed link, watch a ticker seen from
   page,
   browser,
 }) => {
+  // A dozen page loads, two browsers and the admin command: on a loaded machine that passes the 30 s default.
+  test.slow();
   const email = `reader-${Date.now()}@example.com`;
   const password = 'a long enough password';
 
