@@ -15,6 +15,30 @@ export function fillReturnPaths(): void {
   for (const input of document.querySelectorAll<HTMLInputElement>('input[data-return-to]')) input.value = returnTo;
 }
 
+/** A form refused or in error comes back with what was typed in `?email=`: it goes back into every empty email box. */
+export function fillTypedEmail(): void {
+  const email = new URLSearchParams(location.search).get('email');
+  if (!email) return;
+  for (const input of document.querySelectorAll<HTMLInputElement>('input[type="email"]')) if (input.value === '') input.value = email;
+}
+
+/** /login's links to its forms: the one whose form shows is the current one (aria-current), kept as the fragment changes. */
+export function markLoginTab(): void {
+  const tabs = [...document.querySelectorAll<HTMLAnchorElement>('a[data-login-tab]')];
+  const mark = () => {
+    const shown = tabs.find((tab) => {
+      const panel = document.getElementById(tab.hash.slice(1));
+      return panel !== null && getComputedStyle(panel).display !== 'none';
+    });
+    for (const tab of tabs) {
+      if (tab === shown) tab.setAttribute('aria-current', 'true');
+      else tab.removeAttribute('aria-current');
+    }
+  };
+  mark();
+  addEventListener('hashchange', mark);
+}
+
 /** /account: signed in, the email and plan and the settings; signed out, only the note to sign in. */
 export function showAccount(): void {
   const set = (selector: string, text: string) => {

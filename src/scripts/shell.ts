@@ -3,12 +3,12 @@
  * account menu, the ticker search, scroll-to-top on the main tabs, the once-per-load reset of the feature flags, the
  * Top Signals paywall on stock links. The Toaster and Paywall islands, mounted when first needed, are islands/shell.ts's.
  */
-import { $authFeature, $sidebarCollapsed, $hasVisited, resetFeatureFlagsOnLoad } from '../stores/flags';
-import { $user, loadUser, signIn, signOut } from '../stores/user';
-import { openPaywall } from '../stores/paywall';
+import { $sidebarCollapsed, $hasVisited, resetFeatureFlagsOnLoad } from '../stores/flags';
+import { $user, loadUser } from '../stores/user';
 import { followAccount } from '../stores/watchlist';
 import { $theme, applyTheme, nextTheme, setTheme, type Theme } from '../stores/theme';
 import { DRAWER_BREAKPOINT_PX } from '../lib/domain/site/ui';
+import { enhanceAccountMenu } from './account-menu';
 import { enhanceSearch } from './search';
 import { gateTopSignalLinks } from './top-signal-gate';
 
@@ -75,45 +75,11 @@ $theme.subscribe((theme) => {
 themeButton.addEventListener('click', () => setTheme(nextTheme($theme.get())));
 matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme());
 
-// Sign-in button and the account menu (only with the auth-feature flag on).
-const signInButton = q('[data-sign-in]')!;
-const account = q('[data-account]')!;
-const accountToggle = q('[data-account-toggle]')!;
-const accountMenu = q('#account-menu')!;
-const upgrade = q('[data-upgrade]')!;
-signInButton.addEventListener('click', () => signIn());
-q('[data-sign-out]')!.addEventListener('click', () => signOut());
-upgrade.addEventListener('click', () => openPaywall('Premium'));
-function setMenu(open: boolean): void {
-  accountMenu.hidden = !open;
-  accountToggle.setAttribute('aria-expanded', String(open));
-}
-accountToggle.addEventListener('click', () => setMenu(accountMenu.hidden));
-document.addEventListener('click', (event) => {
-  if (!account.contains(event.target as Node)) setMenu(false);
-});
-account.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && !accountMenu.hidden) {
-    setMenu(false);
-    accountToggle.focus();
-  }
-});
-function renderAccount(): void {
-  const user = $user.get();
-  const signedIn = user.status === 'signed-in';
-  signInButton.hidden = signedIn;
-  account.hidden = !$authFeature.get();
-  if (account.hidden) setMenu(false);
-  q('[data-account-plan]')!.textContent = signedIn && user.isPremium ? 'Premium Account' : 'Free Account';
-  q('[data-account-email]')!.textContent = signedIn ? user.email : 'Not signed in';
-  upgrade.hidden = signedIn && user.isPremium;
-}
-$user.subscribe(renderAccount);
+enhanceAccountMenu();
 // Signed in, the watchlist is the account's (merged with this browser's on the first sign-in); signed out, local.
 $user.listen((user) => {
   if (user.status !== 'loading') void followAccount(user.status === 'signed-in' ? user.email : null);
 });
-$authFeature.subscribe(renderAccount);
 const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn) : setTimeout(fn, 1));
 idle(() => void loadUser());
 

@@ -4,6 +4,7 @@
  */
 import Stripe from 'stripe';
 import type { Config } from '../config';
+import { listenOrigins } from '../lib/domain/accounts/trusted-origins';
 import { type AppDatabase, checkDatabase, openDatabase } from '../storage/db';
 import { type Auth, createAuth, DEVELOPMENT_SECRET, migrate, type AuthSettings, type StripeSettings } from './auth';
 import { SessionReader } from './auth/session';
@@ -52,6 +53,8 @@ export function accountSettings(config: Config): AccountSettings {
     adminEmails: config.adminEmails,
     paywall: config.paywall,
     rateLimit: config.production,
+    // Outside production the address the server listens on is trusted too, so sign-up works with SITE_URL unset.
+    trustedOrigins: config.production ? [] : listenOrigins(config.host, config.port),
     stripe:
       config.stripe === null
         ? null

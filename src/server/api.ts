@@ -91,7 +91,7 @@ export function createApi(options: ApiOptions) {
     .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))
     .route('/auth', authRoutes(context))
-    .route('/forms', formRoutes((request) => options.accounts.auth.handler(request), context.trustedProxies))
+    .route('/forms', formRoutes((request) => options.accounts.auth.handler(request), context.trustedProxies, options.siteUrl))
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))

@@ -5,7 +5,7 @@ const bool = { encode: (value: boolean) => (value ? 'true' : 'false'), decode: (
 
 /** The Top Signals paywall flag (spec section 4): off by default and reset to off on every load. */
 export const $topSignalsPaywall = persistentAtom<boolean>('top-signals-paywall', false, bool);
-/** The auth-feature flag: shows the account menu; reset to off on every load. */
+/** The spec's auth-feature flag, reset to off on every load; the account menu no longer waits for it (accounts are real). */
 export const $authFeature = persistentAtom<boolean>('auth-feature', false, bool);
 /** The experimental-features flag. */
 export const $experimentalFeatures = persistentAtom<boolean>('experimental-features', false, bool);

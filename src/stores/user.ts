@@ -9,7 +9,7 @@ const USER_FETCH_ERROR = 'Failed to fetch user data';
 export type UserState =
   | { status: 'loading' }
   | { status: 'signed-out'; error?: string }
-  | { status: 'signed-in'; isPremium: boolean; username: string; email: string };
+  | { status: 'signed-in'; isPremium: boolean; username: string; email: string; billing: boolean };
 
 /** The current user. */
 export const $user = atom<UserState>({ status: 'loading' });
@@ -21,7 +21,7 @@ export async function loadUser(): Promise<void> {
     const user = body.user;
     $user.set(
       body.isAuthenticated && user
-        ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '' }
+        ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '', billing: Boolean(user.billing) }
         : { status: 'signed-out' },
     );
   } catch (error) {
@@ -33,22 +33,4 @@ export async function loadUser(): Promise<void> {
 /** Spec section 4: sign-in navigates the whole page to the login endpoint with a return path. */
 export function signIn(returnTo = location.pathname + location.search): void {
   location.assign(`/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`);
-}
-
-/**
- * Spec section 4: sign-out goes to the logout endpoint with the site origin as return, by a form POST from this page
- * (the endpoint's GET signs out only a same-origin navigation, so another site's link cannot).
- */
-export function signOut(): void {
-  const form = document.createElement('form');
-  form.method = 'post';
-  form.action = '/api/auth/logout';
-  form.hidden = true;
-  const returnTo = document.createElement('input');
-  returnTo.type = 'hidden';
-  returnTo.name = 'returnTo';
-  returnTo.value = location.origin;
-  form.append(returnTo);
-  document.body.append(form);
-  form.submit();
 }

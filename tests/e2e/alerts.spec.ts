@@ -28,12 +28,15 @@ test('signed in, watching a stock offers its alerts; /account saves the settings
   test.slow();
   const email = `alerts-${Date.now()}@example.com`;
   await page.goto('/login?returnTo=%2Fsignal%2FAAPL');
+  const ways = page.getByRole('navigation', { name: 'Ways in' });
+  await ways.getByRole('link', { name: 'Create an account' }).click();
   const signUp = page.getByRole('region', { name: 'Create an account' });
   await signUp.getByLabel('Email').fill(email);
   await signUp.getByLabel('Password').fill('a long enough password');
   await signUp.getByRole('button', { name: 'Sign up' }).click();
   // Sign-up never signs in: the password signs in before the address is confirmed.
   await expect(page).toHaveURL(/#sign-up-sent$/);
+  await ways.getByRole('link', { name: 'Sign in' }).click();
   const signIn = page.getByRole('region', { name: 'Sign in with your password' });
   await signIn.getByLabel('Email').fill(email);
   await signIn.getByLabel('Password').fill('a long enough password');

@@ -75,7 +75,7 @@ describe('account forms without accounts configured', () => {
       body: 'email=a%40example.com&password=0123456789',
     });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`/login?returnTo=%2Faccount#${outcomeId('sign-in', 'unavailable')}`);
+    expect(response.headers.get('location')).toBe(`/login?returnTo=%2Faccount&email=a%40example.com#${outcomeId('sign-in', 'unavailable')}`);
   });
 });
 
@@ -86,7 +86,7 @@ describe('account forms against Better Auth', () => {
   it('refuses a password under 10 characters on sign-up, naming the password field', async () => {
     const answer = await post('/sign-up', { email, password: 'short-pw', returnTo: '/learn' });
     expect(answer.status).toBe(303);
-    expect(answer.location).toBe('/login?returnTo=%2Flearn#sign-up-short');
+    expect(answer.location).toBe('/login?returnTo=%2Flearn&email=reader%40example.com#sign-up-short');
     expect(OUTCOMES['sign-up'].short).toMatchObject({ field: 'password', text: 'Use at least 10 characters for your password.' });
   });
 
@@ -110,14 +110,15 @@ describe('account forms against Better Auth', () => {
 
   it('sends a wrong password back to /login with the error tied to the password field', async () => {
     const answer = await post('/sign-in', { email, password: 'not the password', returnTo: '/archives' });
-    expect(answer.location).toBe('/login?returnTo=%2Farchives#sign-in-invalid');
+    // The email typed comes back for the page to put in the box again; the password never does.
+    expect(answer.location).toBe('/login?returnTo=%2Farchives&email=reader%40example.com#sign-in-invalid');
     expect(answer.cookies).toEqual([]);
     expect(OUTCOMES['sign-in'].invalid.field).toBe('password');
   });
 
   it('answers an unknown email exactly as a wrong password', async () => {
     const answer = await post('/sign-in', { email: 'nobody@example.com', password: 'not the password', returnTo: '/archives' });
-    expect(answer.location).toBe('/login?returnTo=%2Farchives#sign-in-invalid');
+    expect(answer.location).toBe('/login?returnTo=%2Farchives&email=nobody%40example.com#sign-in-invalid');
   });
 
   it('is refused by Better Auth\'s origin check when posted from another site', async () => {
@@ -162,7 +163,7 @@ describe('account forms against Better Auth', () => {
   });
 
   it('says email sign-in links are not set up when the magic-link plugin is absent', async () => {
-    expect((await post('/magic-link', { email })).location).toBe('/login?returnTo=%2Faccount#magic-link-unavailable');
+    expect((await post('/magic-link', { email })).location).toBe('/login?returnTo=%2Faccount&email=reader%40example.com#magic-link-unavailable');
   });
 
   it('says online payment is not set up when Stripe is absent', async () => {
@@ -175,7 +176,7 @@ describe('account forms against Better Auth', () => {
     expect((await post('/delete-account', { password: 'reset password value', confirm: 'delete' }, cookie)).location).toBe('/account#delete-account-confirm');
     expect((await post('/delete-account', { password: 'wrong password!!', confirm: 'DELETE' }, cookie)).location).toBe('/account#delete-account-wrong');
     expect((await post('/delete-account', { password: 'reset password value', confirm: 'DELETE' }, cookie)).location).toBe('/');
-    expect((await post('/sign-in', { email, password: 'reset password value' })).location).toBe('/login?returnTo=%2Faccount#sign-in-invalid');
+    expect((await post('/sign-in', { email, password: 'reset password value' })).location).toBe('/login?returnTo=%2Faccount&email=reader%40example.com#sign-in-invalid');
   });
 });
 
@@ -211,7 +212,7 @@ describe.each(DATABASES)('account forms through the app on $name', ({ url }) => 
     expect(ready.headers.get('location')).toBe('/login#reset-password-ready');
     const reset = await form('/reset-password', { newPassword: 'second long password' }, cookiesOf(ready));
     expect(reset.headers.get('location')).toBe('/login#reset-password-done');
-    expect((await form('/sign-in', { email, password: 'first long password' })).headers.get('location')).toBe('/login?returnTo=%2Faccount#sign-in-invalid');
+    expect((await form('/sign-in', { email, password: 'first long password' })).headers.get('location')).toBe(`/login?returnTo=%2Faccount&email=${encodeURIComponent(email)}#sign-in-invalid`);
     expect((await form('/sign-in', { email, password: 'second long password' })).headers.get('location')).toBe('/account');
   });
 

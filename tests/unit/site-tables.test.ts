@@ -43,7 +43,7 @@ describe('the page table and the page files', () => {
 });
 
 describe('the navigation is the page table\'s', () => {
-  it('the sidebar lists the spec\'s sections in order (Track Record in MORE, as the site shows), the footer its three links', () => {
+  it('the sidebar lists the spec\'s sections in order (MORE also holds every other page: Track Record, AI Analysis, AI Chat, Signals DAO), the footer its three links', () => {
     expect(navEntries('main')).toEqual([
       { href: '/', label: 'All Signals', icon: 'all' },
       { href: '/recently-qualified', label: 'Recently Qualified', icon: 'recent' },
@@ -53,8 +53,11 @@ describe('the navigation is the page table\'s', () => {
     expect(navEntries('more').map((entry) => [entry.label, entry.href])).toEqual([
       ['Heatmap', '/heatmap'],
       ['Track Record', '/track-record'],
+      ['AI Analysis', '/ai-analysis'],
+      ['AI Chat', '/ai-chat'],
       ['Archives', '/archives'],
       ['Learn', '/learn'],
+      ['Signals DAO', '/signals-dao'],
     ]);
     expect(navEntries('info').map((entry) => [entry.label, entry.href])).toEqual([
       ['Changelog', '/changelog'],
@@ -70,7 +73,13 @@ describe('the navigation is the page table\'s', () => {
     expect(currentNavTab('/archives')).toBe('/archives');
     expect(currentNavTab('/archives/3')).toBe('/archives');
     expect(currentNavTab('/learn/')).toBe('/learn');
-    for (const path of ['/signal/AAPL', '/signal', '/login', '/404', '/terms', '/ai-analysis']) expect(currentNavTab(path), path).toBe(path === '/terms' ? '/terms' : null);
+    for (const path of ['/signal/AAPL', '/signal', '/login', '/404', '/terms', '/ai-analysis', '/signals-dao']) expect(currentNavTab(path), path).toBe(['/terms', '/ai-analysis', '/signals-dao'].includes(path) ? path : null);
+  });
+
+  it('every page a visitor may open is in the navigation (all but the stock pages, the not-found screens, the account and operators\' pages)', () => {
+    const reached = new Set(['main', 'more', 'info'].flatMap((section) => navEntries(section as 'main').map((entry) => entry.href)));
+    const unlisted = PAGES.filter((page) => !page.nav && !page.navTab && !reached.has(page.path)).map((page) => page.path);
+    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/login', '/signal', '/signal/[ticker]', '/upload']);
   });
 
   it('every nav entry leads to a page of the table', () => {

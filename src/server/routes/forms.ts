@@ -10,6 +10,8 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import {
   failureOutcome,
   MIN_PASSWORD_LENGTH,
+  type Outcome,
+  OUTCOMES,
   outcomeId,
   type AccountForm,
   type OutcomeOf,
@@ -39,9 +41,15 @@ interface AuthAnswer {
 
 /**
  * The form routes; without a handler (accounts not configured) every form says so on its page. `trustedProxies`
- * (TRUSTED_PROXIES) decides the client's address for Better Auth's per-client limits, as on /api/auth.
+ * (TRUSTED_PROXIES) decides the client's address for Better Auth's per-client limits, as on /api/auth. A form
+ * refused for its origin is logged with `siteUrl` (SITE_URL), so the operator learns which setting to fix.
  */
-export function formRoutes(handler: AuthHandler | undefined, trustedProxies: readonly string[] = []): Hono {
+export function formRoutes(
+  handler: AuthHandler | undefined,
+  trustedProxies: readonly string[] = [],
+  siteUrl?: string,
+  log: (line: string) => void = (line) => console.warn(line),
+): Hono {
   const ask = async (c: Context, path: string, body: Record<string, unknown>): Promise<AuthAnswer | null> => {
     if (handler === undefined) return null;
     const headers = new Headers({ 'content-type': 'application/json' });
@@ -70,10 +78,20 @@ export function formRoutes(handler: AuthHandler | undefined, trustedProxies: rea
     return response;
   };
 
-  /** Back to the form's page with one of its outcomes, keeping the return path. */
-  const back = <F extends AccountForm>(c: Context, page: string, form: F, outcome: OutcomeOf<F>, returnTo?: string): Response => {
-    const query = returnTo !== undefined && returnTo !== '/' ? `?returnTo=${encodeURIComponent(returnTo)}` : '';
-    return redirect(c, `${page}${query}#${outcomeId(form, outcome)}`);
+  /**
+   * Back to the form's page with one of its outcomes, keeping the return path and, after a failure, the email typed
+   * (the page puts it back in the box; never the password).
+   */
+  const back = <F extends AccountForm>(c: Context, page: string, form: F, outcome: OutcomeOf<F>, returnTo?: string, email?: string): Response => {
+    const query: string[] = [];
+    if (returnTo !== undefined && returnTo !== '/') query.push(`returnTo=${encodeURIComponent(returnTo)}`);
+    if (email?.trim() && (OUTCOMES[form] as Record<string, Outcome>)[outcome]?.ok === false) query.push(`email=${encodeURIComponent(email.trim())}`);
+    if (outcome === 'refused') {
+      const origin = c.req.header('origin') ?? c.req.header('referer') ?? 'a request without Origin or Referer';
+      log(`Refused the ${form} form from ${origin}: this server trusts SITE_URL=${siteUrl ?? '(unset)'} only. If visitors reach the site at ${origin}, set SITE_URL to it (docs/environment.md).`);
+    }
+    const search = query.length > 0 ? `?${query.join('&')}` : '';
+    return redirect(c, `${page}${search}#${outcomeId(form, outcome)}`);
   };
 
   /** The outcome of a failed answer (or of no accounts at all). */
@@ -98,34 +116,34 @@ export function formRoutes(handler: AuthHandler | undefined, trustedProxies: rea
     .post('/sign-in', async (c) => {
       const { email = '', password = '', returnTo } = await fields(c);
       const target = loginReturnPath(returnTo || ACCOUNT_PAGE);
-      if (!email.trim() || !password) return back(c, LOGIN_PAGE, 'sign-in', 'missing', target);
+      if (!email.trim() || !password) return back(c, LOGIN_PAGE, 'sign-in', 'missing', target, email);
       const answer = await ask(c, '/sign-in/email', { email: email.trim(), password, rememberMe: true });
       if (answer?.response.ok) return redirect(c, target, answer);
-      return back(c, LOGIN_PAGE, 'sign-in', failed('sign-in', answer), target);
+      return back(c, LOGIN_PAGE, 'sign-in', failed('sign-in', answer), target, email);
     })
     .post('/sign-up', async (c) => {
       const { email = '', password = '', name = '', returnTo } = await fields(c);
       const target = loginReturnPath(returnTo || ACCOUNT_PAGE);
-      if (!email.includes('@')) return back(c, LOGIN_PAGE, 'sign-up', 'email', target);
-      if (password.length < MIN_PASSWORD_LENGTH) return back(c, LOGIN_PAGE, 'sign-up', 'short', target);
+      if (!email.includes('@')) return back(c, LOGIN_PAGE, 'sign-up', 'email', target, email);
+      if (password.length < MIN_PASSWORD_LENGTH) return back(c, LOGIN_PAGE, 'sign-up', 'short', target, email);
       // The same answer whether or not the address has an account: the confirmation link (or, for an address that
       // has one, a note to its owner) is in the mail, and the link signs in and returns to `target`.
       const answer = await ask(c, '/sign-up/email', { email: email.trim(), password, name: name.trim() || email.trim().split('@')[0], callbackURL: target });
-      return back(c, LOGIN_PAGE, 'sign-up', answer?.response.ok ? 'sent' : failed('sign-up', answer), target);
+      return back(c, LOGIN_PAGE, 'sign-up', answer?.response.ok ? 'sent' : failed('sign-up', answer), target, email);
     })
     .post('/magic-link', async (c) => {
       const { email = '', returnTo } = await fields(c);
       const target = loginReturnPath(returnTo || ACCOUNT_PAGE);
-      if (!email.includes('@')) return back(c, LOGIN_PAGE, 'magic-link', 'email', target);
+      if (!email.includes('@')) return back(c, LOGIN_PAGE, 'magic-link', 'email', target, email);
       const answer = await ask(c, '/sign-in/magic-link', { email: email.trim(), callbackURL: target });
       const outcome = answer?.response.ok ? 'sent' : failed('magic-link', answer);
-      return back(c, LOGIN_PAGE, 'magic-link', outcome, target);
+      return back(c, LOGIN_PAGE, 'magic-link', outcome, target, email);
     })
     .post('/forgot-password', async (c) => {
       const { email = '' } = await fields(c);
-      if (!email.includes('@')) return back(c, LOGIN_PAGE, 'forgot-password', 'email');
+      if (!email.includes('@')) return back(c, LOGIN_PAGE, 'forgot-password', 'email', undefined, email);
       const answer = await ask(c, '/request-password-reset', { email: email.trim(), redirectTo: '/api/forms/reset-password' });
-      return back(c, LOGIN_PAGE, 'forgot-password', answer?.response.ok ? 'sent' : failed('forgot-password', answer));
+      return back(c, LOGIN_PAGE, 'forgot-password', answer?.response.ok ? 'sent' : failed('forgot-password', answer), undefined, email);
     })
     // The emailed reset link lands here (through Better Auth's /reset-password/:token): the token goes into an
     // HttpOnly cookie for the form, so the static page needs no script to carry it.

@@ -33,10 +33,11 @@ export interface Outcome {
 }
 
 const RATE_LIMITED: Outcome = { field: 'form', ok: false, text: 'Too many attempts from here. Wait a minute, then try again.' };
+/** A form from an origin the server does not trust: a site set up for another address (SITE_URL), which reloading cannot fix. */
 const REFUSED: Outcome = {
   field: 'form',
   ok: false,
-  text: 'The request did not come from this site, so it was refused. Reload this page and send the form again.',
+  text: 'The server refused this form because this site is set up for a different address than the one in your address bar. Reloading will not help: open the site at its usual address, or tell its operator to set SITE_URL to this address.',
 };
 const UNAVAILABLE: Outcome = {
   field: 'form',

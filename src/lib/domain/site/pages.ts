@@ -8,7 +8,7 @@
 export type NavSection = 'main' | 'more' | 'info';
 
 /** The shell's line icons (components/Icon.astro) a navigation entry may show. */
-export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | 'track' | 'archives' | 'learn';
+export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | 'track' | 'archives' | 'learn' | 'ai' | 'chat' | 'dao';
 
 /**
  * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), `paged` (/archives,
@@ -47,17 +47,18 @@ export const PAGES: readonly Page[] = [
   { path: '/heatmap', file: 'heatmap.astro', title: 'Heatmap', nav: { section: 'more', order: 1, icon: 'heatmap' }, back: true, sitemap: 'one' },
   { path: '/explore', file: 'explore.astro', title: 'Explore', navTab: '/heatmap', back: true, sitemap: 'one' },
   { path: '/track-record', file: 'track-record.astro', title: 'Track Record', nav: { section: 'more', order: 2, icon: 'track' }, sitemap: 'one' },
-  { path: '/archives', file: 'archives/[...page].astro', title: 'Archives', nav: { section: 'more', order: 3, icon: 'archives' }, sitemap: 'paged' },
-  { path: '/learn', file: 'learn.astro', title: 'Learn', nav: { section: 'more', order: 4, icon: 'learn' }, sitemap: 'one' },
+  { path: '/archives', file: 'archives/[...page].astro', title: 'Archives', nav: { section: 'more', order: 5, icon: 'archives' }, sitemap: 'paged' },
+  { path: '/learn', file: 'learn.astro', title: 'Learn', nav: { section: 'more', order: 6, icon: 'learn' }, sitemap: 'one' },
   { path: '/changelog', file: 'changelog.astro', title: 'Changelog', nav: { section: 'info', order: 1 }, sitemap: 'one' },
   { path: '/terms', file: 'terms.astro', title: 'Terms', nav: { section: 'info', order: 2 }, sitemap: 'one' },
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
-  { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', sitemap: 'one' },
-  { path: '/ai-chat', file: 'ai-chat.astro', title: 'AI Chat', sitemap: 'none' },
-  { path: '/signals-dao', file: 'signals-dao.astro', title: 'Signals DAO', sitemap: 'none' },
+  { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', nav: { section: 'more', order: 3, icon: 'ai' }, sitemap: 'one' },
+  { path: '/ai-chat', file: 'ai-chat.astro', title: 'AI Chat', nav: { section: 'more', order: 4, icon: 'chat' }, sitemap: 'none' },
+  // The spec names Signals DAO among the navigation's entries without a section: the last of MORE.
+  { path: '/signals-dao', file: 'signals-dao.astro', title: 'Signals DAO', nav: { section: 'more', order: 7, icon: 'dao' }, sitemap: 'none' },
   { path: '/login', file: 'login.astro', title: 'Sign in', sitemap: 'none' },
   { path: '/account', file: 'account.astro', title: 'Account', sitemap: 'none' },
   { path: '/upload', file: 'upload.astro', title: 'Upload', sitemap: 'none', operator: true },
