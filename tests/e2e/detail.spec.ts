@@ -242,7 +242,7 @@ test.describe('the stock detail page', () => {
   });
 });
 
-test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded data, All without a request when the page holds it all', async ({ page }) => {
+test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded data, 1Y and All off with the reason when the page holds it all', async ({ page }) => {
   const trendRequests: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/api/c-score-trend/')) trendRequests.push(r.url());
@@ -262,7 +262,11 @@ test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded
   // Weekdays from 2026-10-20 to 2026-11-20.
   await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 24 reports/);
   await expect(chart).toHaveAttribute('data-drawn', 'true');
-  await ranges.getByRole('button', { name: 'All history' }).click();
+  // With 60 days of history 1Y and All would show what 3M shows: they are off, and the note under the buttons says why.
+  await expect(ranges.getByRole('button', { name: 'All history' })).toBeDisabled();
+  await expect(ranges.getByRole('button', { name: 'Last year' })).toBeDisabled();
+  await expect(page.getByTestId('trend-ranges-note')).toHaveText('1Y and All show the same as 3M: the history starts on Aug 28, 2026 (60 reports).');
+  await ranges.getByRole('button', { name: 'Last 3 months' }).click();
   await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 60 reports/);
   expect(trendRequests).toEqual([]);
 });
