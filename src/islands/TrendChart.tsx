@@ -211,7 +211,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
   const height = TREND_CHART_HEIGHTS[size];
   const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
   const [range, setRange] = useState<TrendRange>(DEFAULT_TREND_RANGE);
-  // The range buttons and the tooltip work once the island runs; in the static page they are there, so nothing shifts.
+  // The tooltip works once the island runs; a range pressed before that hydrates it and is replayed (client:afterpaint's replay).
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
   // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it, or a range longer than
@@ -359,7 +359,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
             aria-pressed={range === r.id}
             aria-label={`${r.id}: ${r.label}`}
             title={r.label}
-            disabled={!live || beyond.same[r.id] !== null}
+            disabled={beyond.same[r.id] !== null}
             data-beyond={beyond.same[r.id] ?? undefined}
             aria-describedby={beyond.same[r.id] !== null ? noteId : undefined}
             aria-busy={range === r.id && loadingLonger ? true : undefined}

@@ -333,7 +333,7 @@ test.describe('the detail modal', () => {
       await new Promise((resolve) => setTimeout(resolve, 700));
       await route.continue();
     });
-    await page.goto('/');
+    await page.goto('/all-signals');
     await waitForModalIsland(page);
     await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
     const dialog = page.getByRole('dialog');

@@ -33,7 +33,7 @@ function contrastOf(a: string, b: string): number {
 }
 
 async function themed(browser: Browser, theme: (typeof THEMES)[number], viewport: { width: number; height: number }, baseURL?: string) {
-  const context = await browser.newContext({ colorScheme: theme, viewport, baseURL });
+  const context = await browser.newContext({ colorScheme: theme, viewport, ...(baseURL ? { baseURL } : {}) });
   await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
   return context;
 }
