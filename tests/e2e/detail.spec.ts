@@ -327,20 +327,20 @@ test.describe('the detail modal', () => {
 
   test('reopened at once for another ticker, the dialog never shows the previous ticker\'s content (spec: the 150 ms and 300 ms resets)', async ({ page }) => {
     // The second record answers slowly, so the body's reset to the skeleton after 150 ms can be seen.
-    let aptvRequests = 0;
-    await page.route('**/api/stock/APTV', async (route) => {
-      aptvRequests++;
+    let soRequests = 0;
+    await page.route('**/api/stock/SO', async (route) => {
+      soRequests++;
       await new Promise((resolve) => setTimeout(resolve, 700));
       await route.continue();
     });
-    await page.goto('/all-signals');
+    await page.goto('/');
     await waitForModalIsland(page);
     await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '96.81');
     await expect(dialog).toContainText('Pinnacle West Capital');
 
-    // Close (Back, as Escape does) and choose APTV's row well within the 300 ms the closed dialog keeps its content.
+    // Close (Back, as Escape does) and choose SO's row well within the 300 ms the closed dialog keeps its content.
     // From that click on, record every state of the dialog and every text put into the page, painted or not.
     const timeline = await page.evaluate(async () => {
       const states: { at: number; title: string; text: string; skeleton: boolean }[] = [];
@@ -373,7 +373,7 @@ test.describe('the detail modal', () => {
         closed();
       });
       clickedAt = performance.now();
-      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/APTV"]')!.click();
+      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/SO"]')!.click();
       await new Promise((resolve) => {
         const done = () => (document.querySelector('#detail-modal [data-testid="cscore"]') ? resolve(null) : setTimeout(done, 20));
         done();
@@ -386,7 +386,7 @@ test.describe('the detail modal', () => {
     await expect(dialog).not.toContainText('Pinnacle West');
     expect(timeline.states.length).toBeGreaterThan(0);
     for (const state of timeline.states) {
-      expect(state.title, `at ${Math.round(state.at)} ms`).toMatch(/^APTV/);
+      expect(state.title, `at ${Math.round(state.at)} ms`).toMatch(/^SO/);
       expect(state.text, `at ${Math.round(state.at)} ms`).not.toContain('Pinnacle West');
     }
     for (const text of timeline.inserted) {
@@ -408,12 +408,12 @@ test.describe('the detail modal', () => {
         const closed = () => (document.getElementById('detail-modal') ? requestAnimationFrame(closed) : resolve(null));
         closed();
       });
-      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/APTV"]')!.click();
+      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/SO"]')!.click();
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return document.querySelector('#detail-modal [data-testid="cscore"]')?.getAttribute('data-countup') ?? null;
     });
     expect(shownAtOnce).toBe('-76.21');
-    expect(aptvRequests).toBe(1);
+    expect(soRequests).toBe(1);
   });
 
   test('when the direct stock fetch fails, the record comes from the all-signals list', async ({ page }) => {

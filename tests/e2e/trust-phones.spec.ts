@@ -167,7 +167,15 @@ async function labelLines(page: Page, name: string | RegExp, scope = page.getByR
   return scope.getByRole('button', { name }).first().evaluate((b) => {
     const range = document.createRange();
     range.selectNodeContents(b);
-    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    // A new line starts below the last line's bottom (a star glyph of another font sits a pixel or two off, on the same line).
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top);
+    let lines = 0;
+    let bottom = -Infinity;
+    for (const r of rects) {
+      if (r.top >= bottom - 2) lines += 1;
+      bottom = Math.max(bottom, r.bottom);
+    }
+    return lines;
   });
 }
 
