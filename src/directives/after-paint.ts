@@ -30,14 +30,34 @@ function afterFirstPaint(run: () => void): void {
  * `client:afterpaint`: hydrates an island once the page's first contentful frame is on screen, so nothing of it
  * downloads or runs before the largest paint (client:load starts at once; client:idle and client:visible can start
  * before the first frame is presented). With `{ rootMargin, threshold }` it then also waits until the island is in
- * view (threshold 1: wholly in view).
+ * view (threshold 1: wholly in view). With `{ replay: true }` a click on a button of the island before it runs
+ * hydrates it at once and is replayed on the same button once it runs, so a control works on the first press.
  */
 const afterPaint: ClientDirective = (load, options, el) => {
+  let started = false;
+  let done = false;
+  let pending: HTMLElement | null = null;
   const hydrate = async () => {
+    if (started) return;
+    started = true;
     const run = await load();
     await run();
+    done = true;
+    el.removeEventListener('click', early, { capture: true });
+    // A frame for the island's first effects, then the press it missed.
+    const replay = pending;
+    if (replay) requestAnimationFrame(() => requestAnimationFrame(() => replay.click()));
   };
-  const value = options.value as { rootMargin?: string; threshold?: number } | boolean | undefined;
+  const early = (event: Event) => {
+    const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button') : null;
+    if (done || !button || !el.contains(button)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    pending = button;
+    void hydrate();
+  };
+  const value = options.value as { rootMargin?: string; threshold?: number; replay?: boolean } | boolean | undefined;
+  if (typeof value === 'object' && value.replay) el.addEventListener('click', early, { capture: true });
   const view = typeof value === 'object' && (value.rootMargin !== undefined || value.threshold !== undefined) ? value : undefined;
   afterFirstPaint(() => {
     if (view === undefined) {

@@ -12,6 +12,7 @@ import {
   TREND_LINE,
   TREND_REFERENCE_LINES,
   pointsInRange,
+  rangesBeyondHistory,
   toChartPoints,
   trendRangeMonths,
   trendColor,
@@ -210,7 +211,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
   const height = TREND_CHART_HEIGHTS[size];
   const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
   const [range, setRange] = useState<TrendRange>(DEFAULT_TREND_RANGE);
-  // The range buttons and the tooltip work once the island runs; in the static page they are there, so nothing shifts.
+  // The tooltip works once the island runs; a range pressed before that hydrates it and is replayed (client:afterpaint's replay).
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
   // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it, or a range longer than
@@ -343,6 +344,9 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
   };
 
   const summary = valid ? trendSummary(ticker, valid) : '';
+  // A range that shows no more than a shorter one is off, with the reason on screen (same before and after hydration).
+  const beyond = useMemo(() => rangesBeyondHistory(all ?? [], reportDate, remoteView !== null || (embedded !== undefined && complete)), [all, reportDate, remoteView, embedded, complete]);
+  const noteId = `trend-ranges-note-${ticker}-${size}`;
 
   return (
     <div>
@@ -355,7 +359,9 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
             aria-pressed={range === r.id}
             aria-label={`${r.id}: ${r.label}`}
             title={r.label}
-            disabled={!live}
+            disabled={beyond.same[r.id] !== null}
+            data-beyond={beyond.same[r.id] ?? undefined}
+            aria-describedby={beyond.same[r.id] !== null ? noteId : undefined}
             aria-busy={range === r.id && loadingLonger ? true : undefined}
             onClick={() => setRange(r.id)}
           >
@@ -363,6 +369,11 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
           </button>
         ))}
       </div>
+      {beyond.note && (
+        <p id={noteId} className="muted mb-2 text-right text-xs" data-testid="trend-ranges-note">
+          {beyond.note}
+        </p>
+      )}
       <div data-testid="trend-chart" data-state={view.state} data-range={range} data-drawn={live && geometry ? 'true' : 'false'} data-color={trendColor(currentScore)}>
         {view.state === 'chart' && geometry ? (
           <div

@@ -54,7 +54,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   app.use('/signal/*', signalPageRedirect());
   app.use('/archives/*', archiveFirstPageRedirect());
   const lists = filteredListPages(options.distDir, options.site ?? new SiteIndexLoader(options.distDir), headers['content-security-policy']);
-  for (const path of FILTERABLE_LIST_PATHS) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
+  for (const path of ['/', ...FILTERABLE_LIST_PATHS]) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
   if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);
   if (options.api !== undefined) app.route('/api', options.api);
   app.route('/', staticSite({ ...options, securityHeaders: headers }));

@@ -16,7 +16,7 @@ test('/ai-analysis without a model shows the facts and says AI is not configured
   await expect(page.getByRole('heading', { level: 1, name: 'AI Analysis' })).toBeVisible();
   await expect(page.getByTestId('ai-not-configured')).toHaveText(/^AI is not configured on this site\. Nothing on this page is a model's answer/);
   await expect(page.getByRole('heading', { name: 'The day in numbers' })).toBeVisible();
-  await expect(page.getByText('Stocks in the report: 503.')).toBeVisible();
+  await expect(page.getByText(/^It covers 503 stocks: /)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Strongest new signals' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Sector shifts' })).toBeVisible();
   await expect(page.getByText(/^Disclaimer: .* are for informational purposes only and are not investment/)).toBeVisible();

@@ -242,7 +242,7 @@ test.describe('the stock detail page', () => {
   });
 });
 
-test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded data, All without a request when the page holds it all', async ({ page }) => {
+test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded data, 1Y and All off with the reason when the page holds it all', async ({ page }) => {
   const trendRequests: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/api/c-score-trend/')) trendRequests.push(r.url());
@@ -262,7 +262,11 @@ test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded
   // Weekdays from 2026-10-20 to 2026-11-20.
   await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 24 reports/);
   await expect(chart).toHaveAttribute('data-drawn', 'true');
-  await ranges.getByRole('button', { name: 'All history' }).click();
+  // With 60 days of history 1Y and All would show what 3M shows: they are off, and the note under the buttons says why.
+  await expect(ranges.getByRole('button', { name: 'All history' })).toBeDisabled();
+  await expect(ranges.getByRole('button', { name: 'Last year' })).toBeDisabled();
+  await expect(page.getByTestId('trend-ranges-note')).toHaveText('1Y and All show the same as 3M: the history starts on Aug 28, 2026 (60 reports).');
+  await ranges.getByRole('button', { name: 'Last 3 months' }).click();
   await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 60 reports/);
   expect(trendRequests).toEqual([]);
 });
@@ -323,9 +327,9 @@ test.describe('the detail modal', () => {
 
   test('reopened at once for another ticker, the dialog never shows the previous ticker\'s content (spec: the 150 ms and 300 ms resets)', async ({ page }) => {
     // The second record answers slowly, so the body's reset to the skeleton after 150 ms can be seen.
-    let aptvRequests = 0;
-    await page.route('**/api/stock/APTV', async (route) => {
-      aptvRequests++;
+    let soRequests = 0;
+    await page.route('**/api/stock/SO', async (route) => {
+      soRequests++;
       await new Promise((resolve) => setTimeout(resolve, 700));
       await route.continue();
     });
@@ -336,7 +340,7 @@ test.describe('the detail modal', () => {
     await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '96.81');
     await expect(dialog).toContainText('Pinnacle West Capital');
 
-    // Close (Back, as Escape does) and choose APTV's row well within the 300 ms the closed dialog keeps its content.
+    // Close (Back, as Escape does) and choose SO's row well within the 300 ms the closed dialog keeps its content.
     // From that click on, record every state of the dialog and every text put into the page, painted or not.
     const timeline = await page.evaluate(async () => {
       const states: { at: number; title: string; text: string; skeleton: boolean }[] = [];
@@ -369,7 +373,7 @@ test.describe('the detail modal', () => {
         closed();
       });
       clickedAt = performance.now();
-      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/APTV"]')!.click();
+      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/SO"]')!.click();
       await new Promise((resolve) => {
         const done = () => (document.querySelector('#detail-modal [data-testid="cscore"]') ? resolve(null) : setTimeout(done, 20));
         done();
@@ -382,7 +386,7 @@ test.describe('the detail modal', () => {
     await expect(dialog).not.toContainText('Pinnacle West');
     expect(timeline.states.length).toBeGreaterThan(0);
     for (const state of timeline.states) {
-      expect(state.title, `at ${Math.round(state.at)} ms`).toMatch(/^APTV/);
+      expect(state.title, `at ${Math.round(state.at)} ms`).toMatch(/^SO/);
       expect(state.text, `at ${Math.round(state.at)} ms`).not.toContain('Pinnacle West');
     }
     for (const text of timeline.inserted) {
@@ -404,12 +408,12 @@ test.describe('the detail modal', () => {
         const closed = () => (document.getElementById('detail-modal') ? requestAnimationFrame(closed) : resolve(null));
         closed();
       });
-      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/APTV"]')!.click();
+      document.querySelector<HTMLAnchorElement>('#all-signals a[data-detail-link][href="/signal/SO"]')!.click();
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return document.querySelector('#detail-modal [data-testid="cscore"]')?.getAttribute('data-countup') ?? null;
     });
     expect(shownAtOnce).toBe('-76.21');
-    expect(aptvRequests).toBe(1);
+    expect(soRequests).toBe(1);
   });
 
   test('when the direct stock fetch fails, the record comes from the all-signals list', async ({ page }) => {

@@ -6,6 +6,10 @@ test('the home page lists the day\'s signals from the sample exports and links t
   await expect(page).toHaveTitle('C-Score Signals (beta): daily bullish and bearish stock signals');
   await expect(page.getByRole('heading', { level: 1, name: 'All Signals' })).toBeVisible();
   await expect(page.getByText('503 stocks, report of Nov 20, 2026.')).toBeVisible();
+  // The top of the table, and a link to the whole list on All Signals.
+  await expect(page.locator('#all-signals tbody tr')).toHaveCount(20);
+  await expect(page.getByRole('link', { name: 'See all 503 stocks in All Signals' })).toHaveAttribute('href', '/all-signals');
+  await page.goto('/all-signals');
   await expect(page.locator('#all-signals tbody tr')).toHaveCount(503);
   const link = page.getByRole('link', { name: 'BRK.B', exact: true });
   await expect(link).toHaveAttribute('data-detail-link', '');

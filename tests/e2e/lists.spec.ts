@@ -97,7 +97,7 @@ test('the star watches a ticker, the Watched filter shows it, and the list works
 
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await plain.goto('/');
+  await plain.goto('/all-signals');
   await expect(plain.locator('#all-signals tbody tr')).toHaveCount(503);
   await expect(plain.getByRole('link', { name: 'AAPL', exact: true })).toHaveAttribute('href', '/signal/AAPL');
   await noJs.close();

@@ -138,6 +138,10 @@ test('the landing page: what the C-Score is, the day in numbers, top and new sig
   // The strongest new signals are today's new ones.
   const fresh = await page.getByRole('region', { name: 'Strongest new signals' }).getByRole('link').evaluateAll((links) => links.map((l) => l.textContent!));
   for (const ticker of fresh.filter((t) => /^[A-Z.]+$/.test(t))) expect(want.newToday).toContain(ticker);
+  // The top of the table only, with the way to the whole list.
+  await expect(page.locator('#all-signals tbody tr')).toHaveCount(20);
+  await page.getByRole('link', { name: 'See all 503 stocks in All Signals' }).click();
+  await expect(page).toHaveURL(/\/all-signals$/);
   await expect(page.locator('#all-signals tbody tr')).toHaveCount(503);
 
   // One search box: the sidebar's, with Ctrl/Cmd+K; the filter bar's box filters the table.

@@ -83,7 +83,11 @@ afterAll(async () => {
 
 describe('the static build with PAYWALL=on', () => {
   it('All Signals: the 45 free rows with the 5 free top tickers, a count of 15 locked and the paywall button', async () => {
-    for (const path of ['', 'all-signals']) {
+    const landing = await page('');
+    // The landing page holds the top 20 of the same free rows, and the same paywall.
+    expect(rowTickers(landing)).toEqual(rowTickers(await page('all-signals')).slice(0, 20));
+    expect(landing).toContain('15 more signals with Pro');
+    for (const path of ['all-signals']) {
       const html = await page(path);
       const rows = rowTickers(html);
       expect(rows).toHaveLength(45);

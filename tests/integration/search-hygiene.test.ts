@@ -182,7 +182,10 @@ describe('a filtered list address without JavaScript', () => {
   });
 
   it('fills the search text, combines filters, and shows the no-match line when nothing matches', async () => {
-    const byText = await (await api.get('/?q=nvid')).text();
+    // The landing page holds the top of the table only: its filter addresses go on to All Signals.
+    const landing = await api.get('/?q=nvid', { redirect: 'manual' });
+    expect([landing.status, landing.headers.get('location')]).toEqual([302, '/all-signals?q=nvid']);
+    const byText = await (await api.get('/all-signals?q=nvid')).text();
     expect(visibleRows(byText)).toEqual(['NVDA']);
     expect(byText).toContain('name="q" value="nvid"');
     const none = await (await api.get('/all-signals/?q=%22%3Cscript%3E&direction=bullish')).text();

@@ -7,21 +7,23 @@ import { signalRecord } from '../fixtures/records';
 
 describe('heatmapColor', () => {
   it.each([
-    [-100, '#b91c1c'],
-    [-150, '#b91c1c'],
-    [0, '#4b5563'],
-    [100, '#15803d'],
-    [250, '#15803d'],
-    [null, '#4b5563'],
-    [Number.NaN, '#4b5563'],
+    [-100, '#7f1d1d'],
+    [-150, '#7f1d1d'],
+    [-65, '#b91c1c'],
+    [0, '#e5e7eb'],
+    [65, '#15803d'],
+    [100, '#14532d'],
+    [250, '#14532d'],
+    [null, '#e5e7eb'],
+    [Number.NaN, '#e5e7eb'],
   ] as [number | null, string][])('%s -> %s', (score, colour) => {
     expect(heatmapColor(score)).toBe(colour);
   });
 
-  it('moves from grey toward green halfway at +50', () => {
-    // grey (75,85,99) and green (21,128,61): halfway is (48,107,80); toward red (185,28,28): (130,57,64)
-    expect(heatmapColor(50)).toBe('#306b50');
-    expect(heatmapColor(-50)).toBe('#823940');
+  it('deepens within a band: light tints below the threshold, deep colours from it', () => {
+    // neutral (229,231,235) toward light green (134,239,172) at 32.5 of 65: (182,235,204); deep green at 65 (21,128,61).
+    expect(heatmapColor(32.5)).toBe('#b6ebcc');
+    expect(heatmapColor(64.99)).not.toBe(heatmapColor(65));
   });
 });
 

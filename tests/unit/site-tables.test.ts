@@ -103,7 +103,7 @@ describe('the back button, the list filters and the operators\' pages read the p
   });
 
   it('the filterable lists and the operators\' pages are the rows that say so', () => {
-    expect([...FILTERABLE_LIST_PATHS]).toEqual(['/', '/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);
+    expect([...FILTERABLE_LIST_PATHS]).toEqual(['/all-signals', '/currently-qualified', '/recently-qualified', '/reversals-exits']);
     expect([...OPERATOR_PAGES]).toEqual(['/upload', '/admin']);
   });
 });

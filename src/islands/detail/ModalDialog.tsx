@@ -122,20 +122,21 @@ export default function ModalDialog({ ticker, open, onClose, siteName }: { ticke
             if (document.activeElement?.closest('[data-tooltip-open]')) event.preventDefault();
           }}
         >
-          <div className="mb-4 flex items-start gap-3">
+          {/* Below 640 px the description takes the header's full width under the title and the two buttons. */}
+          <div className="mb-4 flex flex-wrap items-start gap-x-3 gap-y-1 sm:flex-nowrap">
             {record && <Avatar ticker={ticker} score={record.cScore} />}
-            <div className="min-w-0 flex-1">
-              <Dialog.Title className="flex items-center gap-2 text-2xl font-bold">
+            <div className="contents min-w-0 flex-1 sm:block">
+              <Dialog.Title className="flex min-w-0 flex-1 flex-wrap items-center gap-2 text-2xl font-bold sm:flex-none">
                 {ticker}
                 {record?.isTopTicker && <span className="text-amber-500" title="Top Signal" role="img" aria-label="Top Signal">★</span>}
                 {record?._signalChangeType === 'new' && <span className="inline-block h-2.5 w-2.5 rounded-full bg-blue-500" title="New Signal" role="img" aria-label="New Signal" />}
                 {record && <SignalBadge score={record.cScore} />}
               </Dialog.Title>
-              <Dialog.Description className="muted">
+              <Dialog.Description className="muted order-last basis-full sm:order-none">
                 {record ? `${name}: C-Score detail for the report of ${formatDate(record.reportDate)}` : `C-Score detail for ${ticker}`}
               </Dialog.Description>
             </div>
-            <a href={`/signal/${ticker}`} className="btn">Open page</a>
+            <a href={`/signal/${ticker}`} className="btn whitespace-nowrap">Open page</a>
             <Dialog.Close className="btn" aria-label="Close">
               <span aria-hidden="true">✕</span>
             </Dialog.Close>

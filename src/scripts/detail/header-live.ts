@@ -26,22 +26,22 @@ const DOWN = 'text-red-700 dark:text-red-400';
 const EARNINGS_BADGE_CLASS = 'badge bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200';
 
 const HEADER_BUTTONS =
-  '<button type="button" class="btn" data-part="copy" aria-label="Copy link to this page">Copy link</button>' +
-  '<button type="button" class="btn" aria-pressed="false" data-part="watch" data-testid="watch-toggle"><span aria-hidden="true">☆</span> Watch</button>' +
-  '<button type="button" class="btn" aria-expanded="false" data-part="alerts-toggle" data-testid="alerts-toggle">Alerts</button>' +
+  '<button type="button" class="btn whitespace-nowrap" data-part="copy" aria-label="Copy link to this page">Copy link</button>' +
+  '<button type="button" class="btn whitespace-nowrap" aria-pressed="false" data-part="watch" data-testid="watch-toggle"><span aria-hidden="true">☆</span> Watch</button>' +
+  '<button type="button" class="btn whitespace-nowrap" aria-expanded="false" data-part="alerts-toggle" data-testid="alerts-toggle">Alerts</button>' +
   '<div class="alerts-panel" role="region" aria-label="Alerts" aria-live="polite" data-part="alerts" data-testid="alerts-panel" hidden></div>' +
   '</div></div>';
 
 /**
  * The header's markup while its data loads. Below 640 px the price takes a row of its own (28 px, the loaded price
- * line) and the buttons the next, whether the quote is loading or shown, so loading it shifts nothing. The stock page
+ * line) and the buttons the next (a button that does not fit moves whole to a further line, its label never breaks), whether the quote is loading or shown, so loading it shifts nothing. The stock page
  * passes the earnings badge's text from the build (the daily job's calendar), so the badge is there at first paint.
  */
 export function headerLiveHtml(earnings: string | null = null): string {
   return (
     '<div class="flex min-h-19 flex-wrap items-center gap-x-4 gap-y-2 sm:min-h-9">' +
     `<div class="flex min-h-7 min-w-40 basis-full items-baseline gap-2 sm:basis-auto" aria-live="polite" data-part="price">${LOADING_PRICE}</div>` +
-    '<div class="relative ml-auto flex items-center gap-2">' +
+    '<div class="relative ml-auto flex flex-wrap items-center justify-end gap-2">' +
     (earnings === null ? '' : `<span class="${EARNINGS_BADGE_CLASS}" data-testid="earnings-badge">${escapeHtml(earnings)}</span>`) +
     HEADER_BUTTONS
   );

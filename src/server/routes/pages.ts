@@ -48,8 +48,11 @@ export function archiveFirstPageRedirect(): MiddlewareHandler {
 export function filteredListPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path.replace(/(.)\/+$/, '$1');
-    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !FILTERABLE_LIST_PATHS.has(path)) return next();
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const query = c.req.url.indexOf('?');
+    // The landing page holds the top of the table only: a filter asked of it is All Signals' (older links).
+    if (path === '/' && query !== -1 && hasServerFilter(parseTableState(c.req.url.slice(query + 1)))) return c.redirect(`/all-signals${c.req.url.slice(query)}`, 302);
+    if (!FILTERABLE_LIST_PATHS.has(path)) return next();
     const state = parseTableState(query === -1 ? '' : c.req.url.slice(query + 1));
     if (!hasServerFilter(state)) return next();
     const index = await site.current().catch(() => null);

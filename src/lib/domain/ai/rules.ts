@@ -104,11 +104,25 @@ export function linkTickers(markdown: string, known: ReadonlySet<string>): strin
     .join('');
 }
 
-/** The tickers a facts sheet (as Markdown) names: "T (company name ...", "T: C-Score ..." and its own title's. */
+/** A ticker as a facts sheet writes it. */
+const FACTS_TICKER = '[A-Z][A-Z0-9]{0,9}(?:[.-][A-Z0-9]{1,4})?';
+
+/** Where a facts line names its ticker: "Name (T): ...", "T: ...", or the start of a title or heading "T on ...". */
+export function factsLineTicker(line: string): { before: string; ticker: string; after: string } | null {
+  const named = new RegExp(`^((?:Reversal|Exit), )?([^\\n]*? \\()(${FACTS_TICKER})(\\): .*)$`).exec(line);
+  if (named) return { before: (named[1] ?? '') + named[2]!, ticker: named[3]!, after: named[4]! };
+  const bare = new RegExp(`^((?:Reversal|Exit), )?(${FACTS_TICKER})((?:: | on ).*)$`).exec(line);
+  return bare ? { before: bare[1] ?? '', ticker: bare[2]!, after: bare[3]! } : null;
+}
+
+/** The tickers a facts sheet (as Markdown) names: "Name (T): ...", "T: C-Score ..." and its own title's. */
 export function tickersInFacts(markdown: string): Set<string> {
   const found = new Set<string>();
-  const pattern = /(?:^# |^- (?:Reversal, |Exit, )?)([A-Z][A-Z0-9]{0,9}(?:[.-][A-Z0-9]{1,4})?)(?=: | \(company name| on )/gm;
-  for (const match of markdown.matchAll(pattern)) found.add(match[1]!);
+  for (const line of markdown.split('\n')) {
+    const text = /^(?:# |- )(.*)$/.exec(line)?.[1];
+    const match = text === undefined ? null : factsLineTicker(text);
+    if (match) found.add(match.ticker);
+  }
   return found;
 }
 

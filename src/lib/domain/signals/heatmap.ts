@@ -1,8 +1,11 @@
 /**
  * The heatmap of DESIGN.md "Lists": every ticker of the latest report as a tile, grouped by sector then
- * sub-industry, coloured from red (-100) through grey (0) to green (+100), sized by market cap where known.
+ * sub-industry, coloured from red (-100) through grey (0) to green (+100) with a step at the thresholds, sized by
+ * market cap where known.
  */
 import type { SignalRecord } from '../report/schemas';
+import { isQualified } from './signal';
+import { BULLISH_THRESHOLD } from './threshold';
 
 /** A tile: one ticker. `size` is 1 for an unknown market cap, else 1 to 3 by the cap's square root. */
 export interface HeatmapTile {
@@ -29,22 +32,51 @@ export interface HeatmapSector {
 /** Label for tickers the universe file does not place in a sector or sub-industry. */
 export const UNCLASSIFIED = 'Unclassified';
 
-// Dark enough that white score text keeps a 4.5:1 contrast on every tile colour.
-const RED = [185, 28, 28] as const;
-const GREY = [75, 85, 99] as const;
-const GREEN = [21, 128, 61] as const;
+/**
+ * The tile colours: a light tint for a stock below the threshold (dark text), a deep colour for a qualified one
+ * (white text), so a qualified tile never looks like an almost-qualified one (76 against 55); within each band the
+ * colour deepens with the score. Each stop is [score, red, green, blue].
+ */
+const NEUTRAL = [229, 231, 235] as const;
+const BANDS = {
+  bullish: { light: [134, 239, 172], qualified: [21, 128, 61], strongest: [20, 83, 45] },
+  bearish: { light: [252, 165, 165], qualified: [185, 28, 28], strongest: [127, 29, 29] },
+} as const;
+
+/** The text colours on a tile: white on a qualified tile, near-black on the light tints. */
+export const HEATMAP_TEXT = { qualified: '#ffffff', other: '#111827' } as const;
 
 function hex(channels: readonly number[]): string {
   return `#${channels.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Tile colour of a C-Score: red at -100, grey at 0, green at +100, linear in between; clamped; missing is grey. */
+function mix(from: readonly number[], to: readonly number[], f: number): number[] {
+  return from.map((c, i) => c + (to[i]! - c) * f);
+}
+
+/**
+ * Tile colour of a C-Score: grey-white at 0 deepening to a light green (red) just below the threshold, then a deep
+ * green (red) from the threshold to +100 (-100); clamped; missing is the neutral tint.
+ */
 export function heatmapColor(score: number | null | undefined): string {
-  if (typeof score !== 'number' || !Number.isFinite(score)) return hex(GREY);
-  const t = Math.max(-100, Math.min(100, score)) / 100;
-  const end = t < 0 ? RED : GREEN;
-  const f = Math.abs(t);
-  return hex(GREY.map((g, i) => g + (end[i]! - g) * f));
+  if (typeof score !== 'number' || !Number.isFinite(score)) return hex(NEUTRAL);
+  const clamped = Math.max(-100, Math.min(100, score));
+  const band = BANDS[clamped < 0 ? 'bearish' : 'bullish'];
+  const size = Math.abs(clamped);
+  if (!isQualified(clamped)) return hex(mix(NEUTRAL, band.light, size / BULLISH_THRESHOLD));
+  return hex(mix(band.qualified, band.strongest, (size - BULLISH_THRESHOLD) / (100 - BULLISH_THRESHOLD)));
+}
+
+/** The text colour on a score's tile (the stylesheet's .tile and .tile.q hold the same two). */
+export function heatmapTextColor(score: number | null | undefined): string {
+  return typeof score === 'number' && isQualified(score) ? HEATMAP_TEXT.qualified : HEATMAP_TEXT.other;
+}
+
+/** The legend's stops, left (-100) to right (+100), as a CSS gradient with the steps at the thresholds. */
+export function heatmapScaleGradient(): string {
+  const at = (score: number) => `${((score + 100) / 2).toFixed(2).replace(/\.?0+$/, '')}%`;
+  const t = BULLISH_THRESHOLD;
+  return `linear-gradient(90deg, ${hex(BANDS.bearish.strongest)}, ${hex(BANDS.bearish.qualified)} ${at(-t)}, ${hex(BANDS.bearish.light)} ${at(-t)}, ${hex(NEUTRAL)} 50%, ${hex(BANDS.bullish.light)} ${at(t)}, ${hex(BANDS.bullish.qualified)} ${at(t)}, ${hex(BANDS.bullish.strongest)})`;
 }
 
 /** Tile size from market cap: 1 when unknown, else 1 + 2 x sqrt(cap / largest cap), rounded to a tenth. */

@@ -10,6 +10,13 @@ import { signalDirection } from './signal';
 export const TOP_SIGNAL_CARDS = 6;
 /** How many new signals it shows. */
 export const NEW_SIGNAL_CARDS = 5;
+/** How many rows of the All Signals table the landing page shows (its top, C-Score descending); the rest is at /all-signals. */
+export const LANDING_TABLE_ROWS = 20;
+
+/** The top of the All Signals table for the landing page: its first LANDING_TABLE_ROWS rows, in the table's order. */
+export function landingTableRows<T>(rows: readonly T[], count: number = LANDING_TABLE_ROWS): T[] {
+  return rows.slice(0, count);
+}
 
 /** The latest report in numbers: qualified stocks by direction, new signals, and the exits and reversals of that day. */
 export interface DayInNumbers {

@@ -39,7 +39,7 @@ export interface Page {
 
 /** Every page (the sidebar orders its entries by `nav.order`, not by row). */
 export const PAGES: readonly Page[] = [
-  { path: '/', file: 'index.astro', title: 'All Signals', nav: { section: 'main', order: 1, icon: 'all' }, sitemap: 'one', filterable: true },
+  { path: '/', file: 'index.astro', title: 'All Signals', nav: { section: 'main', order: 1, icon: 'all' }, sitemap: 'one' },
   { path: '/all-signals', file: 'all-signals.astro', title: 'All Signals', navTab: '/', sitemap: 'one', filterable: true },
   { path: '/currently-qualified', file: 'currently-qualified.astro', title: 'Currently Qualified', nav: { section: 'main', order: 3, icon: 'current' }, back: true, sitemap: 'one', filterable: true },
   { path: '/recently-qualified', file: 'recently-qualified.astro', title: 'Recently Qualified', nav: { section: 'main', order: 2, icon: 'recent' }, back: true, sitemap: 'one', filterable: true },

@@ -175,6 +175,34 @@ export function pointsInRange<P extends TrendPoint>(points: readonly P[], report
   return points.filter((p) => start === null || p.is7DayAvg === true || p.is14DayAvg === true || p.date >= start);
 }
 
+/** The ranges that show nothing more than a shorter one (each with that shorter range), and the note that says why. */
+export interface RangesBeyondHistory {
+  same: Record<TrendRange, TrendRange | null>;
+  note: string | null;
+}
+
+/**
+ * Which ranges would show nothing more than a shorter one. Only a complete trend can say so: one holding only the
+ * default range of a longer history leaves the longer ranges to load it.
+ */
+export function rangesBeyondHistory(points: readonly TrendPoint[], reportDate: string, complete: boolean): RangesBeyondHistory {
+  const days = points.filter((p) => !p.is7DayAvg && !p.is14DayAvg).map((p) => p.date).sort();
+  const same = Object.fromEntries(TREND_RANGES.map((r) => [r.id, null])) as Record<TrendRange, TrendRange | null>;
+  if (!complete || days.length === 0) return { same, note: null };
+  const counts = TREND_RANGES.map((r) => pointsInRange(points, reportDate, r.id).length);
+  TREND_RANGES.forEach((r, i) => {
+    const shorter = TREND_RANGES.findIndex((_, j) => j < i && counts[j] === counts[i]);
+    if (shorter >= 0) same[r.id] = TREND_RANGES[shorter]!.id;
+  });
+  const groups = new Map<TrendRange, TrendRange[]>();
+  for (const r of TREND_RANGES) if (same[r.id]) groups.set(same[r.id]!, [...(groups.get(same[r.id]!) ?? []), r.id]);
+  if (groups.size === 0) return { same, note: null };
+  const list = (ids: TrendRange[]) => (ids.length === 1 ? ids[0]! : `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`);
+  const parts = [...groups].map(([shorter, ids]) => `${list(ids)} ${ids.length === 1 ? 'shows' : 'show'} the same as ${shorter}`);
+  const reports = `${days.length} ${days.length === 1 ? 'report' : 'reports'}`;
+  return { same, note: `${parts.join('; ')}: the history starts on ${formatDate(days[0])} (${reports}).` };
+}
+
 /**
  * Report dates every page may read besides the chart's default range: the 14-day averages, the lists' last
  * RECENT_REPORTS reports, the AI facts' last points and the alerts' flicker check all fit, with room to spare.
