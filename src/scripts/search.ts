@@ -74,7 +74,7 @@ function enhance(form: HTMLFormElement): void {
     const note = document.createElement('li');
     note.className = 'search-empty';
     note.setAttribute('role', 'presentation');
-    note.textContent = 'No ticker or company matches. Closest matches:';
+    note.textContent = results.length ? 'No ticker or company matches. Closest matches:' : 'No ticker or company matches.';
     list.replaceChildren(...(empty ? [note] : []), ...results.map(option));
     const open = input.value.trim() !== '';
     list.hidden = !open;
@@ -140,6 +140,13 @@ function enhanceDialog(dialog: HTMLDialogElement): void {
   // A click on the backdrop (the dialog box itself, outside its content) closes it.
   dialog.addEventListener('click', (event) => {
     if (event.target === dialog) dialog.close();
+  });
+  // Escape closes the dialog once the results list is closed (the combobox takes the first Escape).
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) {
+      event.preventDefault();
+      dialog.close();
+    }
   });
   dialog.addEventListener('close', () => {
     if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
