@@ -132,6 +132,9 @@ test.describe('choosing a row opens the detail dialog', () => {
     await expect(row).toHaveAccessibleName(/^PNW, Pinnacle West Capital/);
     await expect(row.locator('a[data-detail-link]')).toHaveAttribute('href', '/signal/PNW');
 
+    // The dialog's island listens once hydrated (client:idle; Astro then drops its ssr attribute): before that a
+    // chosen row follows its link to the stock page.
+    await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
     const dialog = page.getByRole('dialog');
     await row.locator('td.c-delta').click();
     await expect(dialog).toBeVisible();
