@@ -1,6 +1,7 @@
 /**
- * The ticker search boxes ([data-search]): a combobox over the static index /search-index.json, fetched on first use;
- * Ctrl/Cmd+K focuses the box that takes the shortcut. Without JavaScript the form filters All Signals by text.
+ * The ticker search boxes ([data-search]): a combobox over the static index /search-index.json, fetched on first use.
+ * Ctrl/Cmd+K and the search buttons open the search dialog, visible in every sidebar state and on a phone. Without
+ * JavaScript the sidebar's form filters All Signals by text.
  */
 import { formatScore } from '../lib/domain/text/format';
 import { closestTickers, searchTickers, type SearchEntry } from '../lib/domain/signals/search';
@@ -65,6 +66,7 @@ function enhance(form: HTMLFormElement): void {
   };
   const render = async () => {
     const entries = await loadIndex();
+    placeList(form, list);
     results = searchTickers(entries, input.value);
     const empty = input.value.trim() !== '' && results.length === 0;
     // Nothing matched even with typos forgiven: offer the closest tickers, still choosable by arrow keys and Enter.
@@ -72,7 +74,7 @@ function enhance(form: HTMLFormElement): void {
     const note = document.createElement('li');
     note.className = 'search-empty';
     note.setAttribute('role', 'presentation');
-    note.textContent = 'No ticker or company matches. Closest matches:';
+    note.textContent = results.length ? 'No ticker or company matches. Closest matches:' : 'No ticker or company matches.';
     list.replaceChildren(...(empty ? [note] : []), ...results.map(option));
     const open = input.value.trim() !== '';
     list.hidden = !open;
@@ -103,18 +105,64 @@ function enhance(form: HTMLFormElement): void {
   });
 }
 
-/** Turns every [data-search] form into a combobox and binds Ctrl/Cmd+K. */
-export function enhanceSearch(): void {
-  document.querySelectorAll<HTMLFormElement>('form[data-search]').forEach(enhance);
-  document.addEventListener('keydown', (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
-      const boxes = [...document.querySelectorAll<HTMLInputElement>('form[data-search] input')];
-      // The first visible box: on a phone the sidebar's box is inside the closed drawer.
-      const box = boxes.find((b) => b.offsetParent !== null && !b.closest('[inert]')) ?? boxes[0];
-      if (!box) return;
+/**
+ * The sidebar's results float over the page at a readable width: the sidebar (230 px, and scrolling) would cut them.
+ * Anywhere else they keep their place under the box.
+ */
+function placeList(form: HTMLFormElement, list: HTMLUListElement): void {
+  if (!form.closest('.sidebar')) return;
+  const box = form.getBoundingClientRect();
+  list.style.position = 'fixed';
+  list.style.left = `${box.left}px`;
+  list.style.top = `${box.bottom + 4}px`;
+  list.style.right = 'auto';
+  list.style.width = `${Math.max(box.width, Math.min(576, innerWidth - box.left - 16))}px`;
+}
+
+/** Opens the search dialog with the focus in its box (its text selected, to type over). */
+export function openSearchDialog(): void {
+  const dialog = document.querySelector<HTMLDialogElement>('dialog[data-search-dialog]');
+  const input = dialog?.querySelector<HTMLInputElement>('input');
+  if (!dialog || !input) return;
+  if (!dialog.open) dialog.showModal();
+  input.focus();
+  input.select();
+}
+
+function enhanceDialog(dialog: HTMLDialogElement): void {
+  let opener: Element | null = null;
+  const open = () => {
+    if (!dialog.open) opener = document.activeElement;
+    openSearchDialog();
+  };
+  document.querySelectorAll('[data-search-open]').forEach((button) => button.addEventListener('click', open));
+  dialog.querySelector('[data-search-close]')?.addEventListener('click', () => dialog.close());
+  // A click on the backdrop (the dialog box itself, outside its content) closes it.
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog) dialog.close();
+  });
+  // Escape closes the dialog once the results list is closed (the combobox takes the first Escape).
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) {
       event.preventDefault();
-      box.focus();
-      box.select();
+      dialog.close();
     }
   });
+  dialog.addEventListener('close', () => {
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    opener = null;
+  });
+  document.addEventListener('keydown', (event) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k') {
+      event.preventDefault();
+      open();
+    }
+  });
+}
+
+/** Turns every [data-search] form into a combobox and binds Ctrl/Cmd+K and the search buttons to the search dialog. */
+export function enhanceSearch(): void {
+  document.querySelectorAll<HTMLFormElement>('form[data-search]').forEach(enhance);
+  const dialog = document.querySelector<HTMLDialogElement>('dialog[data-search-dialog]');
+  if (dialog) enhanceDialog(dialog);
 }

@@ -45,21 +45,45 @@ function setDrawer(open: boolean): void {
   for (const el of behindDrawer) el.inert = open;
   backdrop.hidden = !open;
   opener.setAttribute('aria-expanded', String(open));
-  if (open) sidebar.querySelector<HTMLElement>('a, button, input')?.focus();
+  // The drawer leaves the tab order before focus moves (an inert drawer cannot take the focus).
+  syncDrawerInert();
+  if (open) drawerStops()[0]?.focus();
   else if (sidebar.contains(document.activeElement)) opener.focus();
 }
 // On a phone the closed drawer is out of the tab order; on a wide screen the sidebar always is in it.
 function syncDrawerInert(): void {
   sidebar.inert = mobile.matches && !root.classList.contains('drawer-open');
 }
-opener.addEventListener('click', () => { setDrawer(true); syncDrawerInert(); });
-backdrop.addEventListener('click', () => { setDrawer(false); syncDrawerInert(); });
-mobile.addEventListener('change', () => { setDrawer(false); syncDrawerInert(); });
+/** The drawer's focusable controls, in tab order (the ones shown: a collapsed menu's items are not). */
+function drawerStops(): HTMLElement[] {
+  return [...sidebar.querySelectorAll<HTMLElement>('a[href], button, input, [tabindex]:not([tabindex="-1"])')].filter(
+    (el) => !el.closest('[hidden]') && el.getClientRects().length > 0 && !(el as HTMLButtonElement).disabled,
+  );
+}
+opener.addEventListener('click', () => setDrawer(true));
+backdrop.addEventListener('click', () => setDrawer(false));
+mobile.addEventListener('change', () => setDrawer(false));
 syncDrawerInert();
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && root.classList.contains('drawer-open')) {
-    setDrawer(false);
-    syncDrawerInert();
+  if (!root.classList.contains('drawer-open')) return;
+  if (event.key === 'Escape') {
+    // An open search list inside the drawer closes first.
+    if (!event.defaultPrevented) setDrawer(false);
+    return;
+  }
+  // Tab wraps inside the open drawer: past its last control to its first, and back.
+  if (event.key !== 'Tab') return;
+  const stops = drawerStops();
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !sidebar.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !sidebar.contains(active))) {
+    event.preventDefault();
+    first.focus();
   }
 });
 

@@ -143,7 +143,7 @@ test('signed out, the sidebar offers Sign in (a link back to this view) and no a
 test('the ticker search finds tickers and companies, with Ctrl+K', async ({ page }) => {
   await page.goto('/heatmap');
   await page.keyboard.press('Control+k');
-  const box = page.getByRole('combobox', { name: 'Search tickers and companies' });
+  const box = page.getByRole('dialog', { name: 'Search' }).getByRole('combobox', { name: 'Search tickers and companies' });
   await expect(box).toBeFocused();
   await box.fill('micro');
   await expect(page.getByRole('option', { name: /MSFT Microsoft/ })).toBeVisible();

@@ -136,7 +136,7 @@ describe('the track record of a published report', () => {
     const change = close / demoClose('XOM', '2026-11-19') - 1;
     const sign = change > 0 ? '+' : '-';
     expect(html).toContain('data-key="price"');
-    expect(html).toContain(`<td class="c-price" data-v="${close}">$${close.toFixed(2)} <span class="pc">${sign}${Math.abs(change * 100).toFixed(2)}%</span><span class="muted" title="Demo prices"> demo</span></td>`);
+    expect(html).toContain(`<td class="c-price" data-v="${close}">$${close.toFixed(2)} <span class="pc-sub"><span class="pc">${sign}${Math.abs(change * 100).toFixed(2)}%</span><span class="muted" title="Demo prices"> demo</span></span></td>`);
   });
 
   it('/archives carries Dataset JSON-LD with the files\' downloads', async () => {

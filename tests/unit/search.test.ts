@@ -72,8 +72,29 @@ describe('closestTickers', () => {
     expect(closestTickers(index, query)[0]?.[0]).toBe(ticker);
   });
 
-  it('always offers 5, however far the query is', () => {
-    expect(closestTickers(index, 'QQQQQQ')).toHaveLength(5);
+  it('offers at most 5, and none for a query that resembles nothing', () => {
+    expect(closestTickers(index, 'APPL')).toHaveLength(5);
+    expect(closestTickers(index, 'zzzz')).toEqual([]);
+    expect(closestTickers(index, 'QQQQQQ')).toEqual([]);
     expect(closestTickers(index, '')).toEqual([]);
+  });
+});
+
+describe('ranking a reader can trust', () => {
+  it('"appl" lists AAPL first, then the other companies starting "appl", and no typo matches', () => {
+    expect(searchTickers(index, 'appl').map((e) => e[0])).toEqual(['AAPL', 'AMAT', 'APP']);
+  });
+
+  it.each([['aapl', 'AAPL'], ['nvda', 'NVDA'], ['msf', 'MSFT'], ['goog', 'GOOG']])('an exact or prefix ticker match ranks first: "%s" -> %s', (query, ticker) => {
+    expect(searchTickers(index, query)[0]?.[0]).toBe(ticker);
+  });
+
+  it('keeps the typo tolerance when nothing matches as typed: "nvdia" -> NVDA', () => {
+    expect(searchTickers(index, 'nvdia').map((e) => e[0])).toEqual(['NVDA']);
+  });
+
+  it('"zzzz" has no results and no closest matches', () => {
+    expect(searchTickers(index, 'zzzz')).toEqual([]);
+    expect(closestTickers(index, 'zzzz')).toEqual([]);
   });
 });

@@ -91,19 +91,23 @@ function priceCell(ticker: string): HTMLTableCellElement {
   const change = document.createElement('span');
   change.className = 'pc';
   change.textContent = price.change;
-  td.append(`${price.close} `, change);
+  // The change, the day and "demo" under the close, as components/SignalTable.astro has them.
+  const sub = document.createElement('span');
+  sub.className = 'pc-sub';
+  sub.append(change);
+  td.append(`${price.close} `, sub);
   if (price.date !== null) {
     const day = document.createElement('span');
     day.className = 'muted';
     day.textContent = ` ${price.date}`;
-    td.append(day);
+    sub.append(day);
   }
   if (price.demo) {
     const demo = document.createElement('span');
     demo.className = 'muted';
     demo.title = 'Demo prices';
     demo.textContent = ' demo';
-    td.append(demo);
+    sub.append(demo);
   }
   return td;
 }

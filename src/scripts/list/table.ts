@@ -25,6 +25,7 @@ import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from './row-window';
 import { showClosest } from './no-match';
 import { enhanceStars, showRowStar } from './stars';
+import { enhanceRowChoice, makeRowChoosable } from './row-choose';
 import { fillForm, readForm, readUrlState, writeUrlState } from './url-state';
 
 interface Table {
@@ -86,11 +87,19 @@ function filterInfo(table: Table): FilterableRow[] {
   return table.info;
 }
 
-/** The table's rows as search entries (ticker, company, C-Score), for the closest matches of an empty result. */
-function searchEntries(table: Table): SearchEntry[] {
+/**
+ * The table's rows that every filter but the text lets through, as search entries (ticker, company, C-Score): the
+ * closest matches of an empty result never offer a bullish stock under a Bearish filter.
+ */
+function searchEntries(table: Table, state: TableState, watched: ReadonlySet<string>): SearchEntry[] {
   const info = filterInfo(table);
   const scores = table.headers.has('cScore') ? columnValues(table, 'cScore') : [];
-  return info.map((row, i) => [row.ticker, row.company, typeof scores[i] === 'number' ? scores[i] : null]);
+  const others = { ...state, q: '' };
+  const entries: SearchEntry[] = [];
+  info.forEach((row, i) => {
+    if (matchesFilters(row, others, watched)) entries.push([row.ticker, row.company, typeof scores[i] === 'number' ? scores[i] : null]);
+  });
+  return entries;
 }
 
 /** Shows the rows in `order` (row indexes), moving existing rows; skipped when the order is already shown. */
@@ -138,7 +147,7 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
     const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
     if (noMatch) {
       noMatch.hidden = visible > 0 || table.rows.length === 0;
-      showClosest(noMatch, () => searchEntries(table), state.q);
+      showClosest(noMatch, () => searchEntries(table, state, watched), state.q);
     }
     for (const [key, header] of table.headers) {
       if (how.by === 'column' && key === how.key) header.th.setAttribute('aria-sort', state.order === 'asc' ? 'ascending' : 'descending');
@@ -149,9 +158,15 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
   if (count) count.textContent = stockCountText(shown.size, total.size);
 }
 
+/** Brings a row coming into a window up to date: its star, and focusable to be chosen. */
+function showRow(row: HTMLTableRowElement): void {
+  showRowStar(row);
+  makeRowChoosable(row);
+}
+
 /** Switches a table to its row window; true when it did (the geometry was measured just now). */
 function windowed(table: Table): boolean {
-  table.view = startWindow(table.element, table.rows, showRowStar) ?? undefined;
+  table.view = startWindow(table.element, table.rows, showRow) ?? undefined;
   return table.view !== undefined;
 }
 
@@ -207,6 +222,13 @@ export function enhanceTables(): void {
       update(readForm(form, state));
     });
   }
+  // Rows are chosen by click or Enter; a table that will not be windowed makes its rows focusable once the page is idle.
+  for (const table of tables) enhanceRowChoice(table.element);
+  const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+  whenIdle(() => {
+    for (const table of tables) if (!table.view && table.rows.length < WINDOW_FROM_ROWS) table.rows.forEach(makeRowChoosable);
+  });
+
   // A watched filter follows the watchlist.
   enhanceStars(() => {
     if (state.watched) apply(tables, state, form);
@@ -221,6 +243,7 @@ export function enhanceTables(): void {
     table.values.clear();
     table.shownOrder = 'list';
     table.sorted = { signature: 'list', order: table.rows.map((_, i) => i) };
+    table.rows.forEach(makeRowChoosable);
     apply(tables, state, form);
   });
 
@@ -228,8 +251,7 @@ export function enhanceTables(): void {
   // A big table switches to its window once the page is idle (the first sort or filter would do it otherwise).
   if (tableStateToQuery(state) !== '') apply(tables, state, form);
   else if (tables.some((table) => table.rows.length >= WINDOW_FROM_ROWS)) {
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    idle(() => {
+    whenIdle(() => {
       if (tables.some((table) => table.rows.length >= WINDOW_FROM_ROWS && !table.view)) apply(tables, state, form);
     });
   }

@@ -64,26 +64,31 @@ function closeness(q: string, compact: string, ticker: string, company: string):
   return best;
 }
 
+/** Ranks from this one on are typo matches: listed only when nothing matched as typed. */
+const TYPO_TIER = 4;
+
 /**
  * The rank of one entry for a query (lower is better), or null when it does not match: exact ticker, ticker prefix,
  * company prefix, every query word starting a company word, any substring, then within the typo allowance.
- * Within a tier the fuller match comes first (a query covering more of the ticker or the company name).
+ * Within a tier the fuller match comes first: a query covering more of the ticker or of the company word it starts
+ * ("appl" is most of "Apple", less of "AppLovin").
  */
 function rankOf(q: string, entry: SearchEntry): number | null {
   const ticker = entry[0].toLowerCase();
   const company = normalize(entry[1]);
   const compact = q.replace(/ /g, '');
   const cover = (length: number) => 0.5 * (1 - Math.min(1, compact.length / Math.max(1, length)));
+  const firstWord = company.split(' ', 1)[0] ?? '';
   if (ticker === compact) return 0;
   if (ticker.startsWith(compact)) return 1;
-  if (company.startsWith(q) || company.replace(/ /g, '').startsWith(compact)) return 2 + cover(company.length);
+  if (company.startsWith(q) || company.replace(/ /g, '').startsWith(compact)) return 2 + cover(Math.max(firstWord.length, q.length));
   const words = company.split(' ');
   if (q.split(' ').every((part) => words.some((word) => word.startsWith(part)))) return 2.5 + cover(company.length);
   if (ticker.includes(compact) || company.replace(/ /g, '').includes(compact)) return 3 + cover(company.length);
   const allowance = typoAllowance(compact.length);
   if (allowance === 0) return null;
   const distance = closeness(q, compact, ticker, company);
-  return distance <= allowance ? 4 + distance + cover(company.length) : null;
+  return distance <= allowance ? TYPO_TIER + distance + cover(company.length) : null;
 }
 
 const byTicker = (a: SearchEntry, b: SearchEntry) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
@@ -101,19 +106,36 @@ export function searchTickers(index: readonly SearchEntry[], query: string, limi
     if (rank !== null) ranked.push([rank, entry]);
   }
   ranked.sort((a, b) => a[0] - b[0] || byTicker(a[1], b[1]));
-  return ranked.slice(0, limit).map(([, entry]) => entry);
+  // A query that matches as typed is not a typo: "appl" lists Apple and AppLovin, not Altria and Allstate.
+  const typed = ranked.length > 0 && ranked[0]![0] < TYPO_TIER;
+  return ranked
+    .filter(([rank]) => !typed || rank < TYPO_TIER)
+    .slice(0, limit)
+    .map(([, entry]) => entry);
 }
 
 /**
- * The entries nearest to a query that matched nothing, however far: the suggestions of an empty search, an empty
- * filtered list and the Stock Not Found screen (/signal/NVDAA suggests NVDA). Ties by ticker.
+ * How far a suggestion may be from the query: half the cost of typing nothing at all, so at least half of what was
+ * typed must be in it ("zzzz" resembles nothing; "nvdaa" is NVDA).
+ */
+function closestAllowance(compact: string): number {
+  return typoDistance(compact, '') / 2;
+}
+
+/**
+ * The entries nearest to a query that matched nothing, within half of what was typed: the suggestions of an
+ * empty search, an empty filtered list and the Stock Not Found screen (/signal/NVDAA suggests NVDA). Ties by ticker;
+ * none for a query that resembles no ticker or company.
  */
 export function closestTickers(index: readonly SearchEntry[], query: string, limit: number = CLOSEST_LIMIT): SearchEntry[] {
   const q = normalize(query);
   if (!q) return [];
   const compact = q.replace(/ /g, '');
-  const ranked = index.map((entry) => [closeness(q, compact, entry[0].toLowerCase(), normalize(entry[1])), entry] as const);
-  return [...ranked]
+  const allowance = closestAllowance(compact);
+  const ranked = index
+    .map((entry) => [closeness(q, compact, entry[0].toLowerCase(), normalize(entry[1])), entry] as const)
+    .filter(([distance]) => distance <= allowance);
+  return ranked
     .sort((a, b) => a[0] - b[0] || byTicker(a[1], b[1]))
     .slice(0, limit)
     .map(([, entry]) => entry);

@@ -8,8 +8,8 @@
 export const OPTIONAL_COLUMNS = [
   { key: 'delta', label: 'Delta', width: 5.5 },
   { key: 'market', label: 'Market', width: 5.5 },
-  { key: 'accuracy', label: 'Accuracy', width: 5.5 },
-  { key: 'relevance', label: 'Relevance', width: 5.5 },
+  { key: 'accuracy', label: 'Accuracy', width: 6.5 },
+  { key: 'relevance', label: 'Relevance', width: 7 },
   { key: 'avg7', label: '7D Avg', width: 5.5 },
   { key: 'avg14', label: '14D Avg', width: 5.5 },
   { key: 'days7', label: 'Signal days 7D', width: 5.5 },
