@@ -18,7 +18,7 @@ import { alertRoutes } from './routes/alerts';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
-import type { ApiContext, Readiness } from './routes/context';
+import { privateSessionAnswers, type ApiContext, type Readiness } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
@@ -28,7 +28,7 @@ import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
 import { aiRoutes, type AiRouteOptions } from './routes/ai';
-import { privateSessionAnswers } from './private-cache';
+
 
 /** What the live API needs to know. */
 export interface ApiOptions {
