@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler, TypedResponse } from 'hono';
+import type { JSONParsed } from 'hono/utils/types';
 import type { Redis } from 'ioredis';
 import { noSignalMessage } from '../../lib/domain/site/api-responses';
 import { freeSlice, lockedTickersFor, type FreeSlice } from '../../lib/domain/accounts/entitlements';
@@ -76,6 +77,14 @@ export function callerCache(publicHeaders: Record<string, string>, paywall: bool
   if (!paywall) return publicHeaders;
   if (user?.isPremium) return { ...publicHeaders, 'Cache-Control': PRIVATE_NO_STORE, Vary: 'Cookie' };
   return { ...publicHeaders, Vary: 'Cookie' };
+}
+
+/**
+ * A 200 answer whose body is the JSON of a T, written without c.json (prepared headers, or text an answer cache
+ * keeps), typed as c.json types its answer: AppType keeps its fields for the browser's typed client.
+ */
+export function typedJson<T>(response: Response): Response & TypedResponse<JSONParsed<T>, 200, 'json'> {
+  return response as Response & TypedResponse<JSONParsed<T>, 200, 'json'>;
 }
 
 /** The Cache-Control of every answer only its session may read. */
