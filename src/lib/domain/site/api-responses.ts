@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { companyProfile } from '../signals/company-profile';
 import { LockedTickerSchema } from '../accounts/entitlements';
-import { IsoDateSchema, SignalRecordSchema, TickerSchema, type ArchivedFile, type SignalRecord, type UniverseCompany, type StoredCompanyInfo } from '../report/schemas';
+import { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from '../report/record';
+import type { ArchivedFile, UniverseCompany, StoredCompanyInfo } from '../report/schemas';
 import { TrendResponseSchema } from '../trend/trend';
 
 /** The file of GET /api/all-signals: the report's records (spec section 4 reads an object with a data array too). */
