@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
-import { LIVE_PREFIXES, METHOD_GUARDS } from '../lib/domain/site/live-routes';
+import { METHOD_GUARDS, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../lib/domain/site/live-routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
@@ -18,7 +18,7 @@ import { alertRoutes } from './routes/alerts';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { companyRoutes } from './routes/company';
-import type { ApiContext, Readiness } from './routes/context';
+import { privateSessionAnswers, type ApiContext, type Readiness } from './routes/context';
 import { downloadRoutes } from './routes/downloads';
 import { formRoutes } from './routes/forms';
 import { healthRoutes } from './routes/health';
@@ -28,7 +28,6 @@ import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
 import { aiRoutes, type AiRouteOptions } from './routes/ai';
-import { privateSessionAnswers } from './private-cache';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -81,12 +80,8 @@ export function createApi(options: ApiOptions) {
   };
   const sessionUser = readSession(options.accounts.session);
   const app = new Hono();
-  // Every live route but the cached quote, which reads no session and has no room in its budget for a middleware.
-  for (const prefix of LIVE_PREFIXES) if (prefix !== 'stock-price') app.use(`/${prefix}`, privateSessionAnswers).use(`/${prefix}/*`, privateSessionAnswers);
-  if (options.accounts.paywall) {
-    // DESIGN.md's table: Archives and downloads are Pro with PAYWALL=on.
-    app.use('/download-excel/*', sessionUser, requirePro).use('/download-csv/*', sessionUser, requirePro);
-  }
+  for (const prefix of SESSION_CHECKED_PREFIXES) app.use(`/${prefix}`, privateSessionAnswers).use(`/${prefix}/*`, privateSessionAnswers);
+  if (options.accounts.paywall) for (const prefix of PAYWALLED_PREFIXES) app.use(`/${prefix}/*`, sessionUser, requirePro);
   return app
     .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))

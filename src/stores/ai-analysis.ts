@@ -100,7 +100,7 @@ export function createAiAnalysis({ get, transport }: AiAnalysisDeps): AiAnalysis
   async function analyse(wanted: string): Promise<void> {
     $state.set({ ...$state.get(), ticker: wanted, stored: { state: 'loading' } });
     chat.messages = [];
-    const answer = await get<AiText>(`/api/ai/analysis/${encodeURIComponent(wanted)}`);
+    const answer = await get('analysis', wanted);
     if (answer.ok) return $state.setKey('stored', { state: 'done', value: answer.value });
     if (answer.status !== 404 || answer.facts === undefined) return $state.setKey('stored', { state: 'error', message: answer.error });
     $state.setKey('stored', { state: 'done', value: null });
@@ -113,9 +113,9 @@ export function createAiAnalysis({ get, transport }: AiAnalysisDeps): AiAnalysis
     start(configured, search) {
       if (!configured) return;
       const wanted = new URLSearchParams(search).get('ticker');
-      void get<AiStatus>('/api/ai/status').then((answer) => answer.ok && $state.setKey('status', answer.value));
+      void get('status').then((answer) => answer.ok && $state.setKey('status', answer.value));
       $state.setKey('brief', { state: 'loading' });
-      void get<AiText>('/api/ai/brief').then((answer) => $state.setKey('brief', answer.ok ? { state: 'done', value: answer.value } : { state: 'error', message: answer.error }));
+      void get('brief').then((answer) => $state.setKey('brief', answer.ok ? { state: 'done', value: answer.value } : { state: 'error', message: answer.error }));
       if (wanted) {
         const { ticker, problem } = tickerInput(wanted, 'address');
         $state.set({ ...$state.get(), input: ticker, inputProblem: problem });

@@ -120,7 +120,7 @@ export function createAiChat({ get, transport, storage }: AiChatDeps): AiChat {
   let unbind = (): void => {};
 
   function refreshStatus(): void {
-    void get<AiStatus>('/api/ai/status').then((answer) => answer.ok && $state.setKey('status', answer.value));
+    void get('status').then((answer) => answer.ok && $state.setKey('status', answer.value));
   }
 
   function save(id: string, view: ChatView): void {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_ROUTES, METHOD_GUARDS, type LiveRoute, type Method } from '../../src/lib/domain/site/live-routes';
+import { LIVE_ROUTES, METHOD_GUARDS, PAYWALLED_PREFIXES, type LiveRoute, type Method } from '../../src/lib/domain/site/live-routes';
 import { createApi } from '../../src/server/api';
 import { DemoProvider } from '../../src/server/providers/demo';
 import { testAccounts } from '../fixtures/accounts';
@@ -124,5 +124,28 @@ describe('the 405 guards read the table', () => {
       statuses.push(response.status);
     }
     expect(statuses).toContain(404);
+  });
+});
+
+describe('the session net and the paywall read the table', () => {
+  it('a checked row\'s answer to a request with a cookie is private, no-store; the public quote\'s is left as the route sent it', async () => {
+    const headers = { Cookie: 'theme=dark' };
+    for (const row of LIVE_ROUTES.filter((r) => r.prefix === 'stock-price' || r.prefix === 'earnings-date')) {
+      // No build in dist: both refuse with 503 and a bare no-store, which the net turns private only where it runs.
+      const response = await fetch(`${origin}/api/${row.prefix}/AAPL`, { headers });
+      expect(response.status, row.prefix).toBe(503);
+      expect(response.headers.get('cache-control'), row.prefix).toBe(row.sharedCache === 'checked' ? 'private, no-store' : 'no-store');
+    }
+  });
+
+  it('with PAYWALL=on every paywalled row asks for a session (401), and without it the same address is not refused for that', async () => {
+    expect(PAYWALLED_PREFIXES.length).toBeGreaterThan(0);
+    for (const prefix of PAYWALLED_PREFIXES) {
+      expect((await api.request(`/${prefix}/0123456789abcdef`)).status, prefix).toBe(401);
+      expect((await fetch(`${origin}/api/${prefix}/0123456789abcdef`)).status, prefix).not.toBe(401);
+    }
+    for (const row of LIVE_ROUTES.filter((r) => !r.paywalled && r.otherMethods === 'refused' && r.session !== 'requires')) {
+      expect((await api.request(`/${row.prefix}/AAPL`)).status, row.prefix).not.toBe(401);
+    }
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import type { AiAnswer, aiGet, AiStatus, AiText } from '../../src/lib/client/ai';
+import type { AiAnswer, aiGet, AiRoute, AiStatus, AiText } from '../../src/lib/client/ai';
 import { FACTS_ONLY_NOTE, MAX_CHAT_INPUT_CHARS } from '../../src/lib/domain/ai/rules';
 import { createAiAnalysis, streamedView, tickerInput } from '../../src/stores/ai-analysis';
 import { answerView, CHAT_STORAGE_KEY, chatLabel, createAiChat, restoredChat } from '../../src/stores/ai-chat';
@@ -29,7 +29,9 @@ function status(used: number): AiStatus {
 /** The routes' answers by path; every path asked for is recorded. */
 function routes(answers: Record<string, AiAnswer<unknown>>) {
   const asked: string[] = [];
-  const get = (async (path: string) => {
+  const get = (async (route: AiRoute, ticker?: string) => {
+    // The address the typed client asks (lib/client/ai.ts AI_ROUTES), so the answers read as the routes' paths.
+    const path = route === 'analysis' ? `/api/ai/analysis/${encodeURIComponent(ticker!)}` : `/api/ai/${route}`;
     asked.push(path);
     return answers[path] ?? { ok: false, status: 500, error: `no answer for ${path}` };
   }) as typeof aiGet;

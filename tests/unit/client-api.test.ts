@@ -12,7 +12,9 @@ import { renderToString } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import PriceCard from '../../src/islands/detail/PriceCard';
 import { FETCH_ERRORS } from '../../src/lib/client/api';
-import { ApiError, FetchFailure, isRetryable, request } from '../../src/lib/client/http';
+import { z } from 'zod';
+import { ApiError, FetchFailure, isRetryable } from '../../src/lib/client/http';
+import { staticJson } from '../../src/lib/client/static-files';
 import { earningsStore, idleStore, isLoading, newsStore, quoteStore, stockRecordStore, trendStore } from '../../src/lib/client/query';
 
 type Answer = { status: number; body?: unknown; statusText?: string };
@@ -105,18 +107,45 @@ async function retryPending(): Promise<void> {
   while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe('request (spec sections 7 and 8)', () => {
-  it('sends credentials and answers the JSON body', async () => {
-    answers.set('/api/x', { status: 200, body: { ok: true } });
-    expect(await request('/api/x')).toEqual({ ok: true });
+/** A signal record as the build writes it (SignalRecordSchema's every field). */
+function signal(ticker: string, cScore: number) {
+  return {
+    ticker,
+    companyName: `${ticker} Inc.`,
+    cScore,
+    yesterdayCScore: 0,
+    reportDate: '2026-11-20',
+    isTopTicker: false,
+    deltaScore: 0,
+    accuracyScore: 0.5,
+    marketScore: 0,
+    relevanceScore: 0.5,
+    avgCScoreL7D: 0,
+    avgCScoreL14D: 0,
+    countL7DWithSignal: 0,
+    countL14DWithSignal: 0,
+  };
+}
+
+describe('staticJson (spec sections 7 and 8)', () => {
+  const Ok = z.object({ ok: z.boolean() });
+
+  it('sends credentials and answers the JSON body as the schema reads it', async () => {
+    answers.set('/api/x', { status: 200, body: { ok: true, extra: 1 } });
+    expect(await staticJson('/api/x', Ok)).toEqual({ ok: true });
     expect(fetchInits[0]).toMatchObject({ credentials: 'include' });
   });
 
   it('fails with "{status}: {text}", or the status text when the body is empty', async () => {
     answers.set('/api/a', { status: 500, body: 'boom' });
     answers.set('/api/b', { status: 503, statusText: 'Service Unavailable' });
-    await expect(request('/api/a')).rejects.toThrow(new ApiError(500, '500: boom'));
-    await expect(request('/api/b')).rejects.toThrow('503: Service Unavailable');
+    await expect(staticJson('/api/a', Ok)).rejects.toThrow(new ApiError(500, '500: boom'));
+    await expect(staticJson('/api/b', Ok)).rejects.toThrow('503: Service Unavailable');
+  });
+
+  it('refuses a body of another shape, naming the file and the field', async () => {
+    answers.set('/api/c', { status: 200, body: { ok: 'yes' } });
+    await expect(staticJson('/api/c', Ok)).rejects.toThrow(/^\/api\/c has a problem: ok: /);
   });
 });
 
@@ -205,7 +234,7 @@ describe('windows (spec section 9)', () => {
   it('a quote is read from the cache for 60 s, then fetched again; the stock record is fetched for every new reader', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     answers.set('/api/stock-price/WIN', { status: 200, body: { symbol: 'WIN', regularMarketPrice: 2 } });
-    answers.set('/api/stock/WIN', { status: 200, body: { ticker: 'WIN', cScore: 70, reportDate: '2026-11-20' } });
+    answers.set('/api/stock/WIN', { status: 200, body: signal('WIN', 70) });
     const again = async (store: FetcherStore) => {
       read(store).stop();
       await allTasks();
@@ -232,7 +261,7 @@ describe('windows (spec section 9)', () => {
 });
 
 describe('the stock record (spec section 4: the direct fetch, else the all-signals list)', () => {
-  const record = { ticker: 'BRK.B', cScore: 5, reportDate: '2026-11-20' };
+  const record = signal('BRK.B', 5);
 
   it('is the direct answer when there is one, with no list fetched', async () => {
     answers.set('/api/stock/BRK.B', { status: 200, body: record });
@@ -243,10 +272,10 @@ describe('the stock record (spec section 4: the direct fetch, else the all-signa
   });
 
   it("says 'Error fetching stock data for {ticker}' and finds the record in the list, case-insensitively", async () => {
-    answers.set('/api/all-signals', { status: 200, body: { data: [{ ...record, ticker: 'brk.b' }, { ticker: 'AAPL', cScore: 1 }] } });
-    const stock = read(stockRecordStore('BRK.B'));
+    answers.set('/api/all-signals', { status: 200, body: { data: [record, signal('AAPL', 1)] } });
+    const stock = read(stockRecordStore('brk.b'));
     await allTasks();
-    expect(stock.last().data).toMatchObject({ ticker: 'brk.b', cScore: 5 });
+    expect(stock.last().data).toMatchObject({ ticker: 'BRK.B', cScore: 5 });
     expect(received).toEqual(['/api/stock/BRK.B', '/api/all-signals']);
     expect(console.warn).toHaveBeenCalledWith('Error fetching stock data for BRK.B: 404: {"error":"nope"}');
   });
@@ -262,7 +291,7 @@ describe('the stock record (spec section 4: the direct fetch, else the all-signa
 
     answers.set('/api/stock/LOCK', { status: 200, body: { ...locked, ticker: 'LOCK' } });
     answers.set('/api/pro/stock/LOCK', { status: 403, body: { error: 'This needs a Pro plan.' } });
-    answers.set('/api/all-signals', { status: 200, body: [{ ticker: 'AAPL', cScore: 1 }] });
+    answers.set('/api/all-signals', { status: 200, body: [signal('AAPL', 1)] });
     const free = read(stockRecordStore('LOCK'));
     await allTasks();
     expect(free.last()).toMatchObject({ data: null, loading: false });
@@ -270,7 +299,7 @@ describe('the stock record (spec section 4: the direct fetch, else the all-signa
   });
 
   it('is null when neither has it, and a failure when the list cannot be fetched', async () => {
-    answers.set('/api/all-signals', { status: 200, body: [{ ticker: 'AAPL', cScore: 1 }] });
+    answers.set('/api/all-signals', { status: 200, body: [signal('AAPL', 1)] });
     const missing = read(stockRecordStore('ZZZZ'));
     await allTasks();
     expect(missing.last()).toMatchObject({ data: null, loading: false });
@@ -279,6 +308,31 @@ describe('the stock record (spec section 4: the direct fetch, else the all-signa
     const failed = read(stockRecordStore('YYYY'));
     await allTasks();
     expect((failed.last().error as Error).message).toBe(FETCH_ERRORS.signals);
+  });
+});
+
+describe('the trend (the static file, a locked one from /api/pro)', () => {
+  const trend = { ticker: 'TRD', reportDate: '2026-11-20', trend: [{ date: '2026-11-20', cScore: 70, isCurrentDay: true }, { date: '2026-11-19', cScore: '68.5' }] };
+
+  it('is the static file as the trend schema reads it; a locked one comes from /api/pro', async () => {
+    answers.set('/api/c-score-trend/TRD', { status: 200, body: trend });
+    answers.set('/api/c-score-trend/TOP', { status: 200, body: { ticker: 'TOP', companyName: 'Top Co', reportDate: '2026-11-20', isTopTicker: true, locked: true } });
+    answers.set('/api/pro/c-score-trend/TOP', { status: 200, body: { ...trend, ticker: 'TOP' } });
+    const free = read(trendStore('trd'));
+    const pro = read(trendStore('TOP'));
+    await allTasks();
+    expect(free.last().data).toEqual(trend);
+    expect(pro.last().data).toEqual({ ...trend, ticker: 'TOP' });
+    expect(received.sort()).toEqual(['/api/c-score-trend/TOP', '/api/c-score-trend/TRD', '/api/pro/c-score-trend/TOP']);
+  });
+
+  it('a file of another shape is the catalogue failure, its cause naming the field', async () => {
+    answers.set('/api/c-score-trend/ODD', { status: 200, body: { ticker: 'ODD', reportDate: '2026-11-20', trend: 'none' } });
+    const odd = read(trendStore('ODD', { modal: true }));
+    await allTasks();
+    const error = odd.last().error as FetchFailure;
+    expect(error.message).toBe(FETCH_ERRORS.trend);
+    expect((error.cause as Error).message).toMatch(/^\/api\/c-score-trend\/ODD has /);
   });
 });
 

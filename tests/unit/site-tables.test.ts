@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILTERABLE_LIST_PATHS } from '../../src/lib/domain/signals/list-filter';
 import { backTarget } from '../../src/lib/domain/site/back-section';
-import { LIVE_API_PATH_SOURCE, LIVE_PREFIXES, LIVE_ROUTES } from '../../src/lib/domain/site/live-routes';
+import { LIVE_API_PATH_SOURCE, LIVE_PREFIXES, LIVE_ROUTES, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../../src/lib/domain/site/live-routes';
 import { currentNavTab, ENDPOINT_FILES, inSitemap, navEntries, pageAt, PAGES } from '../../src/lib/domain/site/pages';
 import { OPERATOR_PAGES } from '../../src/lib/domain/site/routes';
 import { forwardedPaths, nginxServerFile } from '../../src/server/deploy-rules';
@@ -149,5 +149,17 @@ describe('the dev proxy, the CDN worker and nginx read the live-route table', ()
     expect(row('polygon')).toMatchObject({ budget: 'market-data' });
     expect(row('ai')).toMatchObject({ budget: 'ai-tokens', session: 'requires' });
     expect(row('pro')).toMatchObject({ budget: null, session: 'requires' });
+  });
+
+  it('a row says its shared cache: only the quote skips the session net among forwarded routes, and a public row reads no session', () => {
+    expect(live.filter((route) => route.sharedCache === 'public').map((route) => route.prefix)).toEqual(['stock-price']);
+    expect(SESSION_CHECKED_PREFIXES).toEqual(LIVE_PREFIXES.filter((prefix) => prefix !== 'stock-price'));
+    for (const route of LIVE_ROUTES.filter((r) => r.sharedCache === 'public')) expect(route.session, route.prefix).toBe('none');
+    for (const route of LIVE_ROUTES.filter((r) => r.static)) expect(route.sharedCache, route.prefix).toBe('public');
+  });
+
+  it('a row says whether PAYWALL=on makes it Pro only: the two downloads (DESIGN.md: Archives and downloads are Pro), which read the session', () => {
+    expect(PAYWALLED_PREFIXES).toEqual(['download-csv', 'download-excel']);
+    for (const prefix of PAYWALLED_PREFIXES) expect(LIVE_ROUTES.find((route) => route.prefix === prefix), prefix).toMatchObject({ session: 'reads', sharedCache: 'checked' });
   });
 });

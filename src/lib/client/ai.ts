@@ -1,36 +1,33 @@
-/** The AI routes' answers (src/server/routes/ai.ts), for the AI islands. */
+/** The AI routes the AI stores read (src/server/routes/ai.ts), through the typed client: their answers are the server's types. */
+import { api, type AnswerOf } from './api-client';
+
+/** The AI routes the stores GET, by name. */
+const AI_ROUTES = {
+  status: () => api.ai.status.$get(),
+  brief: () => api.ai.brief.$get(),
+  analysis: (ticker: string) => api.ai.analysis[':ticker'].$get({ param: { ticker: encodeURIComponent(ticker) } }),
+};
+
+/** An AI route the stores read. */
+export type AiRoute = keyof typeof AI_ROUTES;
+
+/** The answer of an AI route, as the server types it. */
+export type AiRouteAnswer<R extends AiRoute> = AnswerOf<(typeof AI_ROUTES)[R]>;
 
 /** GET /api/ai/status. */
-export interface AiStatus {
-  configured: boolean;
-  model: string | null;
-  reportDate: string | null;
-  signedIn: boolean;
-  plan: 'free' | 'pro' | null;
-  allowance: Record<'analysis' | 'chat', { limit: number | null; used: number } | { signIn: true }>;
-  budget: { exhausted: boolean; resetAt: string } | null;
-}
+export type AiStatus = AiRouteAnswer<'status'>;
 
 /** A stored text: GET /api/ai/brief and GET /api/ai/analysis/{T}. */
-export interface AiText {
-  reportDate: string;
-  ticker: string | null;
-  model: string;
-  outcome: 'checked' | 'facts-only';
-  text: string;
-  note: string | null;
-  label: string;
-  facts: string;
-}
+export type AiText = AiRouteAnswer<'brief'>;
 
 /** An answer of an AI route: its JSON, or its `{error}` with the status. */
 export type AiAnswer<T> = { ok: true; value: T } | { ok: false; status: number; error: string; facts?: string };
 
 /** GETs an AI route; a refusal comes back with its message (the routes name the limit, the reset or what to do). */
-export async function aiGet<T>(path: string): Promise<AiAnswer<T>> {
+export async function aiGet<R extends AiRoute>(route: R, ...args: Parameters<(typeof AI_ROUTES)[R]>): Promise<AiAnswer<AiRouteAnswer<R>>> {
   try {
-    const response = await fetch(path, { credentials: 'include' });
-    const body = (await response.json().catch(() => ({}))) as T & { error?: string; facts?: string };
+    const response = await (AI_ROUTES[route] as (...a: typeof args) => ReturnType<(typeof AI_ROUTES)[R]>)(...args);
+    const body = (await response.json().catch(() => ({}))) as AiRouteAnswer<R> & { error?: string; facts?: string };
     if (response.ok) return { ok: true, value: body };
     return { ok: false, status: response.status, error: body.error ?? `${response.status}: ${response.statusText}`, facts: body.facts };
   } catch (error) {

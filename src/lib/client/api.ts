@@ -3,11 +3,15 @@
  * Calls the spec says "rethrow" throw a FetchFailure carrying the catalogue message; calls it says "return empty"
  * log the failure and answer an empty value.
  */
+import type { LockedTicker } from '../domain/accounts/entitlements';
 import type { Bar, Earnings, NewsArticle, Quote } from '../domain/market-data/market';
 import type { SignalRecord } from '../domain/report/schemas';
+import { AllSignalsFileSchema, StockFileSchema, TrendFileSchema } from '../domain/site/api-responses';
 import { asciiUpper } from '../domain/text/text';
 import type { TrendResponse } from '../domain/trend/trend';
-import { request, withFailureMessage } from './http';
+import { answer, api } from './api-client';
+import { withFailureMessage } from './http';
+import { staticJson } from './static-files';
 
 /** The failure messages of spec section 8 for the calls the stores make (stores/user.ts has the user's). */
 export const FETCH_ERRORS = {
@@ -25,19 +29,15 @@ function segment(ticker: string): string {
   return encodeURIComponent(asciiUpper(ticker.trim()));
 }
 
-function isRecord(value: unknown): value is SignalRecord {
-  return typeof value === 'object' && value !== null && typeof (value as SignalRecord).ticker === 'string' && typeof (value as SignalRecord).cScore === 'number';
-}
-
 /** A top ticker whose scores are Pro only (PAYWALL=on): its static JSON says `locked`, /api/pro has the scores. */
-function isLocked(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { locked?: unknown }).locked === true;
+function isLocked(value: object): value is LockedTicker {
+  return 'locked' in value && value.locked === true;
 }
 
 /** GET /api/all-signals: the latest report's records (an array, or an object with a data array). */
 function fetchAllSignals(): Promise<SignalRecord[]> {
   return withFailureMessage(FETCH_ERRORS.signals, async () => {
-    const body = await request<SignalRecord[] | { data?: SignalRecord[] }>('/api/all-signals');
+    const body = await staticJson('/api/all-signals', AllSignalsFileSchema);
     return Array.isArray(body) ? body : (body.data ?? []);
   });
 }
@@ -50,46 +50,47 @@ function fetchAllSignals(): Promise<SignalRecord[]> {
 export async function fetchStockRecord(ticker: string): Promise<SignalRecord | null> {
   const wanted = asciiUpper(ticker.trim());
   try {
-    const direct = await request<unknown>(`/api/stock/${segment(wanted)}`);
-    if (isRecord(direct)) return direct;
+    const direct = await staticJson(`/api/stock/${segment(wanted)}`, StockFileSchema);
+    if (!isLocked(direct)) return direct;
     // A locked top ticker: a Pro user's session gets its record (a 401/403 for anyone else ends in the list below).
-    if (isLocked(direct)) {
-      const pro = await request<unknown>(`/api/pro/stock/${segment(wanted)}`);
-      if (isRecord(pro)) return pro;
-    }
+    return await answer(api.pro.stock[':ticker'].$get({ param: { ticker: segment(wanted) } }));
   } catch (error) {
     console.warn(`Error fetching stock data for ${wanted}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const all = await fetchAllSignals();
-  return all.filter(isRecord).find((record) => asciiUpper(record.ticker) === wanted) ?? null;
+  return all.find((record) => asciiUpper(record.ticker) === wanted) ?? null;
 }
 
 /** GET /api/stock-price/{ticker}: quote shape B, `fetchedAt` added when missing; rethrows (section 8). */
 export function fetchQuote(ticker: string): Promise<Quote> {
   return withFailureMessage(FETCH_ERRORS.price, async () => {
-    const quote = await request<Quote>(`/api/stock-price/${segment(ticker)}`);
+    const quote = await answer(api['stock-price'][':ticker'].$get({ param: { ticker: segment(ticker) } }));
     return quote.fetchedAt ? quote : { ...quote, fetchedAt: new Date().toISOString() };
   });
 }
 
 /** GET /api/earnings-date/{ticker}. */
 export function fetchEarnings(ticker: string): Promise<Earnings> {
-  return withFailureMessage(FETCH_ERRORS.earnings, () => request<Earnings>(`/api/earnings-date/${segment(ticker)}`));
+  return withFailureMessage(FETCH_ERRORS.earnings, () => answer(api['earnings-date'][':ticker'].$get({ param: { ticker: segment(ticker) } })));
 }
 
 /** GET /api/c-score-trend/{ticker} (a locked top ticker's from /api/pro); validate it with validateTrend from lib/domain/trend/trend. */
 export function fetchTrend(ticker: string): Promise<TrendResponse> {
   return withFailureMessage(FETCH_ERRORS.trend, async () => {
-    const trend = await request<TrendResponse>(`/api/c-score-trend/${segment(ticker)}`);
-    return isLocked(trend) ? request<TrendResponse>(`/api/pro/c-score-trend/${segment(ticker)}`) : trend;
+    const trend = await staticJson(`/api/c-score-trend/${segment(ticker)}`, TrendFileSchema);
+    if (!isLocked(trend)) return trend;
+    const pro = await answer(api.pro['c-score-trend'][':ticker'].$get({ param: { ticker: segment(ticker) } }));
+    // The route answers a ticker of the report only, and every such ticker has a trend.
+    if (pro === null) throw new Error(`/api/pro has no C-Score trend for ${ticker}`);
+    return pro;
   });
 }
 
 /** GET /api/polygon/news/{ticker}?limit: its results; a failure is logged and answers an empty list (section 8). */
 export async function fetchNews(ticker: string): Promise<NewsArticle[]> {
   try {
-    const body = await request<{ results?: NewsArticle[] }>(`/api/polygon/news/${segment(ticker)}?limit=${NEWS_FETCH_LIMIT}`);
-    return body.results ?? [];
+    const body = await answer(api.polygon.news[':ticker'].$get({ param: { ticker: segment(ticker) }, query: { limit: String(NEWS_FETCH_LIMIT) } }));
+    return body.results;
   } catch (error) {
     console.warn(`The news fetch failed: ${error instanceof Error ? error.message : String(error)}`);
     return [];
@@ -102,8 +103,8 @@ export async function fetchNews(ticker: string): Promise<NewsArticle[]> {
  */
 export async function fetchDailyBars(ticker: string, from: string, to: string): Promise<{ bars: Bar[]; isDemo: boolean }> {
   try {
-    const body = await request<{ results?: Bar[]; isDemo?: boolean }>(`/api/polygon/aggs/${segment(ticker)}?from=${from}&to=${to}`);
-    return { bars: body.results ?? [], isDemo: body.isDemo === true };
+    const body = await answer(api.polygon.aggs[':ticker'].$get({ param: { ticker: segment(ticker) }, query: { from, to } }));
+    return { bars: body.results, isDemo: body.isDemo };
   } catch (error) {
     console.warn(`The daily bars fetch failed: ${error instanceof Error ? error.message : String(error)}`);
     return { bars: [], isDemo: false };

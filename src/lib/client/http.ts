@@ -43,13 +43,6 @@ export class FetchFailure extends ApiError {
   }
 }
 
-/** GETs one of our own routes (spec section 7) with credentials; any non-success answer throws ApiError. */
-export async function request<T>(path: string): Promise<T> {
-  const response = await fetch(path, { credentials: 'include' });
-  if (!response.ok) throw await answerError(response);
-  return (await response.json()) as T;
-}
-
 /** Runs a fetch and turns any failure into a FetchFailure with `message`. */
 export async function withFailureMessage<T>(message: string, work: () => Promise<T>): Promise<T> {
   try {

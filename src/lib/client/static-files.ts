@@ -1,5 +1,23 @@
-/** The build's static files the browser reads besides the live API: the search index and the track record's ledger CSV. */
+/**
+ * The build's static files the browser reads besides the live API: the daily-data JSON under /api (parsed with the
+ * domain's schemas, since no route types them), the search index and the track record's ledger CSV.
+ */
+import type { z } from 'zod';
 import type { SearchEntry } from '../domain/signals/search';
+import { ExplainedError, explainIssues } from '../domain/text/explain';
+import { answerError } from './http';
+
+/**
+ * GET a static JSON file of the build under /api with the session's cookie (as the live calls): its body as `schema`
+ * reads it. A non-success answer throws http.ts's ApiError; a body of another shape throws naming each wrong field.
+ */
+export async function staticJson<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  const response = await fetch(path, { credentials: 'include' });
+  if (!response.ok) throw await answerError(response);
+  const parsed = schema.safeParse(await response.json());
+  if (!parsed.success) throw new ExplainedError(path, explainIssues(parsed.error.issues));
+  return parsed.data;
+}
 
 /** GET /search-index.json: the index, or none when the file is missing; a failed connection throws. */
 export async function fetchSearchIndex(): Promise<SearchEntry[]> {

@@ -39,7 +39,7 @@ import { requireUser, type SessionEnv, type SessionUser } from '../auth/session'
 import { refusal } from '../errors';
 import { clientAddress } from '../upstream';
 import { routeTicker, validate } from '../validate';
-import { lockedForCaller, type ApiContext } from './context';
+import { lockedForCaller, typedJson, type ApiContext } from './context';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 const BRIEF = 'brief';
@@ -115,6 +115,9 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       facts: text.facts,
     };
   }
+
+  /** A stored text's answer: GET /ai/brief and GET /ai/analysis/{T}. */
+  type AiTextAnswer = ReturnType<typeof answerOf>;
 
   async function generate(sheet: FactsSheet, subject: string, writer: UIMessageStreamWriter | null, usageId: string | null): Promise<StoredAiText | { incomplete: string }> {
     const ai = configured();
@@ -205,14 +208,14 @@ export function aiRoutes(context: ApiContext, options: AiRouteOptions, sessionUs
       const ticker = c.req.valid('param').ticker;
       const current = await site();
       const cached = answers.get(current.reportDate, ticker);
-      if (cached !== undefined && !hidden(current, c.var.user).has(ticker)) return c.body(cached, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' });
+      if (cached !== undefined && !hidden(current, c.var.user).has(ticker)) return typedJson<AiTextAnswer>(c.body(cached, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' }));
       const { sheet } = await tickerSheet(c, ticker);
       const text = await store.text(current.reportDate, ticker, ai.settings.model);
       if (text === null) return c.json({ error: `No AI analysis of ${ticker} for the report of ${current.reportDate} yet.`, facts: factsText(sheet) }, 404, NO_STORE);
       // A stored text never changes (the first one wins): its answer is kept, the oldest dropped past the cap.
       const body = JSON.stringify(answerOf(text, sheet));
       answers.set(current.reportDate, ticker, body);
-      return c.body(body, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' });
+      return typedJson<AiTextAnswer>(c.body(body, 200, { ...NO_STORE, 'Content-Type': 'application/json; charset=utf-8' }));
     })
     .post('/analysis', validate('json', AnalysisBody, '{"ticker": "AAPL"}'), async (c) => {
       const ai = configured();

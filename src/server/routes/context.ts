@@ -1,3 +1,5 @@
+import type { MiddlewareHandler, TypedResponse } from 'hono';
+import type { JSONParsed } from 'hono/utils/types';
 import type { Redis } from 'ioredis';
 import { noSignalMessage } from '../../lib/domain/site/api-responses';
 import { freeSlice, lockedTickersFor, type FreeSlice } from '../../lib/domain/accounts/entitlements';
@@ -77,5 +79,38 @@ export function callerCache(publicHeaders: Record<string, string>, paywall: bool
   return { ...publicHeaders, Vary: 'Cookie' };
 }
 
+/**
+ * A 200 answer whose body is the JSON of a T, written without c.json (prepared headers, or text an answer cache
+ * keeps), typed as c.json types its answer: AppType keeps its fields for the browser's typed client.
+ */
+export function typedJson<T>(response: Response): Response & TypedResponse<JSONParsed<T>, 200, 'json'> {
+  return response as Response & TypedResponse<JSONParsed<T>, 200, 'json'>;
+}
+
 /** The Cache-Control of every answer only its session may read. */
 export const PRIVATE_NO_STORE = 'private, no-store';
+
+/**
+ * Answers that depend on the session never reach a shared cache: a route that read the session (c.var.user set,
+ * signed in or not), an answer that sets a cookie, and an answer with no Cache-Control or a bare no-store to a
+ * request with a cookie (Better Auth's own, such as get-session) are sent `private, no-store`, unless the route
+ * declared a public variant itself (`Vary: Cookie`, callerCache above). The safety net under the live routes
+ * (the live-route table says which).
+ */
+export const privateSessionAnswers: MiddlewareHandler = async (c, next) => {
+  await next();
+  const res = c.res;
+  const readSession = (c.var as { user?: unknown }).user !== undefined;
+  // Better Auth's answers say nothing, or a bare no-store: with a cookie they are the session's.
+  const cache = res.headers.get('cache-control');
+  const unsaidWithCookie = (cache === null || cache === 'no-store') && c.req.header('cookie') !== undefined;
+  if (!readSession && !unsaidWithCookie && !res.headers.has('set-cookie')) return;
+  if (/\bcookie\b/i.test(res.headers.get('vary') ?? '') && !res.headers.has('set-cookie')) return;
+  try {
+    res.headers.set('Cache-Control', PRIVATE_NO_STORE);
+  } catch {
+    // A response with immutable headers (a fetch Response passed through): copied with the header set.
+    c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers: new Headers(res.headers) });
+    c.res.headers.set('Cache-Control', PRIVATE_NO_STORE);
+  }
+};

@@ -9,7 +9,7 @@ import { refusal } from '../errors';
 import { SECURITY_HEADERS } from '../security';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';
 import { optionalQuery, TickerParams, validate } from '../validate';
-import { knownRecord, orEmpty, type ApiContext } from './context';
+import { knownRecord, orEmpty, typedJson, type ApiContext } from './context';
 import { clientAddress, spendsUpstream } from '../upstream';
 
 /** Default window of /api/polygon/aggs when no `from` is given (spec section 7). */
@@ -61,7 +61,7 @@ export function aggsQuery(now: () => number) {
 }
 
 /** The market-data routes. */
-export function marketRoutes(context: ApiContext): Hono {
+export function marketRoutes(context: ApiContext) {
   const { provider, trustedProxies } = context;
   const isDemo = provider.name === 'demo';
   const spends = (priority: 'page') => spendsUpstream(priority, trustedProxies);
@@ -80,7 +80,8 @@ export function marketRoutes(context: ApiContext): Hono {
         });
       }
       if (quote === null) throw refusal(404, `The market-data provider has no quote for ${ticker}; the signal page shows the scores without a price.`);
-      return new Response(JSON.stringify(quoteWithFundamentals(quote, site.fundamentals.get(ticker))), { headers: QUOTE_ANSWER });
+      const answer = quoteWithFundamentals(quote, site.fundamentals.get(ticker));
+      return typedJson<typeof answer>(new Response(JSON.stringify(answer), { headers: QUOTE_ANSWER }));
     })
     .get('/earnings-date/:ticker', validate('param', TickerParams), async (c) => {
       const { ticker } = c.req.valid('param');

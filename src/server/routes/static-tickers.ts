@@ -1,7 +1,8 @@
 /**
  * The per-ticker daily-data routes are static JSON files (DESIGN.md "API routes"); these handlers stand in front
  * of the static files to check the ticker: 400 for a malformed one, a 301 to the upper-case address for a
- * lower-case one, and a 404 that names the report for a ticker it does not have.
+ * lower-case one, and a 404 that names the report for a ticker it does not have. Their answers are the files', which the
+ * browser parses with the domain's schemas (lib/client/static-files.ts), so these routes add no types to AppType.
  */
 import { Hono } from 'hono';
 import { noSignalMessage } from '../../lib/domain/site/api-responses';
@@ -15,7 +16,7 @@ import type { ApiContext } from './context';
 const StaticTickerParams = z.object({ ticker: z.string().transform((raw, ctx) => (raw.endsWith('.json') ? null : routeTicker(raw, ctx))) });
 
 /** The ticker checks of the static per-ticker routes; each falls through to the static file. */
-export function staticTickerRoutes(context: ApiContext): Hono {
+export function staticTickerRoutes(context: ApiContext) {
   const routes = new Hono();
   for (const route of PER_TICKER_ROUTES) {
     routes.get(`/${route}/:ticker`, validate('param', StaticTickerParams), async (c, next) => {

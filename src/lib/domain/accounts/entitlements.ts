@@ -8,7 +8,8 @@
  * - Archives and downloads: the premium gate.
  * The free 5 are the "Top Ticker?" rows of largest |C-Score|. Pure: the build and the live routes share these rules.
  */
-import type { SignalRecord } from '../report/schemas';
+import { z } from 'zod';
+import { IsoDateSchema, TickerSchema, type SignalRecord } from '../report/record';
 
 /** Spec: the Free plan has 45 daily signals... */
 export const FREE_SIGNALS = 45;
@@ -134,13 +135,14 @@ export function lockedRowsText(locked: number): string {
 }
 
 /** What public JSON holds for a top ticker whose scores are Pro only: who it is, and that it is locked. */
-export interface LockedTicker {
-  ticker: string;
-  companyName: string;
-  reportDate: string;
-  isTopTicker: true;
-  locked: true;
-}
+export const LockedTickerSchema = z.object({
+  ticker: TickerSchema,
+  companyName: z.string(),
+  reportDate: IsoDateSchema,
+  isTopTicker: z.literal(true),
+  locked: z.literal(true),
+});
+export type LockedTicker = z.infer<typeof LockedTickerSchema>;
 
 /** The public form of a locked top ticker's record: no score of any kind. */
 export function lockedTicker(record: Pick<SignalRecord, 'ticker' | 'companyName' | 'reportDate'>): LockedTicker {

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { EMPTY_TRACK, PublishedTrackJsonSchema, TrackDataSchema } from '../track-record/track-data';
 import { StoredFundamentalsSchema } from '../market-data/fundamentals';
-import { TICKER_PATTERN, TICKER_RULE } from './ticker';
+import { IsoDateSchema, ScoreSchema, SignalRecordSchema, TickerSchema } from './record';
 
-/** ISO calendar date, yyyy-mm-dd. */
-export const IsoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
-
-/** A ticker as routes and exports use it: upper case letters, digits, dot and dash, 1 to 10 characters. */
-export const TickerSchema = z.string().regex(TICKER_PATTERN, `expected ${TICKER_RULE}`);
-
-const score = z.number().min(-100).max(100);
+// The record's schemas live in ./record.ts, which the browser imports; every other reader finds them here too.
+export { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from './record';
 
 /**
  * One company as the company-information store keeps it (filled by /api/polygon/sync-company-info from the
@@ -37,29 +32,6 @@ export const CompanyInfoStoreSchema = z.object({
 });
 export type CompanyInfoStore = z.infer<typeof CompanyInfoStoreSchema>;
 
-/** One ticker on one report date, with the field names of spec section 3. */
-export const SignalRecordSchema = z.object({
-  ticker: TickerSchema,
-  companyName: z.string(),
-  cScore: score,
-  yesterdayCScore: score,
-  reportDate: IsoDateSchema,
-  isTopTicker: z.boolean(),
-  deltaScore: score,
-  accuracyScore: z.number(),
-  marketScore: score,
-  relevanceScore: z.number(),
-  avgCScoreL7D: score,
-  avgCScoreL14D: score,
-  countL7DWithSignal: z.number().int().min(0).max(7),
-  countL14DWithSignal: z.number().int().min(0).max(14),
-  /** 'new' marks a ticker that qualified on this report and not on the one before. */
-  _signalChangeType: z.enum(['new']).optional(),
-  /** From the universe file when the ticker is in it. */
-  sector: z.string().optional(),
-  subIndustry: z.string().optional(),
-});
-export type SignalRecord = z.infer<typeof SignalRecordSchema>;
 
 /** A company of the universe file (data/universe/sp500-constituents.csv). */
 export const UniverseCompanySchema = z.object({
@@ -81,7 +53,7 @@ export const SignalHistorySchema = z.object({
   dates: z.array(IsoDateSchema),
   /** Full records of the latest report date. */
   latest: z.array(SignalRecordSchema),
-  scores: z.record(z.string(), z.array(score.nullable())),
+  scores: z.record(z.string(), z.array(ScoreSchema.nullable())),
 });
 export type SignalHistory = z.infer<typeof SignalHistorySchema>;
 

@@ -4,7 +4,19 @@
  */
 import { z } from 'zod';
 import { companyProfile } from '../signals/company-profile';
-import { IsoDateSchema, TickerSchema, type ArchivedFile, type SignalRecord, type UniverseCompany, type StoredCompanyInfo } from '../report/schemas';
+import { LockedTickerSchema } from '../accounts/entitlements';
+import { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from '../report/record';
+import type { ArchivedFile, UniverseCompany, StoredCompanyInfo } from '../report/schemas';
+import { TrendResponseSchema } from '../trend/trend';
+
+/** The file of GET /api/all-signals: the report's records (spec section 4 reads an object with a data array too). */
+export const AllSignalsFileSchema = z.union([z.array(SignalRecordSchema), z.object({ data: z.array(SignalRecordSchema).optional() })]);
+
+/** The file of GET /api/stock/{ticker}: the record, or a locked top ticker's public form (PAYWALL=on). */
+export const StockFileSchema = z.union([SignalRecordSchema, LockedTickerSchema]);
+
+/** The file of GET /api/c-score-trend/{ticker}: the trend, or a locked top ticker's public form (PAYWALL=on). */
+export const TrendFileSchema = z.union([TrendResponseSchema, LockedTickerSchema]);
 
 /** Answer of GET /api/ticker-metrics/{ticker} (spec section 3 "Ticker metrics response"). */
 export const TickerMetricsSchema = z.object({

@@ -25,6 +25,13 @@ export interface LiveRoute {
   /** The session: never read, read when there is one (the answer varies), or required by some or all of its routes. */
   session: 'none' | 'reads' | 'requires';
   /**
+   * Shared caches: `checked` routes pass the safety net that sends a session's answer `private, no-store`
+   * (routes/context.ts privateSessionAnswers); `public` ones read no session and skip it, keeping their budget.
+   */
+  sharedCache: 'checked' | 'public';
+  /** Pro only with PAYWALL=on (DESIGN.md's table: Archives and downloads): a session with the Pro plan, else 401/403. */
+  paywalled?: true;
+  /**
    * The per-ticker checks in front of the build's static JSON: nginx and a CDN serve the file, and only an address
    * without one (an unknown or lower-case ticker) reaches the server; never forwarded as a live route.
    */
@@ -33,13 +40,13 @@ export interface LiveRoute {
 
 /** Every live route, in the order the CDN and nginx rules list them. */
 export const LIVE_ROUTES: readonly LiveRoute[] = [
-  { prefix: 'health', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none' },
-  { prefix: 'auth', methods: ['GET', 'POST'], otherMethods: 'refused', budget: null, session: 'reads' },
-  { prefix: 'stock-price', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none' },
-  { prefix: 'earnings-date', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none' },
-  { prefix: 'market-sentiment', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
-  { prefix: 'stock-complete-data', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
-  { prefix: 'company-info', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none' },
+  { prefix: 'health', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked' },
+  { prefix: 'auth', methods: ['GET', 'POST'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked' },
+  { prefix: 'stock-price', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none', sharedCache: 'public' },
+  { prefix: 'earnings-date', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none', sharedCache: 'checked' },
+  { prefix: 'market-sentiment', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked' },
+  { prefix: 'stock-complete-data', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked' },
+  { prefix: 'company-info', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked' },
   {
     prefix: 'polygon',
     methods: ['GET', 'POST'],
@@ -47,20 +54,21 @@ export const LIVE_ROUTES: readonly LiveRoute[] = [
     postOnly: ['/polygon/company-names', '/polygon/sync-company-info'],
     budget: 'market-data',
     session: 'requires',
+    sharedCache: 'checked',
   },
-  { prefix: 'download-csv', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
-  { prefix: 'download-excel', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads' },
-  { prefix: 'account', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
-  { prefix: 'watchlist', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
+  { prefix: 'download-csv', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', paywalled: true },
+  { prefix: 'download-excel', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', paywalled: true },
+  { prefix: 'account', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'watchlist', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   // The login and account pages' plain form posts.
-  { prefix: 'forms', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
-  { prefix: 'admin', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
-  { prefix: 'alerts', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires' },
-  { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires' },
+  { prefix: 'forms', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'admin', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'alerts', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires', sharedCache: 'checked' },
   // The Pro data: a CDN must forward it, never answer it with a static file.
-  { prefix: 'pro', methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'requires' },
-  { prefix: 'save-company-name', methods: ['POST'], otherMethods: 'not-found', postOnly: ['/save-company-name'], budget: null, session: 'requires' },
-  ...PER_TICKER_ROUTES.map((prefix): LiveRoute => ({ prefix, methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'none', static: true })),
+  { prefix: 'pro', methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'save-company-name', methods: ['POST'], otherMethods: 'not-found', postOnly: ['/save-company-name'], budget: null, session: 'requires', sharedCache: 'checked' },
+  ...PER_TICKER_ROUTES.map((prefix): LiveRoute => ({ prefix, methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'none', sharedCache: 'public', static: true })),
 ];
 
 /** The live routes' rows a CDN and nginx forward to the server (every row but the static JSON's checks). */
@@ -68,6 +76,12 @@ const FORWARDED = LIVE_ROUTES.filter((route) => !route.static);
 
 /** Every forwarded live route's first path segment under /api. */
 export const LIVE_PREFIXES: readonly string[] = FORWARDED.map((route) => route.prefix);
+
+/** The forwarded live routes' first path segments under /api whose answers pass the shared-cache safety net. */
+export const SESSION_CHECKED_PREFIXES: readonly string[] = FORWARDED.filter((route) => route.sharedCache === 'checked').map((route) => route.prefix);
+
+/** The live routes' first path segments under /api that are Pro only with PAYWALL=on. */
+export const PAYWALLED_PREFIXES: readonly string[] = LIVE_ROUTES.filter((route) => route.paywalled).map((route) => route.prefix);
 
 /** The live routes' first path segments under /api whose other methods are a 405 naming GET and HEAD. */
 const LIVE_GET_PREFIXES: readonly string[] = FORWARDED.filter((route) => route.otherMethods === 'refused').map((route) => route.prefix);
