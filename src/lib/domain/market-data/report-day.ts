@@ -24,18 +24,19 @@ function nextDay(iso: string): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 }
 
-const nyHour = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' });
+let nyHour: Intl.DateTimeFormat | undefined;
 
 /** The opening bell (09:30 New York, EST or EDT) of the session on `iso`, in ms since the epoch. */
 export function sessionOpenMs(iso: string): number {
   assertIso(iso);
   // 09:30 EST is 14:30 UTC; when New York is on EDT that instant reads 10:30 there, so the bell is an hour earlier.
   const est = Date.parse(`${iso}T14:30:00Z`);
+  nyHour ??= new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' });
   return Number(nyHour.format(est)) === 10 ? est - 3_600_000 : est;
 }
 
-/** The opening bells of the first `count` trading days after `reportDate`, ascending. */
-export function sessionOpensAfter(reportDate: string, count = SESSION_OPENS_CARRIED): number[] {
+/** The opening bells of the first `count` trading days after `reportDate`, ascending (by default, what a page carries). */
+export function sessionOpensAfter(reportDate: string, count = SESSION_OPENS_CARRIED + 1): number[] {
   assertIso(reportDate);
   const opens: number[] = [];
   for (let day = nextDay(reportDate); opens.length < count; day = nextDay(day)) {
@@ -44,10 +45,14 @@ export function sessionOpensAfter(reportDate: string, count = SESSION_OPENS_CARR
   return opens;
 }
 
+/** The sessions among `opens` (the bells after a report) that have opened at `nowMs`: the page's script counts so too. */
+export function sessionsOpened(opens: readonly number[], nowMs: number): number {
+  return opens.filter((open) => open <= nowMs).length;
+}
+
 /** The report's age at `nowMs`: the trading sessions opened after its date (at most `SESSION_OPENS_CARRIED + 1`). */
 export function tradingDaysBehind(reportDate: string, nowMs: number): number {
-  const opens = sessionOpensAfter(reportDate, SESSION_OPENS_CARRIED + 1);
-  return opens.filter((open) => open <= nowMs).length;
+  return sessionsOpened(sessionOpensAfter(reportDate), nowMs);
 }
 
 /** How the site speaks of the report's day at a moment. */
