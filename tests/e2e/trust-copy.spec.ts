@@ -72,7 +72,7 @@ async function mixedSizes(page: Page): Promise<string[]> {
       const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         const el = n.parentElement!;
-        if (!n.textContent!.trim() || el.closest('.sr-only') || el.getClientRects().length === 0) continue;
+        if (!n.textContent!.trim() || el.closest('.sr-only') || !el.checkVisibility()) continue;
         sizes.add(getComputedStyle(el).fontSize);
       }
       if (sizes.size > 1) out.push(`${[...sizes].join(' / ')}: ${(p as HTMLElement).innerText.slice(0, 80)}`);
