@@ -28,7 +28,7 @@ for (const javaScriptEnabled of [false, true]) {
     }
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Top signals of Nov 20, 2026' })).toBeVisible();
-    await expect(page.locator('.figure-label', { hasText: /^New/ })).toHaveText('New on Nov 20');
+    await expect(page.locator('.figure-label', { hasText: /^New/ })).toHaveText('New');
     await page.goto('/currently-qualified');
     await expect(page.locator('.page-lead')).toContainText(/\d+ qualify on Nov 20, 2026, \d+ bullish/);
     await context.close();
