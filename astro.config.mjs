@@ -10,7 +10,7 @@ import { inSitemap } from './src/lib/domain/site/pages';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
-const { siteUrl: site, devApiPort, islandFaults } = config();
+const { siteUrl: site, devApiPort, islandFaults, paywall, stripe } = config();
 
 /** `client:afterpaint` (src/directives/after-paint.ts): hydrate once the first frame is on screen. */
 const afterPaintDirective = {
@@ -70,7 +70,8 @@ export default defineConfig({
   vite: {
     plugins: [tailwindcss()],
     // The error boundary's test hook (src/lib/domain/site/render-failure.ts): false in every build but the e2e ones.
-    define: { __ISLAND_FAULTS__: JSON.stringify(islandFaults) },
+    // The plans' words follow PAYWALL and Stripe (src/lib/domain/accounts/site-plans.ts).
+    define: { __ISLAND_FAULTS__: JSON.stringify(islandFaults), __SITE_PLANS__: JSON.stringify({ paywall, billing: stripe !== null }) },
     build: { assetsInlineLimit: 12 * 1024 },
     server: {
       // npm run dev: the live API routes go to the Hono router that scripts/dev.ts starts.

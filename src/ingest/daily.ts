@@ -164,7 +164,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     progress.stage('pull');
     const leftovers = await removeLeftovers(distDir);
     if (leftovers.length > 0) log(`Removed ${leftovers.length} folder(s) left by an interrupted run: ${leftovers.join(', ')}.`);
-    const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined });
+    const intake = await acceptNewFiles(archiveDir, config.source, log, { limits, pull: config.withdraw === undefined, now });
     const { archived, withdraw } = withdrawal(intake.archived, config.withdraw, now());
     const files = [...archived, ...intake.added.map((a) => a.file)];
     let fundamentals: FundamentalsSummary | undefined;

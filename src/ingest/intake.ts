@@ -44,7 +44,7 @@ export async function acceptNewFiles(
   archiveDir: string,
   source: string,
   log: (line: string) => void,
-  { limits = DEFAULT_EXPORT_LIMITS, pull = true }: { limits?: ExportLimits; pull?: boolean } = {},
+  { limits = DEFAULT_EXPORT_LIMITS, pull = true, now = Date.now }: { limits?: ExportLimits; pull?: boolean; now?: () => number } = {},
 ): Promise<Intake> {
   const { files: archived, withdrawn } = await readArchiveIndex(archiveDir);
   const known = new Set(archived.map((file) => file.sha256));
@@ -56,7 +56,8 @@ export async function acceptNewFiles(
   const added: AcceptedFile[] = [];
   const warnings: string[] = [];
   let alreadyArchived = 0;
-  const archivedAt = new Date().toISOString();
+  // A file's time is its archiving's: set once here, kept in the index through every later rebuild.
+  const archivedAt = new Date(now()).toISOString();
   let latest: { date: string; file: AcceptedFile } | null = null;
   for (const { name, bytes, tooLarge } of pulled.files) {
     if (tooLarge !== undefined) {

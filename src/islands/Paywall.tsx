@@ -2,15 +2,19 @@ import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $paywall, closePaywall } from '../stores/paywall';
 import { $user, signIn } from '../stores/user';
-import { FREE_PLAN, PRO_PLAN } from '../lib/domain/accounts/plans';
+import { HOW_TO_GET_PRO, plansFor } from '../lib/domain/accounts/plans';
+import { SITE_PLANS } from '../lib/domain/accounts/site-plans';
 import { withErrorBoundary } from './ErrorBoundary';
 
 /**
  * The full-screen 'Choose Your Plan' overlay (spec sections 2, 4, 6, 9) on a native modal dialog: focus stays inside,
  * Escape and 'Continue with free' close it. Upgrading starts sign-in when signed out; signed in, it posts the account
  * page's upgrade form (/api/forms/upgrade), which goes to Stripe Checkout when the server has Stripe, else back to
- * /account with the server's word on how to get Pro.
+ * /account with the server's word on how to get Pro. The plans follow PAYWALL; without Stripe there is no upgrade
+ * button, only how to get Pro.
  */
+const { free: FREE_PLAN, pro: PRO_PLAN } = plansFor(SITE_PLANS.paywall);
+
 function PaywallDialog() {
   const paywall = useStore($paywall);
   const user = useStore($user);
@@ -48,6 +52,9 @@ function PaywallDialog() {
               {plan === FREE_PLAN ? (
                 <button type="button" className="btn" onClick={closePaywall}>Continue with free</button>
               ) : (
+                !SITE_PLANS.billing ? (
+                  <p className="plan-note" data-how-to-get-pro>{HOW_TO_GET_PRO}</p>
+                ) : (
                 <form method="post" action="/api/forms/upgrade">
                   <input type="hidden" name="plan" value="monthly" />
                   {signedIn ? (
@@ -56,6 +63,7 @@ function PaywallDialog() {
                     <button type="button" className="btn btn-primary" onClick={() => signIn()}>Upgrade to Pro</button>
                   )}
                 </form>
+                )
               )}
             </section>
           ))}

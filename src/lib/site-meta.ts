@@ -1,7 +1,7 @@
 /** Names, titles and build-time settings every page shares (from the Config at build time). */
 import { config } from '../config';
 import { fillPlaceholders } from './domain/site/editorial';
-import { FREE_PLAN, PRO_PLAN } from './domain/accounts/plans';
+import { plansFor } from './domain/accounts/plans';
 import { THRESHOLD_PLACEHOLDERS } from './domain/signals/signal';
 
 /** The product name (SITE_NAME). */
@@ -26,12 +26,14 @@ export const COMMUNITY_URL = config().links.community;
 export const SITE_URL = config().siteUrl;
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+// The Learn page's plans follow PAYWALL: with it off, no limit is promised that nobody enforces.
+const { free: FREE_PLAN, pro: PRO_PLAN } = plansFor(config().paywall);
 
 /** What the texts of src/content may name with a placeholder: settings, plans and thresholds, so they follow src/config.ts, plans.ts and threshold.ts. */
 export const TEXT_PLACEHOLDERS: Readonly<Record<string, string>> = {
   SITE_NAME,
   ...THRESHOLD_PLACEHOLDERS,
-  FREE_PLAN: `${FREE_PLAN.name}: ${FREE_PLAN.features.join(' and ')}`,
+  FREE_PLAN: `${FREE_PLAN.name}: ${FREE_PLAN.features.map((f, i) => (i === 0 ? f : lowerFirst(f))).join(FREE_PLAN.features.length > 2 ? '; ' : ' and ')}`,
   PRO_PLAN: `${PRO_PLAN.name}: ${PRO_PLAN.price} or ${PRO_PLAN.priceNote}, with ${PRO_PLAN.features.map(lowerFirst).join(', ')}`,
 };
 

@@ -29,7 +29,7 @@ test('each list shows exactly the tickers its DESIGN.md definition selects from 
   );
   expect(newToday.sort()).toEqual([...want.newToday].sort());
   await expect(page.locator('[data-count]')).toHaveText(`${want.recent.length} stocks`);
-  await expect(page.getByRole('heading', { name: `Qualified within the last 5 reports (${want.recent.length} stocks, ${want.newToday.length} new today)` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: new RegExp(`^Qualified within the last 5 reports \\(${want.recent.length} stocks, ${want.newToday.length} new (today|on Nov 20)\\)$`) })).toBeVisible();
 
   await page.goto('/reversals-exits');
   const events = (table: string) =>

@@ -58,7 +58,7 @@ describe('the built pages state the threshold as the spec words it', () => {
     ['learn', 'A C-Score of 65 or more is Bullish and -65 or less is Bearish; both qualify as signals. Anything between -65 and 65 is Neutral.'],
     ['signal/AAPL', 'AAPL shows strong positive momentum, with a C-Score of 65 or more.'],
     ['signal/XOM', 'XOM shows strong negative momentum, with a C-Score of -65 or less.'],
-    ['signal/MSFT', 'MSFT has a C-Score between -65 and 65: no strong signal in either direction today.'],
+    ['signal/MSFT', 'MSFT has a C-Score between -65 and 65: no strong signal in either direction in the latest report.'],
     ['signal/MSFT', '65 to 100 : Bullish'],
     ['signal/MSFT', '-65 to 65 : Neutral'],
     ['signal/MSFT', '-100 to -65 : Bearish'],

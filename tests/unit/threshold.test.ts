@@ -68,7 +68,7 @@ describe('a threshold of 70: every surface follows the one constant', () => {
     expect(THRESHOLD_WORDS).toEqual({ bullish: '70 or more', bearish: '-70 or less', neutral: 'between -70 and 70', either: '±70' });
     expect(signalExplanations('AT70', 70, false)[0]!.text).toBe('AT70 shows strong positive momentum, with a C-Score of 70 or more.');
     expect(signalExplanations('BEAR70', -70, false)[0]!.text).toBe('BEAR70 shows strong negative momentum, with a C-Score of -70 or less.');
-    expect(signalExplanations('OLD65', 67, false)[0]!.text).toBe('OLD65 has a C-Score between -70 and 70: no strong signal in either direction today.');
+    expect(signalExplanations('OLD65', 67, false)[0]!.text).toBe('OLD65 has a C-Score between -70 and 70: no strong signal in either direction in the latest report.');
     const card = renderToStaticMarkup(createElement(SignalInfoCard, { record: history.latest[0]!, idPrefix: 'page' }));
     expect(card).toContain('<strong>70 to 100</strong>: Bullish');
     expect(card).toContain('<strong>-70 to 70</strong>: Neutral');

@@ -117,9 +117,11 @@ function showOrder(table: Table, order: number[], signature: string): void {
 
 function apply(tables: Table[], state: TableState, form: HTMLFormElement | null): void {
   const watched = $watchedSet.get();
-  // The count counts stocks: a ticker with two rows (a reversal and an exit) is one stock.
+  // The count counts stocks (a ticker with two rows is one stock), or rows where the count says `changes`.
   const shown = new Set<string>();
   const total = new Set<string>();
+  let shownRows = 0;
+  let totalRows = 0;
   for (const table of tables) {
     // A table just switched to its window was measured there: measuring again now would lay out every row.
     const measured = !table.view && table.rows.length >= WINDOW_FROM_ROWS && windowed(table);
@@ -131,6 +133,7 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
       table.view.order = order.filter((i) => matchesFilters(info[i]!, state, watched));
       visible = table.view.order.length;
       for (const i of table.view.order) shown.add(info[i]!.ticker);
+      shownRows += visible;
       renderWindow(table.view, true, !measured);
     } else {
       table.rows.forEach((row, i) => {
@@ -138,12 +141,14 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
         row.hidden = !match;
         if (match) {
           visible += 1;
+          shownRows += 1;
           shown.add(info[i]!.ticker);
         }
       });
       showOrder(table, order, orderSignature(how));
     }
     for (const row of info) total.add(row.ticker);
+    totalRows += info.length;
     const noMatch = table.element.parentElement?.querySelector<HTMLElement>('[data-no-match]');
     if (noMatch) {
       noMatch.hidden = visible > 0 || table.rows.length === 0;
@@ -154,8 +159,8 @@ function apply(tables: Table[], state: TableState, form: HTMLFormElement | null)
       else header.th.removeAttribute('aria-sort');
     }
   }
-  const count = form?.querySelector('[data-count]');
-  if (count) count.textContent = stockCountText(shown.size, total.size);
+  const count = form?.querySelector<HTMLElement>('[data-count]');
+  if (count) count.textContent = count.dataset.count === 'changes' ? stockCountText(shownRows, totalRows, 'changes') : stockCountText(shown.size, total.size);
 }
 
 /** Brings a row coming into a window up to date: its star, and focusable to be chosen. */

@@ -1,4 +1,5 @@
 /** The plans of spec sections 6 and 9, shown by the paywall and the Learn page's questions. */
+import { FREE_AI_ALLOWANCE } from '../ai/rules';
 
 /** A plan as the paywall lists it. */
 export interface Plan {
@@ -30,3 +31,22 @@ export const PRO_PLAN: Plan = {
     'Recent Reversals and more',
   ],
 };
+
+/** Free and Pro as this site runs them: with the paywall off nobody is limited, so no plan promises a limit. */
+export function plansFor(paywall: boolean): { free: Plan; pro: Plan } {
+  if (paywall) return { free: FREE_PLAN, pro: PRO_PLAN };
+  return {
+    free: {
+      ...FREE_PLAN,
+      features: [
+        'Every daily signal and top signal',
+        'Every list, the Signals Heatmap and the archives',
+        `${FREE_AI_ALLOWANCE.analysis} AI analyses and ${FREE_AI_ALLOWANCE.chat} AI chat messages a day`,
+      ],
+    },
+    pro: { ...PRO_PLAN, features: ['Nothing more than Free for now: this site is open to everyone'] },
+  };
+}
+
+/** How to get Pro where the site takes no online payment (no Stripe keys): the upgrade buttons give way to this. */
+export const HOW_TO_GET_PRO = 'Online payment is not set up on this site. Pro is granted by its operator: write to them with the email of your account.';

@@ -53,7 +53,7 @@ export function signalExplanations(ticker: string, cScore: number | null | undef
     out.push({
       tone: 'top',
       heading: 'Top Signal',
-      text: `${ticker} is among the strongest signals in today's report: one of the Top Signals with the highest conviction.`,
+      text: `${ticker} is among the strongest signals in the latest report: one of the Top Signals with the highest conviction.`,
     });
   }
   const direction = signalDirection(cScore);
@@ -73,7 +73,7 @@ export function signalExplanations(ticker: string, cScore: number | null | undef
     out.push({
       tone: 'neutral',
       heading: 'Neutral Signal',
-      text: `${ticker} has a C-Score ${THRESHOLD_WORDS.neutral}: no strong signal in either direction today.`,
+      text: `${ticker} has a C-Score ${THRESHOLD_WORDS.neutral}: no strong signal in either direction in the latest report.`,
     });
   }
   return out;

@@ -44,13 +44,17 @@ export function filterListHtml(html: string, state: TableState, rowOf: (ticker: 
   const filters = { ...state, watched: false };
   const shown = new Set<string>();
   const total = new Set<string>();
+  let shownRows = 0;
+  let totalRows = 0;
   let out = html.replace(/(<table\b[\s\S]*?<\/table>)((?:<p class="table-empty">[^<]*<\/p>)?)<p class="table-empty" data-no-match hidden>/g, (_, table: string, empty: string) => {
     let visible = 0;
     const rows = table.replace(/<tr data-t="([^"]+)"/g, (tag: string, ticker: string) => {
       total.add(ticker);
+      totalRows += 1;
       const row = rowOf(ticker);
       if (row !== undefined && matchesFilters(row, filters, new Set())) {
         visible += 1;
+        shownRows += 1;
         shown.add(ticker);
         return tag;
       }
@@ -64,7 +68,8 @@ export function filterListHtml(html: string, state: TableState, rowOf: (ticker: 
       .replace('<input type="search" name="q"', `<input type="search" name="q" value="${escapeHtml(state.q)}"`)
       .replace(/(<select name="direction">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${state.direction}">`, `<option value="${state.direction}" selected>`))
       .replace(/(<select name="sector">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${escapeHtml(state.sector)}">`, `<option value="${escapeHtml(state.sector)}" selected>`))
-      .replace(/(<p class="filter-count" aria-live="polite" data-count>)[^<]*(<\/p>)/, `$1${stockCountText(shown.size, total.size)}$2`),
+      .replace(/(<p class="filter-count" aria-live="polite" data-count(?:="(changes)")?>)[^<]*(<\/p>)/, (_, open: string, changes: string | undefined, close: string) =>
+        `${open}${changes ? stockCountText(shownRows, totalRows, 'changes') : stockCountText(shown.size, total.size)}${close}`),
   );
   return out;
 }

@@ -27,10 +27,10 @@ export interface RecentlyQualified {
   recent: RecentSignal[];
 }
 
-/** The columns Recently Qualified shows after the ticker: the date a stock qualified, and whether it is new today. */
+/** The columns Recently Qualified shows after the ticker: the date a stock qualified, and whether it is new on the latest report. */
 export const RECENTLY_QUALIFIED_COLUMNS = [
   { key: 'since', label: 'Qualified on', kind: 'text' },
-  { key: 'newToday', label: 'New today', kind: 'text', width: 6 },
+  { key: 'newToday', label: 'New', kind: 'text', width: 6 },
 ] as const;
 
 /** The cells of those columns for one stock (each stock is one row: `recent` holds the new ones too). */

@@ -176,8 +176,11 @@ export function rowWindow(offset: number, viewport: number, rowHeight: number, c
   return { first: Math.min(first, last), last };
 }
 
-/** The filter bar's count: '25 stocks', or 'Showing 3 of 25 stocks' while a filter hides some. */
-export function stockCountText(shown: number, total: number): string {
-  const stocks = (n: number) => `${n} ${n === 1 ? 'stock' : 'stocks'}`;
+/** What a list's count counts: stocks (a ticker once), or changes (each row: Reversals & Exits, where a stock can exit twice). */
+export type CountUnit = 'stocks' | 'changes';
+
+/** The filter bar's count: '25 stocks', or 'Showing 3 of 25 stocks' while a filter hides some (or '41 changes'). */
+export function stockCountText(shown: number, total: number, unit: CountUnit = 'stocks'): string {
+  const stocks = (n: number) => `${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
   return shown === total ? stocks(total) : `Showing ${shown} of ${stocks(total)}`;
 }
