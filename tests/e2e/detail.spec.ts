@@ -381,8 +381,8 @@ test.describe('the detail modal', () => {
       observer.disconnect();
       return { states, inserted };
     });
-    await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '-76.21');
-    await expect(dialog).toContainText('Bearish');
+    await expect(dialog.getByTestId('cscore')).toHaveAttribute('data-countup', '96.32');
+    await expect(dialog).toContainText('Southern Company');
     await expect(dialog).not.toContainText('Pinnacle West');
     expect(timeline.states.length).toBeGreaterThan(0);
     for (const state of timeline.states) {
@@ -412,7 +412,7 @@ test.describe('the detail modal', () => {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return document.querySelector('#detail-modal [data-testid="cscore"]')?.getAttribute('data-countup') ?? null;
     });
-    expect(shownAtOnce).toBe('-76.21');
+    expect(shownAtOnce).toBe('96.32');
     expect(soRequests).toBe(1);
   });
 
