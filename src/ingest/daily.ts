@@ -30,7 +30,7 @@ import { backfillPrices, priceDigest, priceNotes, recordTrack, type TrackStep } 
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
 export type DailyConfig = Pick<Config, 'source' | 'archiveDir' | 'distDir' | 'universeFile' | 'companyInfoFile' | 'shareImageCache' | 'siteName'> &
-  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links' | 'historyStore' | 'llm'>> & {
+  Partial<Pick<Config, 'exportLimits' | 'tickerDropPercent' | 'siteUrl' | 'links' | 'historyStore' | 'llm' | 'stripe'>> & {
   /** Data gates the operator accepts for this run (`--accept GATE`); each use is recorded in the summary. */
   accept?: Iterable<GateName>;
   /** Withdraw this archived file (its id or file name) and rebuild from the rest, without pulling the source. */
@@ -181,12 +181,12 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       const backfill = await backfillPrices(config.track, files.flatMap((file) => file.reportDates), today, log);
       prices = priceNotes(backfill, config.track.source.name);
     }
-    // The same data with another SITE_URL, SITE_NAME, link, PAYWALL, API_ORIGIN (the deploy rules name it) or AI model
-    // (the pages offer AI only with one) is another site: the settings are in the hash.
+    // The same data with another SITE_URL, SITE_NAME, link, PAYWALL, API_ORIGIN (the deploy rules name it), AI model
+    // (the pages offer AI only with one) or payments (the pages offer the upgrade only with Stripe) is another site.
     const shape = buildShape(config);
     // New closes are new inputs: the track record and the list prices change with them.
     const priceInputs = config.track ? await priceDigest(config.track) : null;
-    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, prices: priceInputs });
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, billing: (config.stripe ?? null) !== null, prices: priceInputs });
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;

@@ -72,9 +72,9 @@ describe('the inputs hash', () => {
     paywall: false,
     islandFaults: false,
   };
-  const hashOf = (s: BuildShape & { apiOrigin?: string | null; aiModel?: string | null }) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
+  const hashOf = (s: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean }) => inputsHash([], 'data/universe/sp500-constituents.csv', '/nonexistent/companies.json', [], s);
 
-  it.each<[string, BuildShape & { apiOrigin?: string | null; aiModel?: string | null }]>([
+  it.each<[string, BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean }]>([
     ['SITE_URL', { ...shape, siteUrl: 'https://moved.example' }],
     ['SITE_NAME', { ...shape, siteName: 'Acme Signals' }],
     ['LEARN_VIDEO_URL', { ...shape, links: { ...shape.links, learnVideo: 'https://video.example/embed/1' } }],
@@ -84,6 +84,7 @@ describe('the inputs hash', () => {
     ['ISLAND_FAULTS', { ...shape, islandFaults: true }],
     ['API_ORIGIN (the deploy rules name it)', { ...shape, apiOrigin: 'https://api.signals.example' }],
     ['LLM_MODEL (the pages offer AI with a model)', { ...shape, aiModel: 'llama-3.1-8b' }],
+    ['STRIPE_* (the pages offer the upgrade with payments)', { ...shape, billing: true }],
   ])('changes with %s, so the daily job rebuilds instead of saying "up to date"', async (_setting, changed) => {
     const base = await hashOf(shape);
     expect(await hashOf({ ...shape })).toBe(base);
@@ -111,9 +112,9 @@ describe('the inputs hash', () => {
       for (const [, names] of source.matchAll(/const \{([^}]*)\} = config\(\)/g)) for (const name of names!.split(',')) read.add(name.split(':')[0]!.trim());
     }
     // Besides the shape: the data file the job names and how long a page waits for it (neither changes a byte of the
-    // output), the dev server's port, and the AI model, whose LLM_* settings reach the build from the environment and
-    // whose name is in the inputs hash.
-    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'siteDataWaitSeconds', 'devApiPort', 'llm'].includes(name))).toEqual([]);
+    // output), the dev server's port, and the AI model and payments, whose LLM_* and STRIPE_* settings reach the build
+    // from the environment and whose presence is in the inputs hash.
+    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'siteDataWaitSeconds', 'devApiPort', 'llm', 'stripe'].includes(name))).toEqual([]);
     expect(read.has('siteUrl') && read.has('links')).toBe(true);
   });
 });

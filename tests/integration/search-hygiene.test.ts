@@ -177,7 +177,7 @@ describe('a filtered list address without JavaScript', () => {
     expect(visibleRows(html)).toEqual(['MSFT']);
     expect(hiddenRows(html).sort()).toEqual(['AAPL', 'BRK.B', 'JPM', 'NVDA']);
     expect(html).toContain('<option value="bearish" selected>');
-    expect(html).toMatch(/data-count>Showing 1 of 5 stocks<\/p>/);
+    expect(html).toMatch(/data-count="stocks">Showing 1 of 5 stocks<\/p>/);
     expect(html).toContain('<p class="table-empty" data-no-match hidden>');
   });
 
@@ -195,6 +195,6 @@ describe('a filtered list address without JavaScript', () => {
     // No filter in the query: the pre-rendered page as built.
     const plain = await (await api.get('/all-signals?sort=cScore&order=asc')).text();
     expect(hiddenRows(plain)).toEqual([]);
-    expect(plain).toMatch(/data-count>5 stocks<\/p>/);
+    expect(plain).toMatch(/data-count="stocks">5 stocks<\/p>/);
   });
 });

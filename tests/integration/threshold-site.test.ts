@@ -49,7 +49,7 @@ describe('the built pages state the threshold as the spec words it', () => {
     ['', 'Bullish C-Score 65 or more'],
     ['', 'Bearish C-Score -65 or less'],
     ['', 'Bullish at a C-Score of 65 or more, bearish at -65 or less.'],
-    ['heatmap', 'stocks at 65 or more (bullish) or -65 or less (bearish) are outlined.'],
+    ['heatmap', 'stocks at 65 or more (bullish) or -65 or less (bearish) are deep-coloured and outlined, the others light.'],
     ['currently-qualified', 'a C-Score of 65 or more (bullish) or -65 or less (bearish).'],
     ['recently-qualified', 'became qualified (a C-Score of 65 or more, or -65 or less) on one of the last 5 reports'],
     ['reversals-exits', 'qualified bullish (C-Score 65 or more) on one report and bearish (-65 or less) on a later one'],

@@ -93,14 +93,14 @@ describe('list rows', () => {
 
   it('filters pre-rendered rows with the table rules', () => {
     const row = (t: string) => `<tr data-t="${t}" data-s="Energy"><td>${t}</td></tr>`;
-    const html = `<form method="get" class="filters" data-table-filters><input type="search" name="q"><select name="direction"><option value="">All</option><option value="bearish">Bearish</option></select><select name="sector"><option value="">All</option><option value="Energy">Energy</option></select><p class="filter-count" aria-live="polite" data-count>2 stocks</p></form><table id="a"><tbody>${row('XOM')}${row('CVX')}</tbody></table><p class="table-empty" data-no-match hidden>No stocks match these filters.</p>`;
+    const html = `<form method="get" class="filters" data-table-filters><input type="search" name="q"><select name="direction"><option value="">All</option><option value="bearish">Bearish</option></select><select name="sector"><option value="">All</option><option value="Energy">Energy</option></select><p class="filter-count" aria-live="polite" data-count="stocks">2 stocks</p></form><table id="a"><tbody>${row('XOM')}${row('CVX')}</tbody></table><p class="table-empty" data-no-match hidden>No stocks match these filters.</p>`;
     const rows = { XOM: { ticker: 'XOM', company: 'Exxon', direction: 'bearish' as const, sector: 'Energy' }, CVX: { ticker: 'CVX', company: 'Chevron', direction: 'bullish' as const, sector: 'Energy' } };
     const out = filterListHtml(html, parseTableState('direction=bearish&sector=Energy'), (t) => rows[t as keyof typeof rows]);
     expect(out).toContain('<tr data-t="XOM"');
     expect(out).toContain('<tr hidden data-t="CVX"');
     expect(out).toContain('<option value="bearish" selected>');
     expect(out).toContain('<option value="Energy" selected>');
-    expect(out).toContain('data-count>Showing 1 of 2 stocks</p>');
+    expect(out).toContain('data-count="stocks">Showing 1 of 2 stocks</p>');
     expect(out).toContain('data-no-match hidden>');
   });
 

@@ -68,8 +68,8 @@ export function filterListHtml(html: string, state: TableState, rowOf: (ticker: 
       .replace('<input type="search" name="q"', `<input type="search" name="q" value="${escapeHtml(state.q)}"`)
       .replace(/(<select name="direction">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${state.direction}">`, `<option value="${state.direction}" selected>`))
       .replace(/(<select name="sector">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${escapeHtml(state.sector)}">`, `<option value="${escapeHtml(state.sector)}" selected>`))
-      .replace(/(<p class="filter-count" aria-live="polite" data-count(?:="(changes)")?>)[^<]*(<\/p>)/, (_, open: string, changes: string | undefined, close: string) =>
-        `${open}${changes ? stockCountText(shownRows, totalRows, 'changes') : stockCountText(shown.size, total.size)}${close}`),
+      .replace(/(<p class="filter-count" aria-live="polite" data-count="(stocks|changes)">)[^<]*(<\/p>)/, (_, open: string, unit: string, close: string) =>
+        `${open}${unit === 'changes' ? stockCountText(shownRows, totalRows, 'changes') : stockCountText(shown.size, total.size)}${close}`),
   );
   return out;
 }
