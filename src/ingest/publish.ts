@@ -151,7 +151,7 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
 }
 
 /** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`), the settings that shape it (BuildShape, API_ORIGIN for the deploy rules, the AI model) and the code. */
-export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; prices?: string | null }): Promise<string> {
+export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean; prices?: string | null }): Promise<string> {
   const hash = createHash('sha256');
   hash.update(`${JSON.stringify(shape)}\n`);
   for (const file of files) hash.update(`${file.sha256}\n`);
