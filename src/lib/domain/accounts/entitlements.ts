@@ -8,7 +8,7 @@
  * - Archives and downloads: the premium gate.
  * The free 5 are the "Top Ticker?" rows of largest |C-Score|. Pure: the build and the live routes share these rules.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { IsoDateSchema, TickerSchema, type SignalRecord } from '../report/record';
 
 /** Spec: the Free plan has 45 daily signals... */

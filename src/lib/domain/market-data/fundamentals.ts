@@ -3,7 +3,7 @@
  * of the market-data API, `ticker.any_of` batches) and kept with their as-of dates in FUNDAMENTALS_FILE; the build
  * copies them into its site data and the live routes serve them.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { Earnings, Quote } from './market';
 
 /** Tickers per `ticker.any_of` call: about 600 characters of query, well inside any URL limit. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 
 /**
  * A live quote, shape B of spec section 3. A figure the provider does not have is absent, never 0.

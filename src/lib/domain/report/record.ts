@@ -2,7 +2,7 @@
  * The signal record and the fields it is made of, apart from the report's other schemas: the browser parses the
  * build's static JSON with them, and they import nothing that needs Node (the report's schemas reach csv-stringify).
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { TICKER_PATTERN, TICKER_RULE } from './ticker';
 
 /** ISO calendar date, yyyy-mm-dd. */

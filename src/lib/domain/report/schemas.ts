@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { EMPTY_TRACK, PublishedTrackJsonSchema, TrackDataSchema } from '../track-record/track-data';
 import { StoredFundamentalsSchema } from '../market-data/fundamentals';
 import { IsoDateSchema, ScoreSchema, SignalRecordSchema, TickerSchema } from './record';

@@ -2,7 +2,7 @@
  * The answers of the daily-data API routes (spec sections 3 and 7, DESIGN.md "API routes"), derived from the
  * day's site data. The build writes them as static JSON; the live API reads the same shapes back.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { companyProfile } from '../signals/company-profile';
 import { LockedTickerSchema } from '../accounts/entitlements';
 import { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from '../report/record';

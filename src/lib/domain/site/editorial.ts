@@ -3,7 +3,7 @@
  * the C-Score explainer): the schemas their front matter must match, the order the pages show them in, and the
  * placeholders a text may use for what comes from configuration (the product name, the plans).
  */
-import { z } from 'zod';
+import { z } from '../zod';
 
 const text = (what: string) =>
   z.string({ error: `${what} is missing: write it as text` }).trim().min(1, `${what} is empty`);

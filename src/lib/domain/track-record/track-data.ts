@@ -3,7 +3,7 @@
  * one call per report date), the recorded ledger, and what the pages, the static API and the ledger CSV derive from
  * them. One source for every figure: the page, the stock card, `/api/track-record` and the CSV call the same functions.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { toCsv } from '../text/csv';
 import { formatReturn, type ListPrice, type PriceSource } from '../signals/list-price';
 import { ledgerStatus } from './ledger-view';

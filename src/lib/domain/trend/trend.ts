@@ -2,7 +2,7 @@
  * The C-Score trend: the response the build writes for /api/c-score-trend/{ticker}, its validation on the client
  * (spec section 5 "Trend data"), and the points the chart draws (section 5 "Chart dates", section 2 ordering).
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { formatDate, formatMonthDay, isCalendarDate } from '../text/format';
 import type { SignalHistory, SignalRecord } from '../report/schemas';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, type SignalDirection } from '../signals/signal';
