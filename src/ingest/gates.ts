@@ -3,7 +3,8 @@
  * with a name an operator can pass to `--accept` for the rare true case. A gate that is not accepted stops the job
  * with a message naming the file and the gate; an accepted one is recorded in the summary.
  */
-import { nextTradingDay, newYorkDate, type Correction, type GateName, type GateOverride } from '../lib/domain/operator/gates';
+import { newYorkDate } from '../lib/domain/market-data/calendar';
+import { nextTradingDay, type Correction, type GateName, type GateOverride } from '../lib/domain/operator/gates';
 import type { ArchivedFile } from '../lib/domain/report/schemas';
 import { DailyJobError } from './error';
 import type { FileScores } from './history-store';

@@ -179,7 +179,7 @@ function invariantSuite(name: string, start: () => Promise<Published>, truth: (t
       }
     });
 
-    it("the live quote: its previous close is the last close before today in the bars, the price a move from it, the day's range holding open and price", async () => {
+    it("the live quote: its session is today's, its previous close is the last close before today in the bars, the price a move from it, the day's range holding open and price", async () => {
       for (const ticker of site.tickers) {
         const series = [...bars.get(ticker)!.entries()].sort(([a], [b]) => a.localeCompare(b));
         const lastBefore = series.filter(([date]) => date < TODAY).at(-1)!;
@@ -189,6 +189,8 @@ function invariantSuite(name: string, start: () => Promise<Published>, truth: (t
         // The price panel's open and daily range are today's bar of the same series.
         const today = bars.get(ticker)!.get(TODAY)!;
         expect(quote.regularMarketPrice, ticker).toBe(today.c);
+        // The quote names the session its price belongs to.
+        expect(quote.sessionDate, ticker).toBe(TODAY);
         expect([quote.regularMarketOpen, quote.regularMarketDayLow, quote.regularMarketDayHigh], ticker).toEqual([today.o, today.l, today.h]);
         expect(quote.regularMarketChange!, ticker).toBeCloseTo(quote.regularMarketPrice! - quote.regularMarketPreviousClose!, 2);
         expect(quote.regularMarketDayLow!, ticker).toBeLessThanOrEqual(Math.min(quote.regularMarketOpen!, quote.regularMarketPrice!));

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkGates, reportSizes } from '../../src/ingest/gates';
 import { fileScores } from '../../src/ingest/history-store';
-import { nextTradingDay, newYorkDate, parseGateNames } from '../../src/lib/domain/operator/gates';
+import { newYorkDate } from '../../src/lib/domain/market-data/calendar';
+import { nextTradingDay, parseGateNames } from '../../src/lib/domain/operator/gates';
 import type { ArchivedFile } from '../../src/lib/domain/report/schemas';
 import { signalRecord } from '../fixtures/records';
 

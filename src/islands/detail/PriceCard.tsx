@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { isLoading, quoteStore } from '../../lib/client/query';
-import { formatChange, formatClockTime, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/text/format';
+import { formatChange, formatClockTime, formatDate, formatDividendYield, formatMarketCap, formatPercent, formatPrice, formatVolume } from '../../lib/domain/text/format';
 import type { Quote } from '../../lib/domain/market-data/market';
 import { withErrorBoundary } from '../ErrorBoundary';
 
@@ -68,7 +68,9 @@ function PriceCard({ ticker, modal = false, expectedFigures = 0 }: { ticker: str
             ))}
           </dl>
           <p className="mt-3 text-xs muted" data-testid="price-source">
-            {q.isDemo ? 'Demo prices, not market data' : 'Data from Polygon.io'} • Updated at {updatedAt(q.fetchedAt)}
+            {q.isDemo ? 'Demo prices, not market data' : 'Data from Polygon.io'} •{' '}
+            {q.sessionDate !== undefined && <>Prices of <time dateTime={q.sessionDate}>{formatDate(q.sessionDate)}</time> • </>}
+            Updated at {updatedAt(q.fetchedAt)}
           </p>
         </>
       )}

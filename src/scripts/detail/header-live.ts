@@ -65,6 +65,7 @@ function priceNodes(quote: Quote): Node[] {
     span('text-xl font-semibold tabular-nums', formatPrice(quote.regularMarketPrice), 'header-price'),
     span(`text-sm tabular-nums ${tone}`, `${arrow}${formatChange(change)} (${formatPercent(quote.regularMarketChangePercent)})`, 'header-change'),
   ];
+  if (quote.sessionDate !== undefined) nodes.push(span('text-xs muted', `as of ${formatShortDate(quote.sessionDate)}`, 'header-session'));
   if (quote.isDemo) nodes.push(span('badge bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200', 'Demo price'));
   return nodes;
 }

@@ -10,6 +10,7 @@ import { explainIssues } from '../../lib/domain/text/explain';
 import { safeHttpUrl } from '../../lib/domain/text/url';
 import { EarningsRowSchema, RatiosRowSchema, type EarningsRow, type FundamentalsSource, type RatiosRow } from '../../lib/domain/market-data/fundamentals';
 import { closesOfGroupedBars, GroupedDailySchema, type ClosingPricesSource, type DailyClose } from '../../lib/domain/track-record/track-data';
+import { newYorkDate } from '../../lib/domain/market-data/calendar';
 import { BarSchema, NewsArticleSchema, TickerDetailsSchema, type Earnings, type NewsArticle, type Quote } from '../../lib/domain/market-data/market';
 import type { Redis } from 'ioredis';
 import { RateBudget, TtlCache } from '../cache';
@@ -177,12 +178,15 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource, 
         regularMarketDayLow: figure(bar.l),
         regularMarketVolume: figure(bar.v),
         fetchedAt: new Date(this.now()).toISOString(),
+        sessionDate: newYorkDate(bar.t),
       }, caller),
     );
   }
 
   private snapshotQuote(ticker: string, snap: z.infer<typeof SnapshotResponseSchema>['ticker'] & object): Quote {
     const price = figure(snap.lastTrade?.p) ?? figure(snap.min?.c) ?? figure(snap.day?.c) ?? figure(snap.prevDay?.c);
+    // Nanoseconds since the epoch.
+    const updated = figure(snap.updated);
     return {
       symbol: ticker,
       regularMarketPrice: price,
@@ -194,6 +198,7 @@ export class PolygonProvider implements MarketDataProvider, FundamentalsSource, 
       regularMarketDayLow: figure(snap.day?.l),
       regularMarketVolume: figure(snap.day?.v),
       fetchedAt: new Date(this.now()).toISOString(),
+      sessionDate: updated === undefined ? undefined : newYorkDate(Math.floor(updated / 1e6)),
     };
   }
 

@@ -124,3 +124,8 @@ export function tradingDaysEnding(endIso: string, count: number): string[] {
   }
   return out.reverse();
 }
+
+/** The date in New York at `ms`, as yyyy-mm-dd. */
+export function newYorkDate(ms: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+}

@@ -109,8 +109,9 @@ export function demoBars(ticker: string, from: string, to: string): Bar[] {
  * day is the last close before today), with the session's open, range and volume.
  */
 export function demoQuote(ticker: string, today: string, fetchedAt: string): Quote {
-  const bar = demoBar(ticker, sessionDay(today));
-  const previousClose = demoClose(ticker, tradingDayBefore(sessionDay(today)));
+  const session = sessionDay(today);
+  const bar = demoBar(ticker, session);
+  const previousClose = demoClose(ticker, tradingDayBefore(session));
   const change = round2(bar.c - previousClose);
   return {
     symbol: ticker,
@@ -123,6 +124,7 @@ export function demoQuote(ticker: string, today: string, fetchedAt: string): Quo
     regularMarketDayHigh: bar.h,
     regularMarketVolume: bar.v,
     fetchedAt,
+    sessionDate: session,
     isDemo: true,
   };
 }

@@ -20,6 +20,8 @@ export const QuoteSchema = z.object({
   dividendYield: z.number().optional(),
   beta: z.number().optional(),
   fetchedAt: z.string(),
+  /** The trading day (yyyy-mm-dd, New York) the price belongs to, so a weekend's quote says which session it shows. */
+  sessionDate: z.string().optional(),
   /** True when the demo provider made the figures up: the page must say they are demo prices. */
   isDemo: z.boolean().optional(),
 });

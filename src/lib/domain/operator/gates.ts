@@ -37,11 +37,6 @@ export function parseGateNames(names: readonly string[]): { gates: Set<GateName>
   return { gates };
 }
 
-/** The date in New York at `ms`, as yyyy-mm-dd. */
-export function newYorkDate(ms: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
-}
-
 /** The first NYSE trading day after `iso`. */
 export function nextTradingDay(iso: string): string {
   let day = Date.parse(`${iso}T00:00:00Z`);
