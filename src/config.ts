@@ -17,6 +17,11 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 /** The canonical origin unless SITE_URL says otherwise (the daily job warns about it). */
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
+/** The origin a server on `port` answers at on this machine: SITE_URL's default, so mailed links reach it. */
+export function localSiteUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
+
 /** The product name unless SITE_NAME says otherwise. */
 export const DEFAULT_SITE_NAME = 'C-Score Signals';
 
@@ -50,7 +55,7 @@ export const EnvSchema = z.object({
   SITE_DATA_FILE: optional(z.string().trim().optional()),
   // Set by the daily job for `astro build`, which it starts before the site data is written: how long a page waits for it.
   SITE_DATA_WAIT_SECONDS: wholeNumber(0, 0, 3_600),
-  SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').default(DEFAULT_SITE_URL)),
+  SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').optional()),
   SITE_NAME: text(DEFAULT_SITE_NAME),
   PORT: wholeNumber(4321, 0, 65_535),
   HOST: text('localhost'),
@@ -244,7 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     historyStore: e.HISTORY_STORE,
     siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
     siteDataWaitSeconds: e.SITE_DATA_WAIT_SECONDS,
-    siteUrl: e.SITE_URL,
+    siteUrl: e.SITE_URL ?? localSiteUrl(e.PORT),
     siteName: e.SITE_NAME,
     port: e.PORT,
     host: e.HOST,
@@ -260,7 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     links: { learnVideo: e.LEARN_VIDEO_URL, newsletter: e.NEWSLETTER_URL, community: e.COMMUNITY_URL },
     production,
     database: { url: e.DATABASE_URL ?? null, file: e.DATABASE_FILE },
-    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM || `${e.SITE_NAME} <no-reply@${new URL(e.SITE_URL).hostname}>` },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM || `${e.SITE_NAME} <no-reply@${new URL(e.SITE_URL ?? localSiteUrl(e.PORT)).hostname}>` },
     authSecret: e.BETTER_AUTH_SECRET ?? null,
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((email) => email.trim().toLowerCase())
@@ -324,7 +329,7 @@ export function requireProductionSettings(config: Config): void {
 }
 
 /**
- * What is wrong with SITE_URL for a published site (unset, it is http://localhost:4321), or null: canonical links,
+ * What is wrong with SITE_URL for a published site (unset, it is http://localhost:PORT), or null: canonical links,
  * share images and the sitemap all name it. The daily job warns on every run and refuses in production.
  */
 export function siteUrlProblem(config: Config): string | null {

@@ -4,19 +4,12 @@
  * (accountSettings(loadConfig(env))). In production a form from any other origin is refused with the outcome that
  * names SITE_URL, a log line for the operator naming the origin and SITE_URL, and the typed email kept.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { OUTCOMES } from '../../src/lib/domain/accounts/account-forms';
 import { accountSettings } from '../../src/server/accounts';
-import { createApi } from '../../src/server/api';
-import { createApp } from '../../src/server/app';
-import { DemoProvider } from '../../src/server/providers/demo';
-import { testAccounts } from '../fixtures/accounts';
+import { startAccountServer } from '../fixtures/account-server';
 
 /** A port nothing listens on now (the server under test then listens on it: PORT other than the default). */
 async function freePort(): Promise<number> {
@@ -37,25 +30,8 @@ afterEach(async () => {
 async function startFromEnv(env: Record<string, string>, port: number) {
   const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), ...env });
   const settings = accountSettings(config);
-  const accounts = await testAccounts({ siteUrl: settings.siteUrl, trustedOrigins: settings.trustedOrigins });
-  const work = await mkdtemp(join(tmpdir(), 'trust-origins-'));
-  const api = createApi({
-    accounts,
-    distDir: join(work, 'dist'),
-    archiveDir: join(work, 'archive'),
-    companyInfoFile: join(work, 'companies.json'),
-    provider: new DemoProvider({ universe: [] }),
-    siteUrl: config.siteUrl,
-  });
-  const site = createApp({ distDir: join(work, 'dist'), api });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: site.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
-  running.push(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await accounts.dispose();
-    await rm(work, { recursive: true, force: true });
-  });
+  const server = await startAccountServer(null, { siteUrl: settings.siteUrl, trustedOrigins: settings.trustedOrigins }, { port: config.port, host: config.host });
+  running.push(() => server.close());
   return { settings, config };
 }
 
@@ -76,7 +52,8 @@ describe('outside production, SITE_URL unset, PORT and HOST not the default', ()
   it('trusts the origin the server listens on and localhost/127.0.0.1 of that port, and accepts sign-up from each', async () => {
     const port = await freePort();
     const { settings, config } = await startFromEnv({ NODE_ENV: 'development' }, port);
-    expect(config.siteUrl).toBe('http://localhost:4321');
+    // Unset, SITE_URL follows PORT.
+    expect(config.siteUrl).toBe(`http://localhost:${port}`);
     expect(settings.trustedOrigins).toEqual([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
     expect(await signUpFrom(port, `http://127.0.0.1:${port}`, 'own@example.com')).toBe('/login?returnTo=%2Faccount#sign-up-sent');
     expect(await signUpFrom(port, `http://localhost:${port}`, 'local@example.com')).toBe('/login?returnTo=%2Faccount#sign-up-sent');

@@ -87,6 +87,12 @@ describe('loadConfig', () => {
     expect(refused({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail', BETTER_AUTH_SECRET: 'y'.repeat(40), SITE_URL: 'https://signals.example', ISLAND_FAULTS: 'on' })).toEqual([ISLAND_FAULTS_IN_PRODUCTION]);
   });
 
+  it('unset, SITE_URL follows PORT, so mailed links reach the server it names', () => {
+    expect(loadConfig({}).siteUrl).toBe('http://localhost:4321');
+    expect(loadConfig({ PORT: '8080' }).siteUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '8080', SITE_URL: 'https://signals.example' }).siteUrl).toBe('https://signals.example');
+  });
+
   it('names a SITE_URL that is unset or not https, for the daily job to warn about', () => {
     expect(siteUrlProblem(loadConfig({}))).toMatch(/^SITE_URL is "http:\/\/localhost:4321" \(unset or not https\): canonical links, share images and the sitemap point there\./);
     expect(siteUrlProblem(loadConfig({ SITE_URL: 'http://signals.example' }))).toContain('"http://signals.example"');
