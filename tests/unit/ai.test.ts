@@ -27,14 +27,16 @@ describe('dailyFacts', () => {
   const text = factsText(sheet);
   it('says the day in numbers', () => {
     expect(text).toContain('It covers 6 stocks: 2 bullish, 2 bearish and 2 neutral.');
-    expect(text).toContain('1 stock became a new signal today (qualified today, not in the report before).');
-    expect(text).toContain('1 stock exited a signal today and 1 reversed direction.');
+    expect(text).toContain('1 stock became a new signal in this report (qualified on Nov 18, 2026, not in the report before).');
+    // Read days later, a sheet that said "today" would be false: it names its report instead.
+    expect(text).not.toMatch(/\btoday\b/i);
+    expect(text).toContain('1 stock exited a signal in this report and 1 reversed direction.');
   });
   it('lists the strongest new signals, the exits and reversals and the sector shifts', () => {
     const section = (heading: string) => sheet.sections.find((s) => s.heading === heading)!.lines;
     // NVDA flipped from bullish to bearish: a reversal, not a new signal.
     expect(section('Strongest new signals')).toEqual(['Exxon Mobil (XOM): bullish with a C-Score of 80.25, up 20.25 from 60.00 in the previous report.']);
-    expect(section('Exits and reversals today')).toEqual([
+    expect(section('Exits and reversals in this report')).toEqual([
       'Reversal, NVDA Inc. (NVDA): from bullish to bearish; its C-Score is now -70.00.',
       'Exit, AAPL Inc. (AAPL): from bullish to neutral; its C-Score is now 10.00.',
     ]);
@@ -51,7 +53,7 @@ describe('dailyFacts', () => {
     // Ten bullish stocks exit today: the sheet lists five and says so.
     const rows = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`EX${i}`, { scores: [70, 70 + i, 10], sector: `Sector ${i}`, name: `Exit Co ${i}` }]));
     const sheet = dailyFacts(history(rows), '2026-11-18');
-    const lines = sheet.sections.find((s) => s.heading === 'Exits and reversals today')!.lines;
+    const lines = sheet.sections.find((s) => s.heading === 'Exits and reversals in this report')!.lines;
     expect(lines.filter((l) => l.startsWith('Exit, '))).toHaveLength(FACTS_LIST_LIMIT);
     expect(lines.at(-1)).toBe('Showing 5 of 10 exits.');
     expect(sheet.sections.find((s) => s.heading === 'Sector shifts')!.lines.at(-1)).toBe('Showing 5 of 10 sectors, those that moved most first.');

@@ -43,7 +43,7 @@ describe('the daily brief', () => {
   it('names a locked ticker nowhere: not its reversal today (its direction), not in a sector figure', () => {
     const text = factsText(dailyFacts(day, '2026-11-18', LOCKED));
     expect(text).not.toContain('NVDA');
-    expect(text).toContain('1 stock exited a signal today and 0 reversed direction.');
+    expect(text).toContain('1 stock exited a signal in this report and 0 reversed direction.');
     // Information Technology without NVDA: AAPL 10 and MSFT -90 average -40 (with NVDA it would be -50.17).
     expect(text).toContain('Information Technology (2 stocks): the average C-Score is -40.00');
   });

@@ -45,9 +45,10 @@ export function outsideText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
-/** The line that says a list is cut: "Showing 5 of 10 exits." (nothing when all are shown). */
-export function shownOf(shown: number, total: number, what: string): string[] {
-  return total > shown ? [`Showing ${shown} of ${total} ${what}.`] : [];
+/** A facts list: the first FACTS_LIST_LIMIT entries as lines, then "Showing 5 of 10 exits." when it is cut. */
+export function listLines<T>(items: readonly T[], line: (item: T) => string, what: string): string[] {
+  const shown = items.slice(0, FACTS_LIST_LIMIT);
+  return [...shown.map(line), ...(items.length > shown.length ? [`Showing ${shown.length} of ${items.length} ${what}.`] : [])];
 }
 
 function signed(value: number): string {
@@ -138,9 +139,9 @@ export function dailyFacts(history: SignalHistory, reportDate: string, hidden: R
   const bearish = latest.filter((r) => signalDirection(r.cScore) === 'bearish').length;
   const { newToday } = recentlyQualified(history);
   const { exits, reversals } = reversalsAndExits(history);
-  // A hidden ticker's exit or reversal today would say its direction now.
-  const todayExits = exits.filter((e) => e.date === reportDate && shown(e.ticker));
-  const todayReversals = reversals.filter((e) => e.date === reportDate && shown(e.ticker));
+  // A hidden ticker's exit or reversal on the report day would say its direction now.
+  const dayExits = exits.filter((e) => e.date === reportDate && shown(e.ticker));
+  const dayReversals = reversals.filter((e) => e.date === reportDate && shown(e.ticker));
   const records = new Map(latest.map((r) => [r.ticker, r]));
 
   const day: FactsSection = {
@@ -148,21 +149,18 @@ export function dailyFacts(history: SignalHistory, reportDate: string, hidden: R
     lines: [
       `This is the report of ${formatDate(reportDate)} (${reportDate}).`,
       `It covers ${latest.length} stocks: ${bullish} bullish, ${bearish} bearish and ${latest.length - bullish - bearish} neutral.`,
-      `${newToday.length} ${newToday.length === 1 ? 'stock became a new signal' : 'stocks became new signals'} today (qualified today, not in the report before).`,
-      `${todayExits.length} ${todayExits.length === 1 ? 'stock exited' : 'stocks exited'} a signal today and ${todayReversals.length} reversed direction.`,
+      // The sheet names its report's day rather than "today": it is read on later days too.
+      `${newToday.length} ${newToday.length === 1 ? 'stock became a new signal' : 'stocks became new signals'} in this report (qualified on ${formatDate(reportDate)}, not in the report before).`,
+      `${dayExits.length} ${dayExits.length === 1 ? 'stock exited' : 'stocks exited'} a signal in this report and ${dayReversals.length} reversed direction.`,
     ],
   };
   const newShown = newToday.filter((r) => shown(r.ticker));
-  const strongest = newShown.slice(0, FACTS_LIST_LIMIT);
   const newSignals: FactsSection = {
     heading: 'Strongest new signals',
     lines:
-      strongest.length === 0
-        ? ['No new signals today.']
-        : [
-            ...strongest.map((r) => `${nameOf(r)}: ${classifySignal(r.cScore).toLowerCase()} with a C-Score of ${formatScore(r.cScore)}, ${changeFrom(r.cScore, r.yesterdayCScore)}.`),
-            ...shownOf(strongest.length, newShown.length, 'new signals, the strongest first'),
-          ],
+      newShown.length === 0
+        ? ['No new signals in this report.']
+        : listLines(newShown, (r) => `${nameOf(r)}: ${classifySignal(r.cScore).toLowerCase()} with a C-Score of ${formatScore(r.cScore)}, ${changeFrom(r.cScore, r.yesterdayCScore)}.`, 'new signals, the strongest first'),
   };
   const eventLine = (e: { ticker: string; from: string; to: string }) => {
     const record = records.get(e.ticker);
@@ -170,34 +168,25 @@ export function dailyFacts(history: SignalHistory, reportDate: string, hidden: R
     const score = record && shown(e.ticker) ? `; its C-Score is now ${formatScore(record.cScore)}` : '';
     return `${name}: from ${e.from} to ${e.to}${score}.`;
   };
-  const reversalsShown = todayReversals.slice(0, FACTS_LIST_LIMIT);
-  const exitsShown = todayExits.slice(0, FACTS_LIST_LIMIT);
   const changes: FactsSection = {
-    heading: 'Exits and reversals today',
+    heading: 'Exits and reversals in this report',
     lines:
-      todayExits.length + todayReversals.length === 0
-        ? ['No exits or reversals today.']
-        : [
-            ...reversalsShown.map((e) => `Reversal, ${eventLine(e)}`),
-            ...shownOf(reversalsShown.length, todayReversals.length, 'reversals'),
-            ...exitsShown.map((e) => `Exit, ${eventLine(e)}`),
-            ...shownOf(exitsShown.length, todayExits.length, 'exits'),
-          ],
+      dayExits.length + dayReversals.length === 0
+        ? ['No exits or reversals in this report.']
+        : [...listLines(dayReversals, (e) => `Reversal, ${eventLine(e)}`, 'reversals'), ...listLines(dayExits, (e) => `Exit, ${eventLine(e)}`, 'exits')],
   };
-  const allShifts = sectorShifts(history, shown);
-  const shifts = allShifts.slice(0, FACTS_LIST_LIMIT);
+  const shifts = sectorShifts(history, shown);
   const sectors: FactsSection = {
     heading: 'Sector shifts',
     lines:
       shifts.length === 0
         ? ['No earlier report to compare sectors with.']
-        : [
-            ...shifts.map(
-              (s) =>
-                `${outsideText(s.sector)} (${s.tickers} stocks): the average C-Score is ${formatScore(s.average)}, against ${formatScore(s.previousAverage)} in the previous report (${signed(s.average - s.previousAverage)}); ${s.bullish} bullish (${s.previousBullish} before) and ${s.bearish} bearish (${s.previousBearish} before).`,
-            ),
-            ...shownOf(shifts.length, allShifts.length, 'sectors, those that moved most first'),
-          ],
+        : listLines(
+            shifts,
+            (s) =>
+              `${outsideText(s.sector)} (${s.tickers} stocks): the average C-Score is ${formatScore(s.average)}, against ${formatScore(s.previousAverage)} in the previous report (${signed(s.average - s.previousAverage)}); ${s.bullish} bullish (${s.previousBullish} before) and ${s.bearish} bearish (${s.previousBearish} before).`,
+            'sectors, those that moved most first',
+          ),
   };
   return { reportDate, ticker: null, title: `The signals of ${formatDate(reportDate)}`, sections: [day, newSignals, changes, sectors, RULES_SECTION] };
 }
@@ -231,7 +220,7 @@ export function tickerFacts(history: SignalHistory, reportDate: string, ticker: 
       sector,
       `C-Score: ${formatScore(record.cScore)} (${classifySignal(record.cScore)}), ${changeFrom(record.cScore, record.yesterdayCScore)} (${signed(record.cScore - record.yesterdayCScore)}).`,
       `Delta Score: ${formatScore(record.deltaScore)}. Market Score: ${formatScore(record.marketScore)}. Accuracy Score: ${formatScore(record.accuracyScore)}. Relevance Score: ${formatScore(record.relevanceScore)}.`,
-      `Top signal: ${record.isTopTicker ? 'yes' : 'no'}. New signal today: ${record._signalChangeType === 'new' ? 'yes' : 'no'}.`,
+      `Top signal: ${record.isTopTicker ? 'yes' : 'no'}. New signal in this report: ${record._signalChangeType === 'new' ? 'yes' : 'no'}.`,
     ],
   };
   const windows: FactsSection = {
@@ -248,14 +237,10 @@ export function tickerFacts(history: SignalHistory, reportDate: string, ticker: 
       ...(first && trend.length > 1 ? [`Change since ${first.date}: ${signed(record.cScore - first.cScore)}.`] : []),
     ],
   };
-  const allSimilar = similarTickers(record.ticker, history.latest).filter((s) => !hidden.has(s.ticker));
-  const similar = allSimilar.slice(0, FACTS_LIST_LIMIT);
+  const similar = similarTickers(record.ticker, history.latest).filter((s) => !hidden.has(s.ticker));
   const similarSection: FactsSection = {
     heading: 'Similar tickers (same sub-industry, then sector)',
-    lines:
-      similar.length === 0
-        ? ['None in this report.']
-        : [...similar.map((s) => `${s.ticker}: C-Score ${formatScore(s.cScore)} (${classifySignal(s.cScore)}).`), ...shownOf(similar.length, allSimilar.length, 'similar tickers')],
+    lines: similar.length === 0 ? ['None in this report.'] : listLines(similar, (s) => `${s.ticker}: C-Score ${formatScore(s.cScore)} (${classifySignal(s.cScore)}).`, 'similar tickers'),
   };
   return {
     reportDate,
