@@ -5,6 +5,7 @@
  */
 import { $user } from '../stores/user';
 import { openPaywall } from '../stores/paywall';
+import { SITE_PLANS } from '../lib/domain/accounts/site-plans';
 
 export function enhanceAccountMenu(): void {
   const q = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
@@ -55,6 +56,6 @@ export function enhanceAccountMenu(): void {
     q('[data-account-label]').textContent = user.email;
     toggle.title = user.email;
     // The spec's item is for non-premium accounts; a site that takes no payments has no upgrade to offer.
-    upgrade.hidden = user.isPremium || !user.billing;
+    upgrade.hidden = user.isPremium || !SITE_PLANS.billing;
   });
 }

@@ -9,7 +9,7 @@ const USER_FETCH_ERROR = 'Failed to fetch user data';
 export type UserState =
   | { status: 'loading' }
   | { status: 'signed-out'; error?: string }
-  | { status: 'signed-in'; isPremium: boolean; username: string; email: string; billing: boolean };
+  | { status: 'signed-in'; isPremium: boolean; username: string; email: string };
 
 /** The current user. */
 export const $user = atom<UserState>({ status: 'loading' });
@@ -21,7 +21,7 @@ export async function loadUser(): Promise<void> {
     const user = body.user;
     $user.set(
       body.isAuthenticated && user
-        ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '', billing: Boolean(user.billing) }
+        ? { status: 'signed-in', isPremium: Boolean(user.isPremium), username: user.username ?? '', email: user.email ?? '' }
         : { status: 'signed-out' },
     );
   } catch (error) {

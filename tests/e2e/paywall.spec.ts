@@ -71,6 +71,9 @@ test('a Free account sees the free slice; after an upgrade through the fake Stri
   await expect(page.locator('[data-pro-gate]')).toBeVisible();
   await expect(rows(page)).toHaveCount(45);
   expect((await page.request.get('/api/pro/lists/all-signals')).status()).toBe(403);
+  // This site takes payments: the account menu offers a Free account the upgrade.
+  await page.getByRole('button', { name: /^Account menu/ }).click();
+  await expect(page.getByRole('group', { name: 'Account' }).getByRole('button', { name: 'Upgrade to Premium' })).toBeVisible();
 
   await upgrade(page);
   const full = await page.request.get('/api/pro/all-signals');

@@ -31,7 +31,7 @@ describe.each(DATABASES)('accounts on $name', ({ url }) => {
     expect((await get('/api/auth/user')).body).toEqual({ isAuthenticated: false, user: null });
     const cookie = await signUp(server, 'Ada.Lovelace@Example.com');
     const me = await get('/api/auth/user', cookie);
-    expect(me.body).toEqual({ isAuthenticated: true, user: { username: 'ada.lovelace', email: 'ada.lovelace@example.com', isPremium: false, billing: false } });
+    expect(me.body).toEqual({ isAuthenticated: true, user: { username: 'ada.lovelace', email: 'ada.lovelace@example.com', isPremium: false } });
     expect(me.response.headers.get('cache-control')).toBe('private, no-store');
   });
 

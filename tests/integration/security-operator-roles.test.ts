@@ -122,7 +122,7 @@ describe.each(DATABASES)('operator roles need a confirmed address on $name', ({ 
     }
     const account = await (await request('/api/account', { headers: { cookie } })).json();
     expect(account).toMatchObject({ email: 'ops@example.com', isOperator: false });
-    expect(await (await request('/api/auth/user', { headers: { cookie } })).json()).toEqual({ isAuthenticated: true, user: { username: 'ops', email: 'ops@example.com', isPremium: false, billing: false } });
+    expect(await (await request('/api/auth/user', { headers: { cookie } })).json()).toEqual({ isAuthenticated: true, user: { username: 'ops', email: 'ops@example.com', isPremium: false } });
     // Nothing was made: no token, no grant.
     expect(await accounts.database.db.selectFrom('api_token').selectAll().execute()).toEqual([]);
     expect(await granted('reader@example.com')).toBe(false);

@@ -15,8 +15,8 @@ afterEach(() => {
 });
 
 describe('the Top Signals paywall (spec section 4)', () => {
-  const premium: UserState = { status: 'signed-in', isPremium: true, username: 'p', email: 'p@example.com', billing: true };
-  const free: UserState = { status: 'signed-in', isPremium: false, username: 'f', email: 'f@example.com', billing: true };
+  const premium: UserState = { status: 'signed-in', isPremium: true, username: 'p', email: 'p@example.com' };
+  const free: UserState = { status: 'signed-in', isPremium: false, username: 'f', email: 'f@example.com' };
 
   it.each([
     ['flag off, a top ticker', false, true, { status: 'signed-out' }, true],

@@ -44,8 +44,14 @@ function PriceCard({ ticker, modal = false, expectedFigures = 0 }: { ticker: str
   return (
     <section className="card" aria-labelledby={`price-${ticker}`} data-testid="price-card">
       <div className="flex items-center justify-between">
-        <h2 id={`price-${ticker}`} className="card-title">{modal ? 'Price Details' : 'Price Information'}</h2>
-        <a className="link text-xs" href={`https://finance.yahoo.com/quote/${encodeURIComponent(ticker)}`} target="_blank" rel="noopener noreferrer">
+        <h2 id={`price-${ticker}`} className="card-title shrink-0">{modal ? 'Price Details' : 'Price Information'}</h2>
+        {/* The session the prices belong to (a weekend shows Friday's), beside the title so the card's height stays. */}
+        {q?.sessionDate !== undefined && (
+          <span className="ml-auto mr-3 min-w-0 truncate text-xs muted" data-testid="price-session">
+            as of <time dateTime={q.sessionDate}>{formatDate(q.sessionDate)}</time>
+          </span>
+        )}
+        <a className="link shrink-0 text-xs" href={`https://finance.yahoo.com/quote/${encodeURIComponent(ticker)}`} target="_blank" rel="noopener noreferrer">
           Yahoo<span className="sr-only"> Finance quote page for {ticker} (opens in a new tab)</span> <span aria-hidden="true">↗</span>
         </a>
       </div>
@@ -68,9 +74,7 @@ function PriceCard({ ticker, modal = false, expectedFigures = 0 }: { ticker: str
             ))}
           </dl>
           <p className="mt-3 text-xs muted" data-testid="price-source">
-            {q.isDemo ? 'Demo prices, not market data' : 'Data from Polygon.io'} •{' '}
-            {q.sessionDate !== undefined && <>Prices of <time dateTime={q.sessionDate}>{formatDate(q.sessionDate)}</time> • </>}
-            Updated at {updatedAt(q.fetchedAt)}
+            {q.isDemo ? 'Demo prices, not market data' : 'Data from Polygon.io'} • Updated at {updatedAt(q.fetchedAt)}
           </p>
         </>
       )}

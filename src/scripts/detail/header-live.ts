@@ -65,7 +65,12 @@ function priceNodes(quote: Quote): Node[] {
     span('text-xl font-semibold tabular-nums', formatPrice(quote.regularMarketPrice), 'header-price'),
     span(`text-sm tabular-nums ${tone}`, `${arrow}${formatChange(change)} (${formatPercent(quote.regularMarketChangePercent)})`, 'header-change'),
   ];
-  if (quote.sessionDate !== undefined) nodes.push(span('text-xs muted', `as of ${formatShortDate(quote.sessionDate)}`, 'header-session'));
+  if (quote.sessionDate !== undefined) {
+    // The price card below shows the session's date; here it is told without widening the line the header sized for it.
+    const session = `as of ${formatDate(quote.sessionDate)}`;
+    (nodes[0] as HTMLElement).title = session;
+    nodes.splice(1, 0, span('sr-only', session, 'header-session'));
+  }
   if (quote.isDemo) nodes.push(span('badge bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200', 'Demo price'));
   return nodes;
 }

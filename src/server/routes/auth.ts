@@ -24,10 +24,7 @@ export function usernameOf(user: { name: string; email: string }): string {
   return user.name.trim() || user.email.split('@')[0]!;
 }
 
-/**
- * /user, /login, /logout and Better Auth's handler, mounted at /api/auth. /user adds to the spec's fields whether
- * the site takes payments (`billing`), which decides whether the menu offers Upgrade to Premium.
- */
+/** /user, /login, /logout and Better Auth's handler, mounted at /api/auth. */
 export function authRoutes(context: ApiContext) {
   const { auth, session } = context.accounts;
   const returnTarget = (c: Context, returnTo: string | undefined) => logoutReturnPath(returnTo, [new URL(c.req.url).origin, ...context.siteOrigins]);
@@ -51,7 +48,7 @@ export function authRoutes(context: ApiContext) {
         return c.json(
           user === null
             ? { isAuthenticated: false, user: null }
-            : { isAuthenticated: true, user: { username: usernameOf(user), email: user.email, isPremium: user.isPremium, billing: context.accounts.stripe !== null } },
+            : { isAuthenticated: true, user: { username: usernameOf(user), email: user.email, isPremium: user.isPremium } },
           200,
           NO_STORE,
         );
