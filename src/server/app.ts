@@ -6,7 +6,8 @@ import { answerError } from './errors';
 import { archiveFirstPageRedirect, filteredListPages, signalPageRedirect } from './routes/pages';
 import { SiteIndexLoader } from '../storage/site-index';
 import { FILTERABLE_LIST_PATHS } from '../lib/domain/signals/list-filter';
-import { DEFAULT_SECURITY_POLICY, type SecurityPolicy } from './security';
+import { DEFAULT_SECURITY_POLICY, framableAnswers, type SecurityPolicy } from './security';
+import { EMBED_PATH_PREFIX } from '../lib/domain/site/embed';
 import { type StaticSiteOptions, staticSite } from './static';
 
 /**
@@ -40,6 +41,8 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   const app = new Hono<E>();
   const { middleware: secure, headers } = options.security ?? DEFAULT_SECURITY_POLICY;
   const operations = options.operations;
+  // Before the security headers, so it sees the answer with them and opens the embeddable cards to framing.
+  app.use(`${EMBED_PATH_PREFIX}*`, framableAnswers());
   // One middleware for both, so the prepared quote pays for one path check and nothing else.
   if (operations === undefined) app.use((c, next) => (c.req.path.startsWith(PREPARED_PREFIX) ? next() : secure(c, next)));
   else {

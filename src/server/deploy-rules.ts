@@ -24,8 +24,9 @@ import {
 } from '../lib/domain/site/routes';
 import { LIVE_PREFIXES } from '../lib/domain/site/live-routes';
 import { BODY_LIMITS } from './body-limits';
-import { pagePolicy, SECURITY_HEADERS } from './security';
-import { EDGE_REVALIDATE, HASHED_ASSETS, IMMUTABLE, REVALIDATE } from './static';
+import { framablePolicy, pagePolicy, SECURITY_HEADERS } from './security';
+import { EMBED_PATH_PREFIX } from '../lib/domain/site/embed';
+import { BADGE_CACHE, BADGES, EDGE_REVALIDATE, HASHED_ASSETS, IMMUTABLE, REVALIDATE } from './static';
 
 /** What the rules depend on besides the tables. */
 export interface DeployRulesOptions {
@@ -79,7 +80,10 @@ export function headersFile(options: DeployRulesOptions): string {
   // Two matching rules would join their values with a comma: `!` detaches the earlier one first.
   const generalPolicy = ['  ! content-security-policy', `  content-security-policy: ${general['content-security-policy']}`];
   lines.push(`${HASHED_ASSETS}*`, '  ! cache-control', `  cache-control: ${IMMUTABLE}`, ...generalPolicy);
+  lines.push(`${BADGES}*`, '  ! cache-control', `  cache-control: ${BADGE_CACHE}`, ...generalPolicy);
   lines.push('/api/*', ...generalPolicy);
+  // The embeddable cards: any site may frame them, so X-Frame-Options (which cannot say so) goes.
+  lines.push(`${EMBED_PATH_PREFIX}*`, '  ! x-frame-options', '  ! content-security-policy', `  content-security-policy: ${framablePolicy(page)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -160,9 +164,15 @@ export function nginxHttpFile(options: DeployRulesOptions): string {
   const { general, page } = policies(options);
   return `# ${GENERATED}
 map "$sent_http_content_type|$uri" $c_score_csp {
+    "~^(text/html[^|]*)?\\|${EMBED_PATH_PREFIX}" ${quote(framablePolicy(page))};
     ~^text/html ${quote(page)};
     "~^\\|.*\\.html$" ${quote(page)};
     default ${quote(general['content-security-policy']!)};
+}
+# The embeddable cards may be framed by any site: no X-Frame-Options there (an empty value sends no header).
+map $uri $c_score_xfo {
+    ${quote(`~^${EMBED_PATH_PREFIX}`)} "";
+    default ${quote(general['x-frame-options']!)};
 }
 `;
 }
@@ -177,7 +187,7 @@ export function nginxServerFile(options: DeployRulesOptions): string {
   const { general } = policies(options);
   const headers = (cache: string) =>
     [
-      ...Object.entries(general).map(([name, value]) => `add_header ${name} ${name === 'content-security-policy' ? '$c_score_csp' : quote(value)} always;`),
+      ...Object.entries(general).map(([name, value]) => `add_header ${name} ${name === 'content-security-policy' ? '$c_score_csp' : name === 'x-frame-options' ? '$c_score_xfo' : quote(value)} always;`),
       `add_header cache-control ${quote(cache)} always;`,
       'add_header vary Accept-Encoding always;',
     ].map((line) => `        ${line}`);
@@ -243,6 +253,11 @@ ${pageHeaders}
 
     location ${HASHED_ASSETS} {
 ${assetHeaders}
+        try_files $uri =404;
+    }
+
+    location ${BADGES} {
+${headers(BADGE_CACHE).join('\n')}
         try_files $uri =404;
     }
 

@@ -64,6 +64,21 @@ export async function securityPolicy(formTargets: readonly string[] = []): Promi
 /** The policy every app has unless it names other form targets. */
 export const DEFAULT_SECURITY_POLICY = await securityPolicy();
 
+/** The policy of the pages other sites may frame (/embed/*): the page policy with any ancestor allowed. */
+export function framablePolicy(policy: string): string {
+  return policy.replace(/(^|;\s*)frame-ancestors [^;]*/, (_whole, lead: string) => `${lead}frame-ancestors *`);
+}
+
+/** On the framable pages, the answer's policy lets any site frame them and X-Frame-Options (which cannot) is dropped. */
+export function framableAnswers(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const policy = c.res.headers.get('Content-Security-Policy');
+    if (policy !== null) c.res.headers.set('Content-Security-Policy', framablePolicy(policy));
+    c.res.headers.delete('X-Frame-Options');
+  };
+}
+
 /** A page's Content-Security-Policy: `policy` with the build's inline-script hashes allowed in script-src. */
 export function pagePolicy(policy: string, scriptHashes: readonly string[]): string {
   if (scriptHashes.length === 0) return policy;

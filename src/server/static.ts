@@ -43,6 +43,10 @@ export const REVALIDATE = 'public, max-age=0, must-revalidate';
 export const EDGE_REVALIDATE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
 /** Where the hashed assets live. */
 export const HASHED_ASSETS = '/_astro/';
+/** Where the embeddable badges live: other sites show them on every view, so browsers and CDNs keep them a while. */
+export const BADGES = '/badge/';
+/** A badge changes once a report: a browser keeps it an hour, a CDN a day. */
+export const BADGE_CACHE = 'public, max-age=3600, s-maxage=86400';
 const MAX_PATH_LENGTH = 1024;
 const INDEX = 'index.html';
 
@@ -87,7 +91,7 @@ export function staticSite(options: StaticSiteOptions): Hono<StaticEnv> {
     await next();
     const file = c.get('staticFile');
     if (file === undefined) return;
-    await policy.apply(finish(c.res, path.startsWith(HASHED_ASSETS) ? IMMUTABLE : REVALIDATE)).then((answer) => answer.headers.set('ETag', entityTag(file) ?? ''));
+    await policy.apply(finish(c.res, path.startsWith(HASHED_ASSETS) ? IMMUTABLE : path.startsWith(BADGES) ? BADGE_CACHE : REVALIDATE)).then((answer) => answer.headers.set('ETag', entityTag(file) ?? ''));
     if (key !== undefined && c.req.method === 'GET' && c.res.status === 200) c.res = await memory.keep(key, file, c.res);
   };
 

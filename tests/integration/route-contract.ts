@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { pagePolicy, SECURITY_HEADERS } from '../../src/server/security';
-import { EDGE_REVALIDATE, IMMUTABLE, REVALIDATE } from '../../src/server/static';
+import { framablePolicy, pagePolicy, SECURITY_HEADERS } from '../../src/server/security';
+import { BADGE_CACHE, EDGE_REVALIDATE, IMMUTABLE, REVALIDATE } from '../../src/server/static';
 
 /** One request and what it must answer. */
 export interface ContractCase {
@@ -20,8 +20,11 @@ export interface ContractCase {
   /** The whole Content-Type (static files), or a pattern (the live routes' JSON, with or without its charset). */
   type?: string | RegExp;
   cache?: string;
-  /** Which Content-Security-Policy: the page's (with the build's script hashes) or the general one. */
-  policy?: 'page' | 'general';
+  /**
+   * Which Content-Security-Policy: the page's (with the build's script hashes), the general one, or the embeddable
+   * card's (the page's, any site may frame it, and no X-Frame-Options).
+   */
+  policy?: 'page' | 'general' | 'embed';
   /** The body is exactly this file of the build (the not-found screens). */
   bodyFile?: string;
   bodyMatch?: RegExp;
@@ -63,6 +66,8 @@ export function routeContract({ ticker, asset }: ContractBuild, target: 'origin'
     { name: 'a list page with a filter query, rendered by the server', path: '/all-signals/?direction=bearish', status: 200, ...page },
     { name: 'a signal page', path: `/signal/${ticker}/`, status: 200, ...page, bodyMatch: new RegExp(ticker.replace('.', '\\.')) },
     { name: 'a hashed asset', path: `/_astro/${asset}`, status: 200, cache: IMMUTABLE, policy: 'general', revalidate: true },
+    { name: 'an embeddable card, which any site may frame', path: `/embed/${ticker}/`, status: 200, type: html, cache: revalidate, policy: 'embed', bodyMatch: /<html/, revalidate: true },
+    { name: 'a badge, kept a day by a CDN', path: `/badge/${ticker}.svg`, status: 200, type: /^image\/svg\+xml(; charset=utf-8)?$/, cache: BADGE_CACHE, policy: 'general', bodyMatch: /<svg[^>]*role="img"/ },
     { name: 'a report route of the static API', path: '/api/all-signals', status: 200, type: json, cache: revalidate, policy: 'general' },
     { name: 'a ticker route of the static API', path: `/api/stock/${ticker}`, status: 200, type: json, cache: revalidate, policy: 'general', revalidate: true },
     cdn
@@ -126,10 +131,14 @@ export async function checkCase(origin: string, item: ContractCase, build: Contr
   if (item.method === 'HEAD') expect(text, where).toBe('');
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
     if (name === 'content-security-policy') continue;
-    expect(header(name), `${where}: ${name}`).toBe(value);
+    // Only the embeddable cards may be framed, and X-Frame-Options cannot say "any site".
+    if (name === 'x-frame-options' && item.policy === 'embed') expect(header(name), `${where}: ${name}`).toBeNull();
+    else expect(header(name), `${where}: ${name}`).toBe(value);
   }
   const general = SECURITY_HEADERS['content-security-policy']!;
+  const embed = framablePolicy(pagePolicy(general, scriptHashes));
   if (item.policy === 'page') expect(header('content-security-policy'), where).toBe(pagePolicy(general, scriptHashes));
+  else if (item.policy === 'embed') expect(header('content-security-policy'), where).toBe(embed);
   else if (item.policy === 'general') expect(header('content-security-policy'), where).toBe(general);
   else expect(header('content-security-policy'), where).not.toBeNull();
   if (item.revalidate) {
@@ -139,5 +148,6 @@ export async function checkCase(origin: string, item: ContractCase, build: Contr
     await again.arrayBuffer();
     expect(again.status, `${where}, asked again with its ETag`).toBe(304);
     if (item.policy === 'page') expect(again.headers.get('content-security-policy'), `${where}, the 304`).toBe(pagePolicy(general, scriptHashes));
+    if (item.policy === 'embed') expect(again.headers.get('content-security-policy'), `${where}, the 304`).toBe(embed);
   }
 }

@@ -76,10 +76,10 @@ describe('the navigation is the page table\'s', () => {
     for (const path of ['/signal/AAPL', '/signal', '/login', '/404', '/terms', '/ai-analysis', '/signals-dao']) expect(currentNavTab(path), path).toBe(['/terms', '/ai-analysis', '/signals-dao'].includes(path) ? path : null);
   });
 
-  it('every page a visitor may open is in the navigation (all but the stock pages, the not-found screens, the account and operators\' pages)', () => {
+  it('every page a visitor may open is in the navigation (all but the stock pages and their embeddable cards, the not-found screens, the account and operators\' pages)', () => {
     const reached = new Set(['main', 'more', 'info'].flatMap((section) => navEntries(section as 'main').map((entry) => entry.href)));
     const unlisted = PAGES.filter((page) => !page.nav && !page.navTab && !reached.has(page.path)).map((page) => page.path);
-    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/login', '/signal', '/signal/[ticker]', '/upload']);
+    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/embed/[ticker]', '/login', '/signal', '/signal/[ticker]', '/upload']);
   });
 
   it('every nav entry leads to a page of the table', () => {
@@ -109,13 +109,13 @@ describe('the back button, the list filters and the operators\' pages read the p
 });
 
 describe('the sitemap and noindex read the page table', () => {
-  it('the not-found screens, the account and operators\' pages, the AI chat and the placeholders are out; the rest is in', () => {
-    const out = ['/403', '/404', '/signal', '/login', '/account', '/upload', '/admin', '/ai-chat', '/signals-dao'];
+  it('the not-found screens, the account and operators\' pages, the AI chat, the placeholders and the embeddable cards are out; the rest is in', () => {
+    const out = ['/403', '/404', '/signal', '/login', '/account', '/upload', '/admin', '/ai-chat', '/signals-dao', '/embed/AAPL'];
     for (const path of out) {
       expect(inSitemap(path), path).toBe(false);
       expect(inSitemap(`${path}/`), `${path}/`).toBe(false);
     }
-    expect(PAGES.filter((page) => !inSitemap(page.path)).map((page) => page.path).sort()).toEqual([...out].sort());
+    expect(PAGES.filter((page) => !inSitemap(page.path)).map((page) => page.path).sort()).toEqual([...out.map((path) => path.replace('/embed/AAPL', '/embed/[ticker]'))].sort());
     for (const path of ['/', '/all-signals', '/signal/AAPL', '/signal/BRK.B/', '/archives', '/archives/2', '/ai-analysis', '/terms']) expect(inSitemap(path), path).toBe(true);
   });
 });

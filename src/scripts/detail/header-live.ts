@@ -131,6 +131,16 @@ async function copyLink(): Promise<void> {
   }
 }
 
+/** Copies an embed snippet, saying whether it worked. */
+export async function copySnippet(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    showToast({ title: 'Snippet copied', durationMs: COPIED_TOAST_MS });
+  } catch {
+    showToast({ title: 'Could not copy the snippet', description: 'Select it and copy it instead.', variant: 'destructive', durationMs: COPIED_TOAST_MS });
+  }
+}
+
 type Stop = () => void;
 
 /** The header's parts in `root`, the alerts panel named for its toggle. */

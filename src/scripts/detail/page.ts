@@ -5,7 +5,7 @@
  */
 import { backTarget } from '../../lib/domain/site/back-section';
 import { countUp } from './count-up';
-import { mountHeaderLive } from './header-live';
+import { copySnippet, mountHeaderLive } from './header-live';
 
 // Back button: 'Back to {previous section}', returning to the previous path of this site, else '/'.
 const back = document.getElementById('dt-back');
@@ -33,4 +33,12 @@ const live = document.getElementById('dt-live');
 if (live?.dataset.ticker && live.dataset.reportDate) {
   mountHeaderLive(live, { ticker: live.dataset.ticker, reportDate: live.dataset.reportDate });
   live.dataset.hydrated = '';
+}
+
+// The Embed card's Copy buttons: its snippet to the clipboard; without them (no script) the snippet is selectable.
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-copy-from]')) {
+  const source = document.getElementById(button.dataset.copyFrom ?? '') as HTMLTextAreaElement | null;
+  if (source === null) continue;
+  button.hidden = false;
+  button.addEventListener('click', () => void copySnippet(source.value));
 }

@@ -4,7 +4,8 @@
  */
 import { tool } from 'ai';
 import { z } from 'zod';
-import { RULES_SECTION, qualifiedStocks, tickerTrend } from '../../lib/domain/ai/facts';
+import { FACTS_TREND_POINTS, RULES_SECTION, qualifiedStocks } from '../../lib/domain/ai/facts';
+import { tickerTrend } from '../../lib/domain/trend/trend';
 import { LOCKED_SIGNAL_LABEL } from '../../lib/domain/accounts/entitlements';
 import type { SignalHistory, SignalRecord } from '../../lib/domain/report/schemas';
 import { classifySignal, THRESHOLD_WORDS } from '../../lib/domain/signals/signal';
@@ -64,7 +65,7 @@ export function chatTools(history: SignalHistory, reportDate: string, hidden: Re
           signalDaysOf7: record.countL7DWithSignal,
           signalDaysOf14: record.countL14DWithSignal,
           topSignal: record.isTopTicker,
-          trend: tickerTrend(history, record).map((p) => ({ date: p.date, cScore: round(p.cScore) })),
+          trend: tickerTrend(history, record, FACTS_TREND_POINTS).map((p) => ({ date: p.date, cScore: round(p.cScore) })),
           similar: similarTickers(record.ticker, history.latest, 5).filter((s) => !hidden.has(s.ticker)).map((s) => ({ ticker: s.ticker, cScore: round(s.cScore) })),
         };
       },

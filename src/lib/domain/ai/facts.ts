@@ -9,6 +9,7 @@ import { currentlyQualified, recentlyQualified, reversalsAndExits } from '../sig
 import type { SignalHistory, SignalRecord } from '../report/schemas';
 import { classifySignal, isQualified, signalDirection, THRESHOLD_WORDS } from '../signals/signal';
 import { similarTickers } from '../signals/similar';
+import { tickerTrend } from '../trend/trend';
 
 /** How many entries a facts list holds (strongest new signals, exits, reversals, sector shifts, similar tickers). */
 export const FACTS_LIST_LIMIT = 5;
@@ -191,18 +192,6 @@ export function dailyFacts(history: SignalHistory, reportDate: string, hidden: R
   return { reportDate, ticker: null, title: `The signals of ${formatDate(reportDate)}`, sections: [day, newSignals, changes, sectors, RULES_SECTION] };
 }
 
-/** One ticker's C-Scores on the last report dates it was in, oldest first. */
-export function tickerTrend(history: SignalHistory, record: SignalRecord, points: number = FACTS_TREND_POINTS): { date: string; cScore: number }[] {
-  const series = history.scores[record.ticker] ?? [];
-  const last = history.dates.length - 1;
-  const trend: { date: string; cScore: number }[] = [];
-  history.dates.forEach((date, i) => {
-    const score = i === last ? record.cScore : series[i];
-    if (score !== null && score !== undefined) trend.push({ date, cScore: score });
-  });
-  return trend.slice(-points);
-}
-
 /**
  * One ticker's facts: its scores, 7- and 14-day figures, its trend over the last report dates and its similar
  * tickers (the stock page's rules). Null when the ticker is not in the report.
@@ -210,7 +199,7 @@ export function tickerTrend(history: SignalHistory, record: SignalRecord, points
 export function tickerFacts(history: SignalHistory, reportDate: string, ticker: string, hidden: ReadonlySet<string> = new Set()): FactsSheet | null {
   const record = history.latest.find((r) => r.ticker === ticker);
   if (record === undefined) return null;
-  const trend = tickerTrend(history, record);
+  const trend = tickerTrend(history, record, FACTS_TREND_POINTS);
   const first = trend[0];
   const sector = record.sector ? `Sector: ${outsideText(record.sector)}${record.subIndustry ? `; sub-industry: ${outsideText(record.subIndustry)}` : ''}.` : 'Sector: not known.';
   const scores: FactsSection = {

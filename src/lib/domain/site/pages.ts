@@ -54,6 +54,8 @@ export const PAGES: readonly Page[] = [
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
+  // The card other sites frame: the stock page is its canonical, so it stays out of the sitemap.
+  { path: '/embed/[ticker]', file: 'embed/[ticker].astro', title: 'Embedded card', sitemap: 'none' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
   { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', nav: { section: 'more', order: 3, icon: 'ai' }, sitemap: 'one' },
   { path: '/ai-chat', file: 'ai-chat.astro', title: 'AI Chat', nav: { section: 'more', order: 4, icon: 'chat' }, sitemap: 'none' },
@@ -68,7 +70,7 @@ export const PAGES: readonly Page[] = [
 ];
 
 /** The files under src/pages that are endpoints writing a non-page file (no navigation, no sitemap entry), by file. */
-export const ENDPOINT_FILES: readonly string[] = ['robots.txt.ts', 'search-index.json.ts', 'feeds/signals.json.ts', 'feeds/signals.xml.ts'];
+export const ENDPOINT_FILES: readonly string[] = ['robots.txt.ts', 'search-index.json.ts', 'feeds/signals.json.ts', 'feeds/signals.xml.ts', 'badge/[ticker].svg.ts'];
 
 /** A page's address pattern as a regular expression: `[param]` is one segment. */
 function pathPattern(path: string): RegExp {

@@ -364,3 +364,15 @@ export function toChartPoints(points: unknown, today: Date = new Date()): ChartD
 export function trendColor(currentScore: number | null | undefined): SignalDirection {
   return signalDirection(currentScore);
 }
+
+/** One ticker's C-Scores on the last report dates it was in, oldest first. */
+export function tickerTrend(history: SignalHistory, record: SignalRecord, points: number): { date: string; cScore: number }[] {
+  const series = history.scores[record.ticker] ?? [];
+  const last = history.dates.length - 1;
+  const trend: { date: string; cScore: number }[] = [];
+  history.dates.forEach((date, i) => {
+    const score = i === last ? record.cScore : series[i];
+    if (score !== null && score !== undefined) trend.push({ date, cScore: score });
+  });
+  return trend.slice(-points);
+}
