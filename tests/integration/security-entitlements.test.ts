@@ -431,6 +431,19 @@ const ROWS: Row[] = [
       },
     }),
   ),
+  ...['/badge/AMD.svg', '/badge/XOM.svg', '/embed/AMD/', '/embed/XOM/'].map(
+    (path): Row => ({
+      name: `embeddable ${path}`,
+      kind: 'static',
+      ask: get(path),
+      expect: { anonymous: 'locked', free: 'same-for-all', pro: 'same-for-all' },
+      locked: (seen) => {
+        expect(seen.status).toBe(200);
+        expect(seen.text).toContain('Top signal');
+        expect(seen.text).not.toMatch(/Bullish|Bearish|Neutral/);
+      },
+    }),
+  ),
   ...['/sitemap-0.xml', '/robots.txt'].map(
     (path): Row => ({ name: `crawler file ${path}`, kind: 'static', ask: get(path), expect: { anonymous: 'locked', free: 'same-for-all', pro: 'same-for-all' } }),
   ),
