@@ -3,7 +3,8 @@
  * and the Pro script (scripts/list/pro-rows.ts) renders the full market the same way for a signed-in Pro user, so
  * both draw one markup.
  */
-import { heatmapColor, type HeatmapSector } from '../lib/domain/signals/heatmap';
+import { heatmapColor, UNCLASSIFIED, type HeatmapSector } from '../lib/domain/signals/heatmap';
+import { hubSlug } from '../lib/domain/signals/hubs';
 import { formatScore } from '../lib/domain/text/format';
 import { classifySignal, isQualified } from '../lib/domain/signals/signal';
 import { escapeHtml as escape } from '../lib/domain/text/text';
@@ -11,6 +12,11 @@ import { escapeHtml as escape } from '../lib/domain/text/text';
 /** A sector's anchor id: lower case words joined by dashes. */
 export function sectorSlug(sector: string): string {
   return sector.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}
+
+/** A sector's or sub-industry's name as a link to its hub (the stocks without one have none). */
+function hubLink(kind: 'sector' | 'industry', name: string): string {
+  return name === UNCLASSIFIED || name.trim() === '' ? escape(name) : `<a class="heat-hub" href="/${kind}/${hubSlug(name)}">${escape(name)}</a>`;
 }
 
 /** The links that jump to each sector, with its tile count. */
@@ -37,12 +43,12 @@ export function heatmapSectorsHtml(sectors: readonly HeatmapSector[]): string {
               );
             })
             .join('');
-          return `<div class="heat-group"><h3 class="heat-group-title">${escape(g.subIndustry)}</h3><div class="heat-tiles">${tiles}</div></div>`;
+          return `<div class="heat-group"><h3 class="heat-group-title">${hubLink('industry', g.subIndustry)}</h3><div class="heat-tiles">${tiles}</div></div>`;
         })
         .join('');
       return (
         `<section class="heat-sector" aria-labelledby="${id}">` +
-        `<h2 class="heat-sector-title" id="${id}">${escape(s.sector)} <span class="muted">(${s.count})</span></h2>${groups}</section>`
+        `<h2 class="heat-sector-title" id="${id}">${hubLink('sector', s.sector)} <span class="muted">(${s.count})</span></h2>${groups}</section>`
       );
     })
     .join('');

@@ -18,7 +18,7 @@ test.beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html><html><body><h1>A blog</h1>
 <a href="${DEMO_URL}/signal/AAPL"><img id="badge" src="${DEMO_URL}/badge/AAPL.svg" alt="AAPL C-Score"></a>
-<iframe id="card" src="${DEMO_URL}/embed/AAPL" title="AAPL card" width="320" height="180"></iframe>
+<iframe id="card" src="${DEMO_URL}/embed/AAPL" title="AAPL card" width="320" height="200"></iframe>
 <iframe id="page" src="${DEMO_URL}/signal/AAPL" title="AAPL page" width="320" height="180"></iframe>
 </body></html>`);
   });

@@ -76,10 +76,10 @@ describe('the navigation is the page table\'s', () => {
     for (const path of ['/signal/AAPL', '/signal', '/login', '/404', '/terms', '/ai-analysis', '/signals-dao']) expect(currentNavTab(path), path).toBe(['/terms', '/ai-analysis', '/signals-dao'].includes(path) ? path : null);
   });
 
-  it('every page a visitor may open is in the navigation (all but the stock pages and their embeddable cards, the not-found screens, the account and operators\' pages)', () => {
+  it('every page a visitor may open is in the navigation (all but the stock pages, their embeddable cards and the hubs, the not-found screens, the account and operators\' pages)', () => {
     const reached = new Set(['main', 'more', 'info'].flatMap((section) => navEntries(section as 'main').map((entry) => entry.href)));
     const unlisted = PAGES.filter((page) => !page.nav && !page.navTab && !reached.has(page.path)).map((page) => page.path);
-    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/embed/[ticker]', '/login', '/signal', '/signal/[ticker]', '/upload']);
+    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/embed/[ticker]', '/industry/[slug]', '/login', '/sector/[slug]', '/signal', '/signal/[ticker]', '/upload']);
   });
 
   it('every nav entry leads to a page of the table', () => {

@@ -4,6 +4,7 @@
  * page embeds its trend for the chart's first paint.
  */
 import { canonicalUrl } from '../site/canonical';
+import { breadcrumbJsonLd, HOME_CRUMB, type Crumb } from '../site/breadcrumbs';
 import { LOCKED_SIGNAL_LABEL } from '../accounts/entitlements';
 import { formatDate, formatScore } from '../text/format';
 import { classifySignal, signalDirection, THRESHOLD_WORDS } from './signal';
@@ -113,6 +114,8 @@ export interface DetailJsonLdInput {
   description: string;
   reportDate: string;
   website: string | null;
+  /** The page's breadcrumb trail, from the home page to the ticker; default Home › {ticker}. */
+  trail?: readonly Crumb[];
 }
 
 /** JSON-LD of a detail page: the WebPage, the Corporation with its tickerSymbol, and the BreadcrumbList. */
@@ -141,13 +144,7 @@ export function detailJsonLd(input: DetailJsonLdInput): Record<string, unknown> 
         about: { '@id': `${pageUrl}#corporation` },
       },
       corporation,
-      {
-        '@type': 'BreadcrumbList',
-        itemListElement: [
-          { '@type': 'ListItem', position: 1, name: 'All Signals', item: home },
-          { '@type': 'ListItem', position: 2, name: input.ticker, item: pageUrl },
-        ],
-      },
+      breadcrumbJsonLd(input.trail ?? [HOME_CRUMB, { name: input.ticker, path: `/signal/${input.ticker}` }], input.siteUrl),
     ],
   };
 }

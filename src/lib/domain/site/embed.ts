@@ -97,6 +97,6 @@ export function embedSnippets(ticker: string, siteUrl: string, siteName: string)
   const alt = escapeHtml(`${ticker} C-Score on ${siteName}`);
   return {
     badge: `<a href="${page}"><img src="${origin}/badge/${encodeURIComponent(ticker)}.svg" alt="${alt}" height="20"></a>`,
-    card: `<iframe src="${origin}${EMBED_PATH_PREFIX}${encodeURIComponent(ticker)}" title="${alt}" width="320" height="180" style="border:0" loading="lazy"></iframe>`,
+    card: `<iframe src="${origin}${EMBED_PATH_PREFIX}${encodeURIComponent(ticker)}" title="${alt}" width="320" height="200" style="border:0" loading="lazy"></iframe>`,
   };
 }

@@ -11,11 +11,12 @@ export type NavSection = 'main' | 'more' | 'info';
 export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | 'track' | 'archives' | 'learn' | 'ai' | 'chat' | 'dao';
 
 /**
- * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), `paged` (/archives,
+ * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), one `per-hub` (a sector's or
+ * sub-industry's, /sector/{slug}), `paged` (/archives,
  * /archives/2 ...), or `none` (a noindex page: the not-found screens, the account and operators' pages, the AI chat,
  * the placeholders).
  */
-export type SitemapFamily = 'one' | 'per-ticker' | 'paged' | 'none';
+export type SitemapFamily = 'one' | 'per-ticker' | 'per-hub' | 'paged' | 'none';
 
 export interface Page {
   /** The address, as Astro routes it (`[param]` stands for a segment); a paged page's further pages are below it. */
@@ -54,6 +55,8 @@ export const PAGES: readonly Page[] = [
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
+  { path: '/sector/[slug]', file: 'sector/[slug].astro', title: 'Sector', sitemap: 'per-hub' },
+  { path: '/industry/[slug]', file: 'industry/[slug].astro', title: 'Sub-industry', sitemap: 'per-hub' },
   // The card other sites frame: the stock page is its canonical, so it stays out of the sitemap.
   { path: '/embed/[ticker]', file: 'embed/[ticker].astro', title: 'Embedded card', sitemap: 'none' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
