@@ -24,6 +24,9 @@ export interface Hub {
   bands: number[];
 }
 
+/** Past this many stocks a hub's heatmap slice draws only the qualified ones, so the page stays small. */
+export const HUB_HEATMAP_LIMIT = 150;
+
 /** How many bands the distribution has (20 points each over -100..100). */
 export const HUB_BANDS = 10;
 
