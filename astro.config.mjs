@@ -2,11 +2,11 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
-import sitemap from '@astrojs/sitemap';
+import { writeFile } from 'node:fs/promises';
 import { config } from './src/config';
-import { canonicalUrl } from './src/lib/domain/site/canonical';
 import { LIVE_API_PATH_SOURCE } from './src/lib/domain/site/live-routes';
-import { inSitemap } from './src/lib/domain/site/pages';
+import { sitemapFiles } from './src/lib/domain/site/sitemap';
+import { siteData } from './src/lib/site-data';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
@@ -43,6 +43,22 @@ const scriptIslands = {
   },
 };
 
+/**
+ * The sitemap index and its family files (src/lib/domain/site/sitemap.ts), from the pages the build wrote: each at
+ * the address of its canonical link, the noindex pages (the page table's rows outside the sitemap) left out.
+ */
+const sitemaps = {
+  name: 'c-score:sitemaps',
+  hooks: {
+    /** @param {{ pages: { pathname: string }[]; dir: URL }} options */
+    'astro:build:done': async ({ pages, dir }) => {
+      for (const file of sitemapFiles(pages.map((page) => page.pathname), site, siteData().reportDate)) {
+        await writeFile(new URL(file.name, dir), file.xml);
+      }
+    },
+  },
+};
+
 export default defineConfig({
   output: 'static',
   site,
@@ -52,8 +68,6 @@ export default defineConfig({
   // Stylesheets under vite.build.assetsInlineLimit go inline: the stock page's own 10 KB of card styles (3 KB gzip)
   // then cost no request before the first paint, while the shared Base sheet stays one cached file.
   build: { format: 'directory', inlineStylesheets: 'auto' },
-  // The sitemap lists every pre-rendered page, each /signal/{TICKER} included, at the address of its canonical link;
-  // the noindex pages (the page table's rows outside the sitemap: src/lib/domain/site/pages.ts) stay out.
   integrations: [
     scriptIslands,
     // Each island's server render is one renderToString, not a web stream read back into a string: at 6,000 stock
@@ -62,10 +76,7 @@ export default defineConfig({
     react({ experimentalDisableStreaming: true }),
     afterPaintDirective,
     editorialMarkdown(TEXT_PLACEHOLDERS),
-    sitemap({
-      filter: (page) => inSitemap(new URL(page).pathname),
-      serialize: (item) => ({ ...item, url: canonicalUrl(item.url, site) }),
-    }),
+    sitemaps,
   ],
   vite: {
     plugins: [tailwindcss()],

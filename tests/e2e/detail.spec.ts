@@ -93,7 +93,7 @@ test.describe('the stock detail page', () => {
     expect(canonical).toMatch(/^https?:\/\/[^/]+\/signal\/PNW$/);
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', canonical!);
     expect([webPage['@id'], webPage.url, breadcrumbs.itemListElement.at(-1).item]).toEqual([canonical, canonical, canonical]);
-    const sitemap = await (await request.get('/sitemap-0.xml')).text();
+    const sitemap = await (await request.get('/sitemap-stocks-0.xml')).text();
     expect(sitemap).toContain(`<loc>${canonical}</loc>`);
     expect(sitemap).not.toContain(`<loc>${canonical}/</loc>`);
   });

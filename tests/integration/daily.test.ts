@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/db';
 import { RunLog } from '../../src/storage/run-log';
 import { EXPORT_COLUMNS, EXPORT_HEADER_LINE, exportCsv, writeExports } from '../fixtures/exports';
+import { readSitemaps } from '../fixtures/sitemap';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -126,9 +127,8 @@ describe('npm run daily', { timeout: 90_000 }, () => {
     expect(page).toContain(`<meta property="og:url" content="${address}">`);
     const ld = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)![1]!);
     const [webPage, , breadcrumbs] = ld['@graph'];
-    expect([webPage['@id'], webPage.url, breadcrumbs.itemListElement[1].item]).toEqual([address, address, address]);
-    const sitemap = await readFile(join(work, 'dist/client/sitemap-0.xml'), 'utf8');
-    const locs = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    expect([webPage['@id'], webPage.url, breadcrumbs.itemListElement.at(-1).item]).toEqual([address, address, address]);
+    const locs = (await readSitemaps(join(work, 'dist/client'))).map((entry) => entry.loc);
     expect(locs).toContain(address);
     expect(locs).toContain('https://signals.example/');
     expect(locs.filter((loc) => loc!.endsWith('/') && loc !== 'https://signals.example/')).toEqual([]);
@@ -232,9 +232,10 @@ describe('npm run daily', { timeout: 90_000 }, () => {
     expect(page).toContain('<link rel="canonical" href="https://moved.example/signal/AAPL">');
     expect(page).toContain('<meta property="og:url" content="https://moved.example/signal/AAPL">');
     expect(page).not.toContain('signals.example');
-    const sitemap = await readFile(join(work, 'dist/client/sitemap-0.xml'), 'utf8');
-    expect(sitemap).toContain('<loc>https://moved.example/signal/AAPL</loc>');
-    expect(sitemap).not.toContain('signals.example');
+    const locs = (await readSitemaps(join(work, 'dist/client'))).map((entry) => entry.loc);
+    expect(locs).toContain('https://moved.example/signal/AAPL');
+    expect(locs.filter((loc) => loc.includes('signals.example'))).toEqual([]);
+    expect(await readFile(join(work, 'dist/client/sitemap-index.xml'), 'utf8')).not.toContain('signals.example');
     // The same settings again: nothing to do.
     expect((await runDaily(moved)).stdout).toContain('up to date');
   });

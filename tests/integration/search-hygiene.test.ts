@@ -3,6 +3,7 @@
  * </html>; robots.txt names the sitemap; the sitemap lists no noindex page; /archives/1 answers 301 to /archives;
  * and a report is marked as sample data exactly when its latest file is one the sample generator listed.
  */
+import { readSitemaps } from '../fixtures/sitemap';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -83,8 +84,7 @@ describe('search hygiene of the built site', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^text\/plain/);
 
-    const sitemap = await readFile(join(client, 'sitemap-0.xml'), 'utf8');
-    const listed = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
+    const listed = new Set((await readSitemaps(client)).map((entry) => new URL(entry.loc).pathname));
     expect(listed.has('/signal/AAPL')).toBe(true);
     const noindex: string[] = [];
     for (const file of pages) {
@@ -99,6 +99,24 @@ describe('search hygiene of the built site', () => {
     for (const path of listed) expect(inSitemap(path), path).toBe(true);
   });
 
+  it('writes one sitemap file per family under an index, each address with the report day as lastmod (none for a text page)', async () => {
+    const entries = await readSitemaps(client);
+    const index = await readFile(join(client, 'sitemap-index.xml'), 'utf8');
+    expect([...index.matchAll(/<loc>[^<]*\/(sitemap-[a-z]+-\d+\.xml)<\/loc><lastmod>(\d{4}-\d\d-\d\d)<\/lastmod>/g)].map((m) => m[1])).toEqual(['sitemap-pages-0.xml', 'sitemap-stocks-0.xml']);
+    const { reportDate } = JSON.parse(await readFile(join(site.distDir, 'build.json'), 'utf8')) as { reportDate: string };
+    const byPath = new Map(entries.map((entry) => [new URL(entry.loc).pathname, entry]));
+    // Stock pages in their own family; the lists, the hubs and the archives with the pages.
+    expect(byPath.get('/signal/AAPL')).toEqual({ file: 'sitemap-stocks-0.xml', loc: expect.any(String), lastmod: reportDate });
+    expect(entries.filter((entry) => entry.file === 'sitemap-stocks-0.xml').every((entry) => new URL(entry.loc).pathname.startsWith('/signal/'))).toBe(true);
+    const hubs = pages.map(addressOf).filter((path) => /^\/(sector|industry)\//.test(path));
+    expect(hubs.length).toBeGreaterThan(2);
+    for (const path of ['/', '/all-signals', '/archives', ...hubs]) expect(byPath.get(path), path).toMatchObject({ file: 'sitemap-pages-0.xml', lastmod: reportDate });
+    // A text page has no date from the data.
+    expect(byPath.get('/terms')).toMatchObject({ lastmod: null });
+    // One entry per address, each at most once.
+    expect(byPath.size).toBe(entries.length);
+  });
+
   it('renders the page table\'s navigation on every page: its entries in order, its current one marked, noindex exactly off the sitemap', async () => {
     const links = (html: string, open: RegExp, close: string) => {
       const from = html.search(open);
@@ -107,7 +125,8 @@ describe('search hygiene of the built site', () => {
     };
     const sidebar = [...navEntries('main'), ...navEntries('more')].map(({ href, label }) => ({ href, label }));
     const info = navEntries('info').map(({ href, label }) => ({ href, label }));
-    for (const file of pages.filter((f) => !f.endsWith('archives/1/index.html'))) {
+    // The embeddable cards are framed by other sites: no shell of their own.
+    for (const file of pages.filter((f) => !f.endsWith('archives/1/index.html') && !addressOf(f).startsWith('/embed/'))) {
       const html = await readFile(file, 'utf8');
       const path = addressOf(file);
       const nav = links(html, /<nav aria-label="Main">/, '</nav>');

@@ -444,7 +444,7 @@ const ROWS: Row[] = [
       },
     }),
   ),
-  ...['/sitemap-0.xml', '/robots.txt'].map(
+  ...['/sitemap-index.xml', '/sitemap-pages-0.xml', '/sitemap-stocks-0.xml', '/robots.txt'].map(
     (path): Row => ({ name: `crawler file ${path}`, kind: 'static', ask: get(path), expect: { anonymous: 'locked', free: 'same-for-all', pro: 'same-for-all' } }),
   ),
   {

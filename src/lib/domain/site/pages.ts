@@ -36,6 +36,8 @@ export interface Page {
   filterable?: boolean;
   /** Answered by the server only to an operator (a signed-in non-operator gets the 403 page). */
   operator?: boolean;
+  /** A text the report does not shape (terms, learn): its sitemap entry has no lastmod. */
+  text?: true;
 }
 
 /** Every page (the sidebar orders its entries by `nav.order`, not by row). */
@@ -49,10 +51,10 @@ export const PAGES: readonly Page[] = [
   { path: '/explore', file: 'explore.astro', title: 'Explore', navTab: '/heatmap', back: true, sitemap: 'one' },
   { path: '/track-record', file: 'track-record.astro', title: 'Track Record', nav: { section: 'more', order: 2, icon: 'track' }, sitemap: 'one' },
   { path: '/archives', file: 'archives/[...page].astro', title: 'Archives', nav: { section: 'more', order: 5, icon: 'archives' }, sitemap: 'paged' },
-  { path: '/learn', file: 'learn.astro', title: 'Learn', nav: { section: 'more', order: 6, icon: 'learn' }, sitemap: 'one' },
-  { path: '/changelog', file: 'changelog.astro', title: 'Changelog', nav: { section: 'info', order: 1 }, sitemap: 'one' },
-  { path: '/terms', file: 'terms.astro', title: 'Terms', nav: { section: 'info', order: 2 }, sitemap: 'one' },
-  { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
+  { path: '/learn', file: 'learn.astro', title: 'Learn', nav: { section: 'more', order: 6, icon: 'learn' }, sitemap: 'one', text: true },
+  { path: '/changelog', file: 'changelog.astro', title: 'Changelog', nav: { section: 'info', order: 1 }, sitemap: 'one', text: true },
+  { path: '/terms', file: 'terms.astro', title: 'Terms', nav: { section: 'info', order: 2 }, sitemap: 'one', text: true },
+  { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one', text: true },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
   { path: '/sector/[slug]', file: 'sector/[slug].astro', title: 'Sector', sitemap: 'per-hub' },
