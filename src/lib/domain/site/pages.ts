@@ -11,11 +11,12 @@ export type NavSection = 'main' | 'more' | 'info';
 export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | 'track' | 'archives' | 'learn' | 'ai' | 'chat' | 'dao';
 
 /**
- * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), `paged` (/archives,
+ * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), one `per-signal` (each ledger
+ * entry's /signal/{TICKER}/{DATE}), `paged` (/archives,
  * /archives/2 ...), or `none` (a noindex page: the not-found screens, the account and operators' pages, the AI chat,
  * the placeholders).
  */
-export type SitemapFamily = 'one' | 'per-ticker' | 'paged' | 'none';
+export type SitemapFamily = 'one' | 'per-ticker' | 'per-signal' | 'paged' | 'none';
 
 export interface Page {
   /** The address, as Astro routes it (`[param]` stands for a segment); a paged page's further pages are below it. */
@@ -53,6 +54,8 @@ export const PAGES: readonly Page[] = [
   { path: '/terms', file: 'terms.astro', title: 'Terms', nav: { section: 'info', order: 2 }, sitemap: 'one' },
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
+  { path: '/signal/[ticker]/[date]', file: 'signal/[ticker]/[date].astro', title: 'Signal', navTab: '/track-record', sitemap: 'per-signal' },
+  { path: '/methodology', file: 'methodology.astro', title: 'Methodology', sitemap: 'one' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
   { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', nav: { section: 'more', order: 3, icon: 'ai' }, sitemap: 'one' },

@@ -121,3 +121,24 @@ export function viewsFromCsv(text: string): LedgerView[] {
     };
   });
 }
+
+/** A permalink's address split into its ticker and date, or null when the path is not /signal/{T}/{YYYY-MM-DD}. */
+export function permalinkParts(pathname: string): { ticker: string; date: string } | null {
+  const match = /^\/signal\/([^/]+)\/(\d{4}-\d{2}-\d{2})\/?$/.exec(pathname);
+  if (!match) return null;
+  try {
+    return { ticker: decodeURIComponent(match[1]!).toUpperCase(), date: match[2]! };
+  } catch {
+    return null;
+  }
+}
+
+/** The `count` entry dates nearest to `date` (by days apart, the earlier first on a tie), in date order. */
+export function nearestDates(dates: readonly string[], date: string, count = 3): string[] {
+  const at = Date.parse(`${date}T00:00:00Z`);
+  const apart = (d: string) => Math.abs(Date.parse(`${d}T00:00:00Z`) - at);
+  return [...new Set(dates)]
+    .sort((a, b) => apart(a) - apart(b) || a.localeCompare(b))
+    .slice(0, count)
+    .sort();
+}
