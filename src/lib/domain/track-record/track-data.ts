@@ -8,7 +8,8 @@ import { toCsv } from '../text/csv';
 import { formatReturn, type ListPrice, type PriceSource } from '../signals/list-price';
 import { ledgerStatus } from './ledger-view';
 import { MIN_RESOLVED } from './stats';
-import { DEMO_INDEX_NAME, type BenchmarkSeries } from './benchmark';
+import { modelPortfolio, type Portfolio } from './portfolio';
+import { DEFAULT_COST_BPS, DEMO_INDEX_NAME, type BenchmarkSeries } from './benchmark';
 
 export { formatReturn, type ListPrice, type PriceSource };
 import {
@@ -131,12 +132,19 @@ export interface TrackReport {
   benchmark?: BenchmarkInfo | null;
   ledger: LedgerRow[];
   aggregates: TrackAggregates;
+  /** The model portfolio from the first archived report on, or null without closes (older site data: absent). */
+  portfolio?: Portfolio | null;
 }
 
-/** The track record of the site data's track part; sectors from the universe. */
-export function trackReport(track: TrackData, sectorOf: (ticker: string) => string | undefined): TrackReport {
+/** The track record of the site data's track part; sectors from the universe; the portfolio from `firstReport` (default: the first entry). */
+export function trackReport(track: TrackData, sectorOf: (ticker: string) => string | undefined, firstReport?: string): TrackReport {
   const ledger = measuredLedger(track);
-  return { prices: track.prices, asOf: track.days.at(-1) ?? null, benchmark: benchmarkInfo(track.benchmark), ledger, aggregates: aggregateLedger(ledger, sectorOf) };
+  const start = firstReport ?? track.entries[0]?.date;
+  const portfolio =
+    track.prices === 'none' || start === undefined
+      ? null
+      : modelPortfolio({ days: track.days, closes: track.closes, entries: track.entries, firstReport: start, costBps: track.costBps ?? DEFAULT_COST_BPS, benchmark: track.benchmark?.closes ?? null });
+  return { prices: track.prices, asOf: track.days.at(-1) ?? null, benchmark: benchmarkInfo(track.benchmark), ledger, aggregates: aggregateLedger(ledger, sectorOf), portfolio };
 }
 
 /** Each ticker's last close as of `reportDate` and its day change. */
@@ -229,6 +237,7 @@ export function trackRecordApi(report: TrackReport) {
     minResolved: MIN_RESOLVED,
     horizons: [...TRACK_HORIZONS],
     ...report.aggregates,
+    portfolio: report.portfolio ?? null,
     csv: '/track-record.csv',
   });
 }
@@ -326,12 +335,17 @@ export interface PublishedTrack {
 
 /** The track record the build publishes (pages, static API, CSV alike); `locked` are the top tickers PAYWALL=on locks. */
 export function publishedTrack(
-  site: { track: TrackData; reportDate: string; universe: readonly { ticker: string; sector: string }[]; history: { latest: readonly { ticker: string; sector?: string | undefined }[] } },
+  site: {
+    track: TrackData;
+    reportDate: string;
+    universe: readonly { ticker: string; sector: string }[];
+    history: { dates?: readonly string[]; latest: readonly { ticker: string; sector?: string | undefined }[] };
+  },
   locked: ReadonlySet<string>,
 ): PublishedTrack {
   const sectors = new Map(site.universe.map((company) => [company.ticker, company.sector]));
   for (const record of site.history.latest) if (record.sector) sectors.set(record.ticker, record.sector);
-  const report = trackReport(publicTrack(site.track, locked, site.reportDate), (ticker) => sectors.get(ticker));
+  const report = trackReport(publicTrack(site.track, locked, site.reportDate), (ticker) => sectors.get(ticker), site.history.dates?.[0]);
   const prices = listPrices(site.track, site.reportDate, site.history.latest.map((r) => r.ticker));
   return { report, byTicker: ledgerByTicker(report.ledger), prices };
 }
