@@ -55,7 +55,7 @@ export const PAGES: readonly Page[] = [
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal/[ticker]/[date]', file: 'signal/[ticker]/[date].astro', title: 'Signal', navTab: '/track-record', sitemap: 'per-signal' },
-  { path: '/methodology', file: 'methodology.astro', title: 'Methodology', sitemap: 'one' },
+  { path: '/methodology', file: 'methodology.astro', title: 'Methodology', navTab: '/track-record', sitemap: 'one' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
   { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', nav: { section: 'more', order: 3, icon: 'ai' }, sitemap: 'one' },
