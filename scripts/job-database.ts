@@ -42,7 +42,7 @@ export async function jobTrackStep(settings: Config, store: TrackStore): Promise
   return {
     store,
     source: closingPricesSourceFor(settings.polygon, await readUniverse(resolve(PROJECT_ROOT, settings.universeFile))),
-    benchmarkTicker: settings.track.benchmarkTicker,
-    costBps: settings.track.costBps,
+    benchmarkTicker: settings.trackRecord.benchmarkTicker,
+    costBps: settings.trackRecord.costBps,
   };
 }

@@ -168,7 +168,7 @@ export interface Config {
   /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
   tickerDropPercent: number;
   /** The track record's benchmark (BENCHMARK_TICKER, its closes from the provider) and the model portfolio's cost per trade (TRACK_COST_BPS). */
-  track: { benchmarkTicker: string; costBps: number };
+  trackRecord: { benchmarkTicker: string; costBps: number };
   /**
    * The model provider, when LLM_BASE_URL, LLM_API_KEY and LLM_MODEL are all set: an OpenAI-compatible API.
    * `requestTokenLimit` caps the tokens one model call may write, `dailyTokenLimit` the site's tokens a UTC day,
@@ -281,7 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCellChars: e.EXPORT_MAX_CELL_CHARS,
     },
     tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
-    track: { benchmarkTicker: e.BENCHMARK_TICKER, costBps: e.TRACK_COST_BPS },
+    trackRecord: { benchmarkTicker: e.BENCHMARK_TICKER, costBps: e.TRACK_COST_BPS },
     llm:
       e.LLM_BASE_URL && e.LLM_API_KEY && e.LLM_MODEL
         ? {
