@@ -66,12 +66,13 @@ function dayIndex(days: readonly string[], day: string): number {
 }
 
 interface Position {
-  key: string;
   ticker: string;
   sign: 1 | -1;
   /** Held over the days (entry, exit]: it earns from the day after its entry close through its exit close (days.length: still open). */
   entry: number;
   exit: number;
+  /** The last close it was valued at. */
+  last: number;
 }
 
 /** The close on or before day `i` of a ticker (the last close of one that stopped trading), or null. */
@@ -93,58 +94,48 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
   // The first report's close is the last close on or before it: a report on a weekend starts at Friday's close.
   const start = first === -1 ? -1 : days[first] === input.firstReport ? first : Math.max(0, first - 1);
   if (start < 0 || days.length === 0 || start >= days.length) return null;
-  const positions: Position[] = [];
+  // Positions by the day of their entry close: they are bought at that close and earn from the next day.
+  const opening = new Map<number, Position[]>();
   for (const e of input.entries) {
     const entry = Math.max(dayIndex(days, e.date), start);
     // A signal still open is held past the last day: the curve charges no exit it has not made.
     const exit = e.exitDate === null ? days.length : dayIndex(days, e.exitDate);
-    if (e.date < input.firstReport || dayIndex(days, e.date) < 0 || exit <= entry || closeAt(closes[e.ticker], entry) === null) continue;
-    positions.push({ key: `${e.ticker}|${e.date}`, ticker: e.ticker, sign: signOf(e.direction), entry, exit });
+    const last = closeAt(closes[e.ticker], entry);
+    if (e.date < input.firstReport || dayIndex(days, e.date) < 0 || exit <= entry || last === null) continue;
+    (opening.get(entry) ?? opening.set(entry, []).get(entry)!).push({ ticker: e.ticker, sign: signOf(e.direction), entry, exit, last });
   }
-  // Positions by the day they start being held (entry + 1) and the day after they stop (exit + 1).
-  const opening = new Map<number, Position[]>();
-  for (const p of positions) (opening.get(p.entry + 1) ?? opening.set(p.entry + 1, []).get(p.entry + 1)!).push(p);
-  const held = new Map<string, Position>();
   const rate = costBps / 10_000;
   const benchmark = input.benchmark ?? null;
   const benchStart = benchmark ? closeAt(benchmark, start) : null;
 
-  /** Equal signed weights of the positions held over the day after `t`. */
-  const weightsFor = (t: number): Map<string, number> => {
-    const next = [...held.values(), ...(opening.get(t + 1) ?? [])].filter((p) => p.entry <= t && p.exit > t);
-    return new Map(next.map((p) => [p.key, p.sign / next.length]));
-  };
-  const traded = (before: Map<string, number>, after: Map<string, number>): number => {
-    let sum = 0;
-    for (const [key, w] of after) sum += Math.abs(w - (before.get(key) ?? 0));
-    for (const [key, w] of before) if (!after.has(key)) sum += Math.abs(w);
-    return sum;
-  };
-
-  let weights = weightsFor(start);
-  let turnover = traded(new Map(), weights);
+  // Every position weighs sign / N, N the positions held: a weight changes only with N, so a day's trade is the
+  // positions kept times the change of 1/N, plus the weights of those that left and of those that came.
+  let held = opening.get(start) ?? [];
+  let turnover = held.length > 0 ? 1 : 0;
   let equity = 1 - rate * turnover;
   const points: EquityPoint[] = [{ date: days[start]!, equity, benchmark: benchStart === null ? null : 1 }];
   const dailyReturns: number[] = [];
   let peak = Math.max(1, equity);
   let maxDrawdown = 1 - equity / peak;
   for (let t = start + 1; t < days.length; t++) {
-    for (const p of opening.get(t) ?? []) held.set(p.key, p);
     let gross = 0;
-    for (const [key, w] of weights) {
-      const p = held.get(key)!;
-      const before = closeAt(closes[p.ticker], t - 1);
-      const now = closeAt(closes[p.ticker], t);
-      if (before !== null && now !== null) gross += w * (now / before - 1);
+    for (const p of held) {
+      const close = closes[p.ticker]?.[t];
+      if (close == null || close <= 0) continue;
+      gross += p.sign * (close / p.last - 1);
+      p.last = close;
     }
-    for (const p of [...held.values()]) if (p.exit <= t) held.delete(p.key);
-    const next = weightsFor(t);
-    const trade = traded(weights, next);
+    const before = held.length;
+    if (before > 0) gross /= before;
+    const kept = held.filter((p) => p.exit > t);
+    const came = opening.get(t) ?? [];
+    const after = kept.length + came.length;
+    const trade = (before > 0 && after > 0 ? kept.length * Math.abs(1 / after - 1 / before) : 0) + (before > 0 ? (before - kept.length) / before : 0) + (after > 0 ? came.length / after : 0);
+    held = came.length > 0 ? kept.concat(came) : kept;
     turnover += trade;
-    const after = equity * (1 + gross) * (1 - rate * trade);
-    dailyReturns.push(after / equity - 1);
-    equity = after;
-    weights = next;
+    const value = equity * (1 + gross) * (1 - rate * trade);
+    dailyReturns.push(value / equity - 1);
+    equity = value;
     peak = Math.max(peak, equity);
     maxDrawdown = Math.max(maxDrawdown, 1 - equity / peak);
     const bench = benchmark && benchStart !== null ? closeAt(benchmark, t) : null;

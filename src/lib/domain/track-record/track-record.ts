@@ -121,9 +121,10 @@ export function horizonOutcome(prices: PriceSeries, date: string, direction: Sig
 
 /** The price change of a series from its close on or before `from` to its close on or before `to`, or null. */
 export function periodReturn(series: PriceSeries, from: string, to: string): number | null {
-  const start = closeOnOrBefore(series, from);
-  const end = closeOnOrBefore(series, to);
-  return start === null || end === null || start.close <= 0 ? null : end.close / start.close - 1;
+  // Most days are trading days with a close: a lookup, before the search for the last close before one.
+  const start = series.closes.get(from) ?? closeOnOrBefore(series, from)?.close ?? null;
+  const end = series.closes.get(to) ?? closeOnOrBefore(series, to)?.close ?? null;
+  return start === null || end === null || start <= 0 ? null : end / start - 1;
 }
 
 /** A signal's return over the benchmark's, in the signal's direction: bullish stock − benchmark, bearish benchmark − stock. */
