@@ -28,6 +28,7 @@ export async function showMissingPermalink(pathname: string): Promise<boolean> {
     const byDate = new Map(ledger.map((row) => [row.date, row]));
     const nearest = nearestDates([...byDate.keys()], parts.date);
     if (nearest.length === 0) {
+      section.querySelector<HTMLElement>('[data-permalink-lead]')?.setAttribute('hidden', '');
       list.replaceChildren(Object.assign(document.createElement('li'), { textContent: `${parts.ticker} has not qualified as a signal in the published reports.` }));
       return true;
     }
