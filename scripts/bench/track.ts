@@ -38,7 +38,7 @@ function closesOf(tickers: readonly string[], days: number): Record<string, (num
   return closes;
 }
 
-/** A seeded score walk per ticker (setup, not timed): spells past the thresholds of varied length, about 132,000 entries at 6,000 x 1,260. */
+/** A seeded score walk per ticker (setup, not timed): spells past the thresholds of varied length, about as many entries as five years of reports hold. */
 function scoresOf(tickers: readonly string[], days: number): Record<string, (number | null)[]> {
   const scores: Record<string, (number | null)[]> = {};
   let state = 20261127;
