@@ -6,7 +6,7 @@
  */
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { ClosingPricesSource, TrackData } from '../lib/domain/track-record/track-data';
-import { historyLedger, mergeLedger, type LedgerEntry } from '../lib/domain/track-record/track-record';
+import { historyLedger, mergeLedger, withLatestScores, type LedgerEntry } from '../lib/domain/track-record/track-record';
 import type { TrackStore } from '../storage/track';
 import { cachedCloses } from './closes-cache';
 import { DEFAULT_BENCHMARK_TICKER, DEFAULT_COST_BPS, DEMO_INDEX_NAME, demoIndexCloses } from '../lib/domain/track-record/benchmark';
@@ -77,7 +77,7 @@ export function priceNotes(summary: PricesSummary, source: ClosingPricesSource['
  * track data the build reads with the run log's notes.
  */
 export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>, closesCache: string | null = null): Promise<{ track: TrackData; notes: string[] }> {
-  const computed = historyLedger(history);
+  const computed = withLatestScores(historyLedger(history), history.dates.at(-1), history.latest);
   const previous = await step.store.ledger();
   // A recorded date the archive no longer holds (its file withdrawn) has no report behind it: its rows go too.
   const reported = new Set(history.dates);

@@ -57,6 +57,7 @@ const LedgerEntrySchema = z.object({
   direction: z.enum(['bullish', 'bearish']),
   cScore: z.number(),
   exitDate: IsoDay.nullable(),
+  scores: z.object({ delta: z.number(), market: z.number(), accuracy: z.number(), relevance: z.number() }).nullable().optional(),
 });
 
 /** What the daily job hands the build for the track record. */

@@ -62,6 +62,7 @@ export interface LedgerRow {
   exitDate: string | null;
   /** The change from entry to the close of the exit date, in the signal's direction. */
   exitReturn: number | null;
+  scores?: SupportingScores | null;
 }
 
 /** The last close on or before `day` (a report may fall on a day without trading), with its day. */
@@ -153,6 +154,14 @@ export function signalEntries(scores: readonly (number | null)[]): { index: numb
   return entries;
 }
 
+/** The supporting scores of a stock on one report. */
+export interface SupportingScores {
+  delta: number;
+  market: number;
+  accuracy: number;
+  relevance: number;
+}
+
 /** What the report history says about one entry: the part of a ledger row that is recorded once and kept. */
 export interface LedgerEntry {
   ticker: string;
@@ -160,6 +169,21 @@ export interface LedgerEntry {
   direction: SignalSide;
   cScore: number;
   exitDate: string | null;
+  /** The supporting scores of the report it qualified on, recorded when that report was the latest; else absent or null. */
+  scores?: SupportingScores | null;
+}
+
+/**
+ * The entries that open on the latest report with that report's supporting scores (the history keeps only the
+ * latest report's full records, so an entry recorded on its own day is the one that can carry them).
+ */
+export function withLatestScores(entries: readonly LedgerEntry[], latestDate: string | undefined, latest: readonly { ticker: string; deltaScore: number; marketScore: number; accuracyScore: number; relevanceScore: number }[]): LedgerEntry[] {
+  if (latestDate === undefined) return [...entries];
+  const records = new Map(latest.map((r) => [r.ticker, r]));
+  return entries.map((entry) => {
+    const record = entry.date === latestDate ? records.get(entry.ticker) : undefined;
+    return record ? { ...entry, scores: { delta: record.deltaScore, market: record.marketScore, accuracy: record.accuracyScore, relevance: record.relevanceScore } } : entry;
+  });
 }
 
 /** A ticker's entries in a report series (one per time it qualified), with their exit dates. */
