@@ -39,5 +39,10 @@ export async function openRunLog(settings: Config): Promise<{ log: RunLog; alert
 
 /** The track step of a job: the closes and the ledger in the accounts database, the closes from the job's provider. */
 export async function jobTrackStep(settings: Config, store: TrackStore): Promise<TrackStep> {
-  return { store, source: closingPricesSourceFor(settings.polygon, await readUniverse(resolve(PROJECT_ROOT, settings.universeFile))) };
+  return {
+    store,
+    source: closingPricesSourceFor(settings.polygon, await readUniverse(resolve(PROJECT_ROOT, settings.universeFile))),
+    benchmarkTicker: settings.trackRecord.benchmarkTicker,
+    costBps: settings.trackRecord.costBps,
+  };
 }

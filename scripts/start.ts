@@ -64,7 +64,7 @@ const deployRules = (staging: string, build: { scriptHashes: readonly string[] }
 // Alerts: every publish of this process stores the report's events and sends the digests.
 const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl };
 // The track record: every publish stores the report dates' closes and records the ledger in the same database.
-const track = { store: new TrackStore(options.accounts.database.db), source: closingPricesSourceFor(config.polygon, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))) };
+const track = { store: new TrackStore(options.accounts.database.db), source: closingPricesSourceFor(config.polygon, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))), ...config.trackRecord };
 const firstBuild = !(await hasBuild());
 if (firstBuild) readiness = 'building';
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { explainIssues } from './lib/domain/text/explain';
 import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './lib/domain/report/export';
 import { DEFAULT_TICKER_DROP_PERCENT } from './lib/domain/operator/gates';
+import { DEFAULT_BENCHMARK_TICKER, DEFAULT_COST_BPS } from './lib/domain/track-record/benchmark';
 import { safeHttpUrl } from './lib/domain/text/url';
 
 /** The project's root folder (where package.json is); relative paths in the environment start here. */
@@ -102,6 +103,8 @@ export const EnvSchema = z.object({
   EXPORT_MAX_TICKERS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxTickers, 1, 1_000_000),
   EXPORT_MAX_CELL_CHARS: wholeNumber(DEFAULT_EXPORT_LIMITS.maxCellChars, 200, 1_000_000),
   GATE_TICKER_DROP_PERCENT: wholeNumber(DEFAULT_TICKER_DROP_PERCENT, 0, 100),
+  BENCHMARK_TICKER: text(DEFAULT_BENCHMARK_TICKER).pipe(z.string().regex(/^[A-Z][A-Z0-9.\-]{0,9}$/, 'expected a ticker in capitals, such as SPY')),
+  TRACK_COST_BPS: wholeNumber(DEFAULT_COST_BPS, 0, 1000),
   REDIS_URL: optional(
     z
       .string()
@@ -169,6 +172,8 @@ export interface Config {
   exportLimits: ExportLimits;
   /** GATE_TICKER_DROP_PERCENT: the share the latest report's ticker count may fall before the ticker-drop gate holds it. */
   tickerDropPercent: number;
+  /** The track record's benchmark (BENCHMARK_TICKER, its closes from the provider) and the model portfolio's cost per trade (TRACK_COST_BPS). */
+  trackRecord: { benchmarkTicker: string; costBps: number };
   /**
    * The model provider, when LLM_BASE_URL, LLM_API_KEY and LLM_MODEL are all set: an OpenAI-compatible API.
    * `requestTokenLimit` caps the tokens one model call may write, `dailyTokenLimit` the site's tokens a UTC day,
@@ -281,6 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCellChars: e.EXPORT_MAX_CELL_CHARS,
     },
     tickerDropPercent: e.GATE_TICKER_DROP_PERCENT,
+    trackRecord: { benchmarkTicker: e.BENCHMARK_TICKER, costBps: e.TRACK_COST_BPS },
     llm:
       e.LLM_BASE_URL && e.LLM_API_KEY && e.LLM_MODEL
         ? {

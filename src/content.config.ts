@@ -7,7 +7,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import type { z } from 'zod';
-import { CScoreGuideSchema, PolicySchema, QuestionSchema, ReleaseSchema } from './lib/domain/site/editorial';
+import { CScoreGuideSchema, MethodologySchema, PolicySchema, QuestionSchema, ReleaseSchema } from './lib/domain/site/editorial';
 
 /** The files of src/content/{folder} matching `pattern`, each checked by `schema`. */
 const files = <S extends z.ZodType>(folder: string, pattern: string, schema: S) =>
@@ -25,4 +25,6 @@ export const collections = {
    * it in the browser, which imports the file itself; this collection checks it at build time.
    */
   explainer: files('explainer', '*.json', CScoreGuideSchema),
+  /** The methodology page (/methodology): one entry, with its version, date and changelog. */
+  methodology: files('methodology', '*.md', MethodologySchema),
 };

@@ -104,6 +104,15 @@ async function pageGzipKb(dirs: Dirs): Promise<number> {
   return gzipSync(await readFile(join(dirs.root, 'dist', 'client', 'signal', PAGE_TICKER, 'index.html')), { level: 9 }).length / 1024;
 }
 
+/** The largest gzip -9 of PAGE_TICKER's signal permalinks (/signal/{T}/{date}), or null when it has none. */
+async function permalinkGzipKb(dirs: Dirs): Promise<number | null> {
+  const folder = join(dirs.root, 'dist', 'client', 'signal', PAGE_TICKER);
+  const dates = (await readdir(folder).catch(() => [] as string[])).filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name));
+  let largest: number | null = null;
+  for (const date of dates) largest = Math.max(largest ?? 0, gzipSync(await readFile(join(folder, date, 'index.html')), { level: 9 }).length / 1024);
+  return largest;
+}
+
 /** Measures every size: fresh, then one new day. */
 export async function historySection(ctx: BenchContext): Promise<Figure[]> {
   const figures: Figure[] = [];
@@ -118,6 +127,7 @@ export async function historySection(ctx: BenchContext): Promise<Figure[]> {
       add({ name: `${label}: one new day, wall time`, value: null, unit: 's', budget: size.newDayBudget, method: 'one new day', missing });
       add({ name: `${label}: one new day, peak RSS, whole process tree`, value: null, unit: 'MiB', budget: size.newDayRssBudget, method: 'one new day', missing });
       add({ name: `${label}: one new day, /signal/${PAGE_TICKER} HTML gzip`, value: null, unit: 'KB', budget: PAGE_BUDGET, method: 'one new day', missing });
+      add({ name: `${label}: one new day, /signal/${PAGE_TICKER}/{date} HTML gzip, largest`, value: null, unit: 'KB', budget: PAGE_BUDGET, method: 'one new day', missing });
       continue;
     }
     const dirs = dirsOf(ctx, size);
@@ -147,6 +157,15 @@ export async function historySection(ctx: BenchContext): Promise<Figure[]> {
         ...(result.peakTreeRssBytes === null ? { missing: 'not available (/proc unreadable)' } : {}),
       });
       add({ name: `${label}: ${run}, /signal/${PAGE_TICKER} HTML gzip`, value: round(await pageGzipKb(dirs)), unit: 'KB', budget: size.days >= 1260 ? PAGE_BUDGET : undefined, method: 'gzip -9 of the built page' });
+      const permalink = await permalinkGzipKb(dirs);
+      add({
+        name: `${label}: ${run}, /signal/${PAGE_TICKER}/{date} HTML gzip, largest`,
+        value: permalink === null ? null : round(permalink),
+        unit: 'KB',
+        budget: size.days >= 1260 ? PAGE_BUDGET : undefined,
+        method: `gzip -9 of each of ${PAGE_TICKER}'s signal permalinks, the largest`,
+        ...(permalink === null ? { missing: `${PAGE_TICKER} has no ledger entry in this archive` } : {}),
+      });
     }
   }
   return figures;

@@ -1,5 +1,5 @@
 /** The pages the weight and Lighthouse sections measure, and where each one is in a build. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TICKER_PATTERN } from '../../src/lib/domain/report/ticker';
 
@@ -8,7 +8,7 @@ export interface BenchPage {
   /** Short label for the tables: "/", "/heatmap", "ticker /signal/AAPL". */
   label: string;
   path: string;
-  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track';
+  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track' | 'permalink';
 }
 
 const PREFERRED_TICKER = 'AAPL';
@@ -25,7 +25,24 @@ export function benchPages(clientDir: string): BenchPage[] {
     { label: '/archives', path: '/archives', kind: 'archives' },
     { label: '/track-record', path: '/track-record', kind: 'track' },
     { label: `ticker /signal/${ticker}`, path: `/signal/${ticker}`, kind: 'ticker' },
+    ...permalinkPage(clientDir, ticker),
   ];
+}
+
+/** A signal's permalink: the ticker's newest one, else the first ticker's that has one; none in a build without. */
+function permalinkPage(clientDir: string, ticker: string): BenchPage[] {
+  const datesOf = (t: string) => (existsSync(join(clientDir, 'signal', t)) ? readdirSync(join(clientDir, 'signal', t)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort() : []);
+  let dates = datesOf(ticker);
+  let owner = ticker;
+  if (dates.length === 0) {
+    for (const t of existsSync(join(clientDir, 'signal')) ? readdirSync(join(clientDir, 'signal')) : []) {
+      dates = datesOf(t);
+      owner = t;
+      if (dates.length > 0) break;
+    }
+  }
+  const date = dates.at(-1);
+  return date === undefined ? [] : [{ label: 'permalink /signal/{T}/{date}', path: `/signal/${owner}/${date}`, kind: 'permalink' }];
 }
 
 function firstTicker(clientDir: string): string {

@@ -162,6 +162,8 @@ function kb(bytes: number): number {
 function budgetFor(page: BenchPage, kind: Kind): Budget | null {
   if (page.kind === 'ticker') return kind === 'html' ? TICKER_HTML : kind === 'js' ? TICKER_JS : null;
   if (page.kind === 'list' && kind === 'html') return LIST_HTML;
+  // A signal's permalink is held to the stock page's HTML budget.
+  if (page.kind === 'permalink' && kind === 'html') return TICKER_HTML;
   return null;
 }
 

@@ -6,14 +6,19 @@
  */
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { ClosingPricesSource, TrackData } from '../lib/domain/track-record/track-data';
-import { historyLedger, mergeLedger, type LedgerEntry } from '../lib/domain/track-record/track-record';
+import { historyLedger, mergeLedger, withLatestScores, type LedgerEntry } from '../lib/domain/track-record/track-record';
 import type { TrackStore } from '../storage/track';
 import { cachedCloses } from './closes-cache';
+import { DEFAULT_BENCHMARK_TICKER, DEFAULT_COST_BPS, DEMO_INDEX_NAME, demoIndexCloses } from '../lib/domain/track-record/benchmark';
 
 /** The track step's parts: where closes are stored and where they come from (the provider of the job). */
 export interface TrackStep {
   store: TrackStore;
   source: ClosingPricesSource;
+  /** BENCHMARK_TICKER (default SPY): its closes are the benchmark's, except with the demo provider (the demo index). */
+  benchmarkTicker?: string;
+  /** TRACK_COST_BPS: the model portfolio's cost per trade (default 10). */
+  costBps?: number;
 }
 
 /** What the backfill did. */
@@ -72,7 +77,7 @@ export function priceNotes(summary: PricesSummary, source: ClosingPricesSource['
  * track data the build reads with the run log's notes.
  */
 export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>, closesCache: string | null = null): Promise<{ track: TrackData; notes: string[] }> {
-  const computed = historyLedger(history);
+  const computed = withLatestScores(historyLedger(history), history.dates.at(-1), history.latest);
   const previous = await step.store.ledger();
   // A recorded date the archive no longer holds (its file withdrawn) has no report behind it: its rows go too.
   const reported = new Set(history.dates);
@@ -98,9 +103,22 @@ export async function recordTrack(step: TrackStep, history: SignalHistory, repub
 export async function trackDataOf(step: TrackStep, entries: LedgerEntry[], history: SignalHistory, closesCache: string | null = null): Promise<TrackData> {
   const stored = await step.store.priceDays(step.source.name);
   const days = stored.map((day) => day.date);
+  const benchmarkTicker = step.benchmarkTicker ?? DEFAULT_BENCHMARK_TICKER;
+  const demo = step.source.name === 'demo';
   const tickers = new Set([...entries.map((e) => e.ticker), ...history.latest.map((r) => r.ticker)]);
+  if (!demo) tickers.add(benchmarkTicker);
   const { closes } = await cachedCloses(step.store, stored, tickers, closesCache);
-  return { prices: days.length === 0 ? 'none' : step.source.name, days, closes, entries };
+  const benchmarkCloses = demo ? demoIndexCloses(days, closes) : closes[benchmarkTicker];
+  // The benchmark is kept apart from the tickers' closes unless a signal of its own needs them.
+  if (!demo && !entries.some((e) => e.ticker === benchmarkTicker) && !history.latest.some((r) => r.ticker === benchmarkTicker)) delete closes[benchmarkTicker];
+  return {
+    prices: days.length === 0 ? 'none' : step.source.name,
+    days,
+    closes,
+    entries,
+    ...(benchmarkCloses && days.length > 0 ? { benchmark: { ticker: demo ? DEMO_INDEX_NAME : benchmarkTicker, demo, closes: benchmarkCloses } } : {}),
+    costBps: step.costBps ?? DEFAULT_COST_BPS,
+  };
 }
 
 /** A digest of the stored days from this source: part of the inputs hash, so new closes rebuild the site. */

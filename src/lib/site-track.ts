@@ -31,6 +31,21 @@ export function siteLedgerTotal(): number {
 
 let ledgerFile: number | undefined;
 
+/** Every ticker with a ledger row, in the published track record (the permalink pages' tickers). */
+export function siteLedgerTickers(): string[] {
+  const view = siteData().trackView;
+  return view?.ledgerIndex === undefined ? [...computed().byTicker.keys()] : Object.keys(view.ledgerIndex);
+}
+
+// The permalink pages of one ticker are rendered one after another: its rows are read once for all of them.
+let lastLedger: { ticker: string; rows: LedgerRow[] } | undefined;
+
+/** `siteTickerLedger` of the ticker asked for last, kept: each of a ticker's permalink pages reads the same rows. */
+export function siteTickerLedgerKept(ticker: string): LedgerRow[] {
+  if (lastLedger?.ticker !== ticker) lastLedger = { ticker, rows: siteTickerLedger(ticker) };
+  return lastLedger.rows;
+}
+
 /** One ticker's ledger rows, newest first: from the ledger rows file when the daily job cut the ledger in the site data. */
 export function siteTickerLedger(ticker: string): LedgerRow[] {
   const view = siteData().trackView;

@@ -5,6 +5,47 @@
 import { closestTickers } from '../lib/domain/signals/search';
 import { asciiUpper } from '../lib/domain/text/text';
 import { loadIndex, resultContent } from './search';
+import { nearestDates, permalinkParts, signalPermalink } from '../lib/domain/track-record/ledger-view';
+import { staticJson } from '../lib/client/static-files';
+import { z } from '../lib/domain/zod';
+import { formatDate } from '../lib/domain/text/format';
+
+/** What the permalink's screen reads of /api/track-record/{T}: each entry's date, direction and C-Score. */
+const TickerLedgerSchema = z.object({ ledger: z.array(z.object({ date: z.string(), direction: z.string(), cScore: z.number() })) });
+
+/** A /signal/{T}/{date} with no entry: says so and lists that stock's entries nearest the date, from its static ledger JSON. */
+export async function showMissingPermalink(pathname: string): Promise<boolean> {
+  const parts = permalinkParts(pathname);
+  if (parts === null) return false;
+  const section = document.querySelector<HTMLElement>('[data-permalink-missing]');
+  const text = section?.querySelector('[data-permalink-missing-text]');
+  const list = section?.querySelector('[data-permalink-nearest]');
+  if (!section || !text || !list) return true;
+  text.textContent = `${parts.ticker} has no signal on ${formatDate(parts.date)}.`;
+  section.hidden = false;
+  try {
+    const { ledger } = await staticJson(`/api/track-record/${encodeURIComponent(parts.ticker)}`, TickerLedgerSchema);
+    const byDate = new Map(ledger.map((row) => [row.date, row]));
+    const nearest = nearestDates([...byDate.keys()], parts.date);
+    if (nearest.length === 0) {
+      section.querySelector<HTMLElement>('[data-permalink-lead]')?.setAttribute('hidden', '');
+      list.replaceChildren(Object.assign(document.createElement('li'), { textContent: `${parts.ticker} has not qualified as a signal in the published reports.` }));
+      return true;
+    }
+    list.replaceChildren(
+      ...nearest.map((date) => {
+        const row = byDate.get(date)!;
+        const item = document.createElement('li');
+        const link = Object.assign(document.createElement('a'), { href: signalPermalink(parts.ticker, date), textContent: formatDate(date), className: 'link' });
+        item.append(link, ` ${row.direction} at ${row.cScore.toFixed(2)}`);
+        return item;
+      }),
+    );
+  } catch {
+    list.replaceChildren(Object.assign(document.createElement('li'), { textContent: `No signal of ${parts.ticker} is published.` }));
+  }
+  return true;
+}
 
 /** The ticker of a /signal/{ticker} address, upper-cased, or null for /signal itself or an unreadable address. */
 export function askedTicker(pathname: string): string | null {
@@ -20,6 +61,10 @@ export function askedTicker(pathname: string): string | null {
 
 /** Fills the screen from the address: the ticker asked for, the search box, the closest tickers. */
 export function showStockNotFound(): void {
+  if (permalinkParts(location.pathname) !== null) {
+    void showMissingPermalink(location.pathname);
+    return;
+  }
   const ticker = askedTicker(location.pathname);
   if (ticker === null) return;
   const asked = document.querySelector<HTMLElement>('[data-asked]');

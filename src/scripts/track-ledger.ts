@@ -26,6 +26,7 @@ function ledgerRow(view: LedgerView): HTMLTableRowElement {
   for (const cell of ledgerCells(view)) {
     const td = document.createElement('td');
     if (cell.sortValue !== undefined) td.dataset.v = cell.sortValue;
+    if (cell.label !== undefined) td.dataset.label = cell.label;
     if (cell.href) {
       const link = document.createElement('a');
       link.href = cell.href;

@@ -222,6 +222,11 @@ export interface LedgerEntryTable {
   c_score: number;
   exit_date: string | null;
   recorded_at: string;
+  /** The supporting scores of the report it qualified on, when the job recorded it on that report's run (else null). */
+  delta_score: number | null;
+  market_score: number | null;
+  accuracy_score: number | null;
+  relevance_score: number | null;
 }
 
 export interface Database {
@@ -559,6 +564,14 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('alert_settings').addColumn('address_token_sent_at', 'text').execute();
       // SQLite cannot add a UNIQUE column: the index makes it one.
       await db.schema.createIndex('alert_settings_address_token').ifNotExists().unique().on('alert_settings').column('address_token_hash').execute();
+    },
+  },
+  // A signal's permalink shows the supporting scores of the day it qualified: recorded with the entry from then on.
+  '2026-11-30-track-02-ledger-scores': {
+    async up(db: Kysely<unknown>) {
+      for (const column of ['delta_score', 'market_score', 'accuracy_score', 'relevance_score']) {
+        await db.schema.alterTable('ledger_entry').addColumn(column, 'double precision').execute();
+      }
     },
   },
 };

@@ -74,13 +74,21 @@ export class TrackStore {
 
   /** The recorded ledger, oldest first. */
   async ledger(): Promise<LedgerEntry[]> {
-    const rows = await this.db.selectFrom('ledger_entry').select(['ticker', 'report_date', 'direction', 'c_score', 'exit_date']).orderBy('report_date').orderBy('ticker').execute();
+    const rows = await this.db
+      .selectFrom('ledger_entry')
+      .select(['ticker', 'report_date', 'direction', 'c_score', 'exit_date', 'delta_score', 'market_score', 'accuracy_score', 'relevance_score'])
+      .orderBy('report_date')
+      .orderBy('ticker')
+      .execute();
     return rows.map((row) => ({
       ticker: row.ticker,
       date: row.report_date,
       direction: row.direction === 'bearish' ? 'bearish' : 'bullish',
       cScore: Number(row.c_score),
       exitDate: row.exit_date,
+      ...(row.delta_score === null
+        ? {}
+        : { scores: { delta: Number(row.delta_score), market: Number(row.market_score), accuracy: Number(row.accuracy_score), relevance: Number(row.relevance_score) } }),
     }));
   }
 
@@ -93,7 +101,18 @@ export class TrackStore {
       for (const date of republished) await trx.deleteFrom('ledger_entry').where('report_date', '=', date).execute();
       const fresh = ledger.filter((e) => !before.has(key(e)));
       for (const batch of chunks(fresh, ROWS_PER_INSERT)) {
-        const rows = batch.map((e) => ({ ticker: e.ticker, report_date: e.date, direction: e.direction, c_score: e.cScore, exit_date: e.exitDate, recorded_at: recordedAt }));
+        const rows = batch.map((e) => ({
+          ticker: e.ticker,
+          report_date: e.date,
+          direction: e.direction,
+          c_score: e.cScore,
+          exit_date: e.exitDate,
+          recorded_at: recordedAt,
+          delta_score: e.scores?.delta ?? null,
+          market_score: e.scores?.market ?? null,
+          accuracy_score: e.scores?.accuracy ?? null,
+          relevance_score: e.scores?.relevance ?? null,
+        }));
         await trx.insertInto('ledger_entry').values(rows).execute();
       }
       for (const entry of ledger) {

@@ -110,7 +110,7 @@ describe('the daily job sends the digests of a published report', { timeout: 90_
     expect(mail!.subject).toBe('C-Score Signals: 1 signal alert for Nov 19, 2026');
     expect(mail!.text).toContain(`- AAPL is a new bullish signal: C-Score 60.00 to 70.00\n  ${origin}/signal/AAPL`);
     expect(mail!.text).not.toContain('MSFT');
-    expect(mail!.html).toContain(`<a href="${origin}/signal/AAPL">AAPL</a>`);
+    expect(mail!.html).toContain(`<a href="${origin}/signal/AAPL/2026-11-19">AAPL</a>`);
     const unsubscribe = /Unsubscribe from these emails: (\S+)/.exec(mail!.text)![1]!;
     expect(mail!.headers['list-unsubscribe']).toBe(`<${unsubscribe}>`);
     expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');

@@ -102,7 +102,7 @@ describe('search hygiene of the built site', () => {
   it('writes one sitemap file per family under an index, each address with the report day as lastmod (none for a text page)', async () => {
     const entries = await readSitemaps(client);
     const index = await readFile(join(client, 'sitemap-index.xml'), 'utf8');
-    expect([...index.matchAll(/<loc>[^<]*\/(sitemap-[a-z]+-\d+\.xml)<\/loc><lastmod>(\d{4}-\d\d-\d\d)<\/lastmod>/g)].map((m) => m[1])).toEqual(['sitemap-pages-0.xml', 'sitemap-stocks-0.xml']);
+    expect([...index.matchAll(/<loc>[^<]*\/(sitemap-[a-z]+-\d+\.xml)<\/loc><lastmod>(\d{4}-\d\d-\d\d)<\/lastmod>/g)].map((m) => m[1])).toEqual(['sitemap-pages-0.xml', 'sitemap-stocks-0.xml', 'sitemap-signals-0.xml']);
     const { reportDate } = JSON.parse(await readFile(join(site.distDir, 'build.json'), 'utf8')) as { reportDate: string };
     const byPath = new Map(entries.map((entry) => [new URL(entry.loc).pathname, entry]));
     // Stock pages in their own family; the lists, the hubs and the archives with the pages.

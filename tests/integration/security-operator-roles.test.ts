@@ -222,7 +222,9 @@ describe.each(DATABASES)('the migration on an existing $name database', ({ url }
       await db.schema.alterTable('plan_grant').dropColumn('granted_by').execute();
       await db.schema.dropIndex('alert_settings_address_token').execute();
       for (const column of ['address_confirmed_at', 'address_token_hash', 'address_token_sent_at']) await db.schema.alterTable('alert_settings').dropColumn(column).execute();
-      await (db as unknown as import('kysely').Kysely<{ app_migration: { name: string } }>).deleteFrom('app_migration').where('name', 'like', '2026-11-29-security-%').execute();
+      // The migrations named after these are undone too: a previous version's database has none of them.
+      for (const column of ['delta_score', 'market_score', 'accuracy_score', 'relevance_score']) await db.schema.alterTable('ledger_entry').dropColumn(column).execute();
+      await (db as unknown as import('kysely').Kysely<{ app_migration: { name: string } }>).deleteFrom('app_migration').where('name', '>=', '2026-11-29-security-').execute();
       const at = (iso: string) => (accounts.database.type === 'postgres' ? new Date(iso) : iso);
       const user = (id: string, email: string, verified: boolean) => ({ id, email, name: '', emailVerified: accounts.database.type === 'postgres' ? verified : Number(verified), image: null, createdAt: at('2026-11-01T00:00:00.000Z'), updatedAt: at('2026-11-10T00:00:00.000Z') });
       await db.insertInto('user').values([user('u-confirmed', 'ops@example.com', true), user('u-squatter', 'boss@example.com', false)]).execute();

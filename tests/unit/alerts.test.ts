@@ -80,11 +80,11 @@ describe('the digest', () => {
   const [event] = signalEvents(history(dates, { AAPL: [10, 40, 70.5] }));
   const mail = composeDigest({ to: 'ann@example.com', siteName: 'C-Score Signals', siteUrl: 'https://signals.example', reportDate: '2026-11-18', events: [event!], unsubscribeUrl: 'https://signals.example/api/alerts/unsubscribe?token=abc' });
 
-  it('names the events with links to the stock pages, in text and HTML, and the unsubscribe link', () => {
+  it('names the events with links to the signals\' permalinks, in text and HTML, and the unsubscribe link', () => {
     expect(mail.subject).toBe('C-Score Signals: 1 signal alert for Nov 18, 2026');
-    expect(mail.text).toContain('- AAPL is a new bullish signal: C-Score 40.00 to 70.50\n  https://signals.example/signal/AAPL');
+    expect(mail.text).toContain('- AAPL is a new bullish signal: C-Score 40.00 to 70.50\n  https://signals.example/signal/AAPL/2026-11-18\n');
     expect(mail.text).toContain('Unsubscribe from these emails: https://signals.example/api/alerts/unsubscribe?token=abc');
-    expect(mail.html).toContain('<a href="https://signals.example/signal/AAPL">AAPL</a>: is a new bullish signal: C-Score 40.00 to 70.50');
+    expect(mail.html).toContain('<a href="https://signals.example/signal/AAPL/2026-11-18">AAPL</a>: is a new bullish signal: C-Score 40.00 to 70.50');
     expect(mail.html).toContain('<a href="https://signals.example/api/alerts/unsubscribe?token=abc">Unsubscribe from these emails</a>');
   });
 

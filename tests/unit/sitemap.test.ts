@@ -7,11 +7,12 @@ const SITE = 'https://signals.example/';
 const locs = (xml: string) => childrenNamed(parseXml(xml), 'url').map((url) => [childText(url, 'loc'), childText(url, 'lastmod')]);
 
 describe('sitemapFiles', () => {
-  const files = sitemapFiles(['', 'all-signals/', 'signal/AAPL/', 'signal/BRK.B/', 'sector/energy/', 'terms/', 'login/', 'signal/', '404.html', 'archives/2/', 'embed/AAPL/'], SITE, '2026-11-20');
+  const files = sitemapFiles(['', 'all-signals/', 'signal/AAPL/', 'signal/BRK.B/', 'signal/AAPL/2026-11-11/', 'sector/energy/', 'terms/', 'login/', 'signal/', '404.html', 'archives/2/', 'embed/AAPL/'], SITE, '2026-11-20');
   const byName = Object.fromEntries(files.map((f) => [f.name, f.xml]));
 
-  it('puts the stock pages in their own family and the lists, hubs and archives in the pages family', () => {
-    expect(files.map((f) => f.name)).toEqual(['sitemap-pages-0.xml', 'sitemap-stocks-0.xml', 'sitemap-index.xml']);
+  it('puts the stock pages and the signal permalinks in their own families, the lists, hubs and archives in the pages family', () => {
+    expect(files.map((f) => f.name)).toEqual(['sitemap-pages-0.xml', 'sitemap-stocks-0.xml', 'sitemap-signals-0.xml', 'sitemap-index.xml']);
+    expect(locs(byName['sitemap-signals-0.xml']!)).toEqual([['https://signals.example/signal/AAPL/2026-11-11', '2026-11-20']]);
     expect(locs(byName['sitemap-stocks-0.xml']!)).toEqual([
       ['https://signals.example/signal/AAPL', '2026-11-20'],
       ['https://signals.example/signal/BRK.B', '2026-11-20'],
@@ -31,6 +32,7 @@ describe('sitemapFiles', () => {
     expect(childrenNamed(index, 'sitemap').map((s) => [childText(s, 'loc'), childText(s, 'lastmod')])).toEqual([
       ['https://signals.example/sitemap-pages-0.xml', '2026-11-20'],
       ['https://signals.example/sitemap-stocks-0.xml', '2026-11-20'],
+      ['https://signals.example/sitemap-signals-0.xml', '2026-11-20'],
     ]);
   });
 

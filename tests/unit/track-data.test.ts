@@ -42,12 +42,13 @@ describe('the ledger CSV', () => {
       'close_30d', 'close_30d_date', 'return_30d', 'status_30d',
       'close_90d', 'close_90d_date', 'return_90d', 'status_90d',
       'exit_date', 'exit_return', 'prices',
+      'excess_5d', 'excess_30d', 'excess_90d',
     ]);
     expect(lines).toHaveLength(3);
     // AAPL entered at 100 on Jan 5; five trading days on is Jan 12 at 110: +10%, a hit; exited Jan 8 at 103.
-    expect(lines[1]).toBe('AAPL,2026-01-05,bullish,70.50,100.00,110.00,2026-01-12,0.100000,hit,110.00,2026-01-12,0.100000,open,110.00,2026-01-12,0.100000,open,2026-01-08,0.030000,demo');
+    expect(lines[1]).toBe('AAPL,2026-01-05,bullish,70.50,100.00,110.00,2026-01-12,0.100000,hit,110.00,2026-01-12,0.100000,open,110.00,2026-01-12,0.100000,open,2026-01-08,0.030000,demo,,,');
     // XOM entered at 50 and stopped trading at 48: +4% for the bearish signal, marked, never dropped.
-    expect(lines[2]).toBe('XOM,2026-01-05,bearish,-80.00,50.00,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,,,demo');
+    expect(lines[2]).toBe('XOM,2026-01-05,bearish,-80.00,50.00,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,48.00,2026-01-07,0.040000,stopped-hit,,,demo,,,');
   });
 
   it('is written a chunk at a time: the header once, then 250 rows a chunk, the same text as made at once', () => {

@@ -160,6 +160,11 @@ export function SignalInfoCard({ record, idPrefix }: { record: SignalRecord; idP
           ))}
         </ul>
         <p className="mt-2 muted">{CSCORE_GUIDE.methodology}</p>
+        <p className="mt-1">
+          <a className="link" href="/methodology" data-testid="guide-methodology">
+            The full methodology
+          </a>
+        </p>
       </details>
     </Card>
   );

@@ -7,6 +7,7 @@ import { similarFinder, type SimilarTicker } from '../../lib/domain/signals/simi
 
 interface Index {
   universe: Map<string, UniverseCompany>;
+  latest: Map<string, SignalRecord>;
   similar: (record: SignalRecord) => SimilarTicker[];
 }
 
@@ -17,6 +18,7 @@ function indexOf(data: SiteData): Index {
   if (!index) {
     index = {
       universe: new Map(data.universe.map((c) => [c.ticker, c])),
+      latest: new Map(data.history.latest.map((r) => [r.ticker, r])),
       similar: similarFinder(data.history.latest),
     };
     indexes.set(data, index);
@@ -32,4 +34,9 @@ export function universeRow(data: SiteData, ticker: string): UniverseCompany | u
 /** `similarTickers` of the domain, compared only with the records of the same sector or sub-industry. */
 export function similarFor(data: SiteData, record: SignalRecord): SimilarTicker[] {
   return indexOf(data).similar(record);
+}
+
+/** The latest report's record of a ticker (each permalink page looks its ticker up). */
+export function latestRecord(data: SiteData, ticker: string): SignalRecord | undefined {
+  return indexOf(data).latest.get(ticker);
 }

@@ -157,6 +157,14 @@ export function stockUrl(siteUrl: string, ticker: string): string {
   return new URL(`/signal/${encodeURIComponent(ticker)}`, siteUrl).href;
 }
 
+/**
+ * Where an event links: a signal that opened on the report (new, reversed, crossed again) to its permalink
+ * (/signal/{T}/{date}, the ledger's entry of that day), an exit to the stock page.
+ */
+export function eventUrl(siteUrl: string, event: Pick<SignalEvent, 'ticker' | 'reportDate' | 'kind'>): string {
+  return event.kind === 'exited' ? stockUrl(siteUrl, event.ticker) : new URL(`/signal/${encodeURIComponent(event.ticker)}/${event.reportDate}`, siteUrl).href;
+}
+
 /** A stable address naming one event (the feeds' item ids): the stock page with the event in its fragment. */
 export function eventId(siteUrl: string, event: Pick<SignalEvent, 'ticker' | 'reportDate' | 'kind'>): string {
   return `${stockUrl(siteUrl, event.ticker)}#${event.reportDate}-${event.kind}`;
@@ -192,11 +200,11 @@ export function composeDigest(input: {
   const subject = `${siteName}: ${count} for ${formatDate(reportDate)}`;
   const settingsUrl = new URL('/account#alerts', siteUrl).href;
   const intro = `Your watched stocks on the report of ${formatDate(reportDate)}:`;
-  const lines = events.map((event) => `- ${capital(eventText(event))}\n  ${stockUrl(siteUrl, event.ticker)}`);
+  const lines = events.map((event) => `- ${capital(eventText(event))}\n  ${eventUrl(siteUrl, event)}`);
   const footer = [`Change your alerts: ${settingsUrl}`, `Unsubscribe from these emails: ${unsubscribeUrl}`];
   const text = [intro, '', ...lines, '', ...footer, ''].join('\n');
   const items = events
-    .map((event) => `<li><a href="${escapeHtml(stockUrl(siteUrl, event.ticker))}">${escapeHtml(event.ticker)}</a>: ${escapeHtml(eventText(event).slice(event.ticker.length + 1))}</li>`)
+    .map((event) => `<li><a href="${escapeHtml(eventUrl(siteUrl, event))}">${escapeHtml(event.ticker)}</a>: ${escapeHtml(eventText(event).slice(event.ticker.length + 1))}</li>`)
     .join('');
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>` +

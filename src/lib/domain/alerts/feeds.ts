@@ -4,7 +4,7 @@
  * id is the stable address of its event (the stock page, the event in the fragment).
  */
 import { Feed } from 'feed';
-import { eventId, eventText, type SignalEvent, stockUrl } from './alerts';
+import { eventId, eventText, eventUrl, type SignalEvent } from './alerts';
 import { LOCKED_SIGNAL_LABEL } from '../accounts/entitlements';
 import { formatDate } from '../text/format';
 
@@ -55,7 +55,7 @@ export function signalFeed(input: SignalFeedInput): Feed {
     feed.addItem({
       id: eventId(input.siteUrl, event),
       title: text,
-      link: stockUrl(input.siteUrl, event.ticker),
+      link: eventUrl(input.siteUrl, event),
       date,
       published: date,
       description: `${text}, on the report of ${formatDate(event.reportDate)}.`,

@@ -35,6 +35,15 @@ export const PolicySchema = z.strictObject({
   lead: text('lead'),
 });
 
+/** The methodology page: its version (major.minor.patch), its date, and the changelog of the methodology. */
+export const MethodologySchema = z.strictObject({
+  title: text('title'),
+  description: text('description'),
+  version: z.string({ error: 'version is missing: write it as major.minor.patch, e.g. 1.0.0' }).regex(/^\d+\.\d+\.\d+$/, 'version must read major.minor.patch, e.g. 1.0.0'),
+  date: z.string({ error: "date is missing: write it as yyyy-mm-dd in quotes, e.g. '2026-11-27'" }).regex(/^\d{4}-\d{2}-\d{2}$/, "date must read yyyy-mm-dd, e.g. '2026-11-27'"),
+  changes: z.array(z.strictObject({ version: z.string().regex(/^\d+\.\d+\.\d+$/, 'a change\'s version must read major.minor.patch'), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a change's date must read yyyy-mm-dd"), text: text('text') })).min(1, 'changes must list at least the current version'),
+});
+
 /** The C-Score interpretation guide behind 'More information': one line per range, then the methodology note. */
 export const CScoreGuideSchema = z.strictObject({
   summary: text('summary'),

@@ -12,11 +12,11 @@ export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | '
 
 /**
  * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), one `per-hub` (a sector's or
- * sub-industry's, /sector/{slug}), `paged` (/archives,
+ * sub-industry's, /sector/{slug}), one `per-signal` (each ledger entry's /signal/{TICKER}/{DATE}), `paged` (/archives,
  * /archives/2 ...), or `none` (a noindex page: the not-found screens, the account and operators' pages, the AI chat,
  * the placeholders).
  */
-export type SitemapFamily = 'one' | 'per-ticker' | 'per-hub' | 'paged' | 'none';
+export type SitemapFamily = 'one' | 'per-ticker' | 'per-hub' | 'per-signal' | 'paged' | 'none';
 
 export interface Page {
   /** The address, as Astro routes it (`[param]` stands for a segment); a paged page's further pages are below it. */
@@ -56,6 +56,8 @@ export const PAGES: readonly Page[] = [
   { path: '/terms', file: 'terms.astro', title: 'Terms', nav: { section: 'info', order: 2 }, sitemap: 'one', text: true },
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one', text: true },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
+  { path: '/signal/[ticker]/[date]', file: 'signal/[ticker]/[date].astro', title: 'Signal', navTab: '/track-record', sitemap: 'per-signal' },
+  { path: '/methodology', file: 'methodology.astro', title: 'Methodology', navTab: '/track-record', sitemap: 'one', text: true },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
   { path: '/sector/[slug]', file: 'sector/[slug].astro', title: 'Sector', sitemap: 'per-hub' },
   { path: '/industry/[slug]', file: 'industry/[slug].astro', title: 'Sub-industry', sitemap: 'per-hub' },

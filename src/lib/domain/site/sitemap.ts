@@ -19,11 +19,12 @@ const FAMILY_FILES: Record<SitemapFamily, string | null> = {
   paged: 'pages',
   'per-hub': 'pages',
   'per-ticker': 'stocks',
+  'per-signal': 'signals',
   none: null,
 };
 
 /** The families, in the order the index names them. */
-export const SITEMAP_FAMILIES = ['pages', 'stocks'] as const;
+export const SITEMAP_FAMILIES = ['pages', 'stocks', 'signals'] as const;
 
 /** One written file: its name under the site's root and its XML. */
 export interface SitemapFile {

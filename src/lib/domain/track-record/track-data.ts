@@ -7,6 +7,9 @@ import { z } from '../zod';
 import { toCsv } from '../text/csv';
 import { formatReturn, type ListPrice, type PriceSource } from '../signals/list-price';
 import { ledgerStatus } from './ledger-view';
+import { MIN_RESOLVED } from './stats';
+import { modelPortfolio, type Portfolio } from './portfolio';
+import { DEFAULT_COST_BPS, DEMO_INDEX_NAME, type BenchmarkSeries } from './benchmark';
 
 export { formatReturn, type ListPrice, type PriceSource };
 import {
@@ -54,6 +57,7 @@ const LedgerEntrySchema = z.object({
   direction: z.enum(['bullish', 'bearish']),
   cScore: z.number(),
   exitDate: IsoDay.nullable(),
+  scores: z.object({ delta: z.number(), market: z.number(), accuracy: z.number(), relevance: z.number() }).nullable().optional(),
 });
 
 /** What the daily job hands the build for the track record. */
@@ -65,6 +69,10 @@ export const TrackDataSchema = z.object({
   closes: z.record(z.string(), z.array(z.number().nullable())),
   /** The recorded ledger, oldest first. */
   entries: z.array(LedgerEntrySchema),
+  /** The benchmark's closes aligned with `days` (absent: no benchmark figures). */
+  benchmark: z.object({ ticker: z.string(), demo: z.boolean(), closes: z.array(z.number().nullable()) }).optional(),
+  /** The model portfolio's cost per trade in basis points (TRACK_COST_BPS). */
+  costBps: z.number().nonnegative().optional(),
 });
 export type TrackData = z.infer<typeof TrackDataSchema>;
 
@@ -79,8 +87,31 @@ export function priceSeriesOf(track: TrackData, ticker: string): PriceSeries {
   return { days: track.days, closes };
 }
 
+/** The benchmark's price series from the track data, or null without one. */
+export function benchmarkSeriesOf(track: TrackData): PriceSeries | null {
+  if (!track.benchmark) return null;
+  const closes = new Map<string, number>();
+  track.benchmark.closes.forEach((close, i) => close !== null && i < track.days.length && closes.set(track.days[i]!, close));
+  return closes.size === 0 ? null : { days: track.days, closes };
+}
+
+/** What a page says the benchmark is: its ticker, or the demo index (labelled demo). */
+export interface BenchmarkInfo {
+  ticker: string;
+  demo: boolean;
+  /** How a reader reads it: "SPY", or "Demo index (demo prices)". */
+  label: string;
+}
+
+/** The benchmark of the track data as the pages name it, or null without one. */
+export function benchmarkInfo(benchmark: Pick<BenchmarkSeries, 'ticker' | 'demo'> | undefined): BenchmarkInfo | null {
+  if (!benchmark) return null;
+  return { ticker: benchmark.ticker, demo: benchmark.demo, label: benchmark.demo ? `${DEMO_INDEX_NAME} (${DEMO_PRICES_LABEL.toLowerCase()})` : benchmark.ticker };
+}
+
 /** The measured ledger (every entry with its outcomes), newest first. */
 export function measuredLedger(track: TrackData): LedgerRow[] {
+  const benchmark = benchmarkSeriesOf(track);
   const byTicker = new Map<string, LedgerEntry[]>();
   for (const entry of track.entries) (byTicker.get(entry.ticker) ?? byTicker.set(entry.ticker, []).get(entry.ticker)!).push(entry);
   // One ticker's price series at a time, dropped once its entries are measured: five years of 6,000 tickers' closes
@@ -88,7 +119,7 @@ export function measuredLedger(track: TrackData): LedgerRow[] {
   const rows: LedgerRow[] = [];
   for (const [ticker, entries] of byTicker) {
     const prices = priceSeriesOf(track, ticker);
-    for (const entry of entries) rows.push(measureEntry(entry, prices));
+    for (const entry of entries) rows.push(measureEntry(entry, prices, benchmark));
   }
   return rows.sort((a, b) => b.date.localeCompare(a.date) || a.ticker.localeCompare(b.ticker));
 }
@@ -98,14 +129,23 @@ export interface TrackReport {
   prices: PriceSource;
   /** The last trading day with closes (the outcomes are "as of" it), or null. */
   asOf: string | null;
+  /** What the excess returns are measured against, or null (older site data: no benchmark figures). */
+  benchmark?: BenchmarkInfo | null;
   ledger: LedgerRow[];
   aggregates: TrackAggregates;
+  /** The model portfolio from the first archived report on, or null without closes (older site data: absent). */
+  portfolio?: Portfolio | null;
 }
 
-/** The track record of the site data's track part; sectors from the universe. */
-export function trackReport(track: TrackData, sectorOf: (ticker: string) => string | undefined): TrackReport {
+/** The track record of the site data's track part; sectors from the universe; the portfolio from `firstReport` (default: the first entry). */
+export function trackReport(track: TrackData, sectorOf: (ticker: string) => string | undefined, firstReport?: string): TrackReport {
   const ledger = measuredLedger(track);
-  return { prices: track.prices, asOf: track.days.at(-1) ?? null, ledger, aggregates: aggregateLedger(ledger, sectorOf) };
+  const start = firstReport ?? track.entries[0]?.date;
+  const portfolio =
+    track.prices === 'none' || start === undefined
+      ? null
+      : modelPortfolio({ days: track.days, closes: track.closes, entries: track.entries, firstReport: start, costBps: track.costBps ?? DEFAULT_COST_BPS, benchmark: track.benchmark?.closes ?? null });
+  return { prices: track.prices, asOf: track.days.at(-1) ?? null, benchmark: benchmarkInfo(track.benchmark), ledger, aggregates: aggregateLedger(ledger, sectorOf), portfolio };
 }
 
 /** Each ticker's last close as of `reportDate` and its day change. */
@@ -139,6 +179,7 @@ export const LEDGER_CSV_COLUMNS = [
   'exit_date',
   'exit_return',
   'prices',
+  ...TRACK_HORIZONS.map((h) => `excess_${h}d`),
 ] as const;
 
 const fixed = (value: number | null, digits: number) => (value === null ? '' : value.toFixed(digits));
@@ -171,6 +212,7 @@ export function* ledgerCsvChunks(report: TrackReport): Generator<string> {
         row.exitDate ?? '',
         fixed(row.exitReturn, 6),
         report.prices === 'demo' ? 'demo' : report.prices,
+        ...row.outcomes.map((o) => fixed(o.excessReturn ?? null, 6)),
       ]),
     );
   }
@@ -192,8 +234,11 @@ export function trackRecordApi(report: TrackReport) {
     prices: report.prices,
     pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
     asOf: report.asOf,
+    benchmark: report.benchmark ?? null,
+    minResolved: MIN_RESOLVED,
     horizons: [...TRACK_HORIZONS],
     ...report.aggregates,
+    portfolio: report.portfolio ?? null,
     csv: '/track-record.csv',
   });
 }
@@ -210,6 +255,8 @@ function tickerTrackBody(report: TrackReport, rows: readonly LedgerRow[], ticker
     prices: report.prices,
     pricesLabel: report.prices === 'demo' ? DEMO_PRICES_LABEL : null,
     asOf: report.asOf,
+    benchmark: report.benchmark ?? null,
+    minResolved: MIN_RESOLVED,
     signals: rows.length,
     bullish: aggregates.directions.bullish,
     bearish: aggregates.directions.bearish,
@@ -289,12 +336,17 @@ export interface PublishedTrack {
 
 /** The track record the build publishes (pages, static API, CSV alike); `locked` are the top tickers PAYWALL=on locks. */
 export function publishedTrack(
-  site: { track: TrackData; reportDate: string; universe: readonly { ticker: string; sector: string }[]; history: { latest: readonly { ticker: string; sector?: string | undefined }[] } },
+  site: {
+    track: TrackData;
+    reportDate: string;
+    universe: readonly { ticker: string; sector: string }[];
+    history: { dates?: readonly string[]; latest: readonly { ticker: string; sector?: string | undefined }[] };
+  },
   locked: ReadonlySet<string>,
 ): PublishedTrack {
   const sectors = new Map(site.universe.map((company) => [company.ticker, company.sector]));
   for (const record of site.history.latest) if (record.sector) sectors.set(record.ticker, record.sector);
-  const report = trackReport(publicTrack(site.track, locked, site.reportDate), (ticker) => sectors.get(ticker));
+  const report = trackReport(publicTrack(site.track, locked, site.reportDate), (ticker) => sectors.get(ticker), site.history.dates?.[0]);
   const prices = listPrices(site.track, site.reportDate, site.history.latest.map((r) => r.ticker));
   return { report, byTicker: ledgerByTicker(report.ledger), prices };
 }

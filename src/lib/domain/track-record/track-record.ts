@@ -3,6 +3,7 @@
  * 5, 30 and 90 trading days later, losers included. Pure functions of the report history and the daily closes.
  */
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection } from '../signals/signal';
+import { meanInterval, wilsonInterval } from './stats';
 
 /** The horizons, in trading days after the report date. */
 export const TRACK_HORIZONS = [5, 30, 90] as const;
@@ -41,6 +42,10 @@ export interface HorizonOutcome {
   signalReturn: number | null;
   /** Whether the price moved the signal's way (bullish: rose, bearish: fell); null while open or without a price. */
   hit: boolean | null;
+  /** The benchmark's price change over the same days (report date's close to `date`'s), or null without its closes. */
+  benchmarkReturn: number | null;
+  /** The signal's return less the benchmark's, in the signal's direction (bearish: the benchmark's change less the stock's). */
+  excessReturn: number | null;
 }
 
 /** One time a ticker qualified. */
@@ -57,6 +62,7 @@ export interface LedgerRow {
   exitDate: string | null;
   /** The change from entry to the close of the exit date, in the signal's direction. */
   exitReturn: number | null;
+  scores?: SupportingScores | null;
 }
 
 /** The last close on or before `day` (a report may fall on a day without trading), with its day. */
@@ -89,8 +95,8 @@ function lastCloseOf(prices: PriceSeries): { date: string; close: number } | nul
 }
 
 /** The outcome of a signal at `horizon` trading days after `date`, from `entry` (the close on the report date). */
-export function horizonOutcome(prices: PriceSeries, date: string, direction: SignalSide, entry: number | null, horizon: Horizon): HorizonOutcome {
-  const none: HorizonOutcome = { horizon, status: 'no-price', date: null, close: null, priceReturn: null, signalReturn: null, hit: null };
+export function horizonOutcome(prices: PriceSeries, date: string, direction: SignalSide, entry: number | null, horizon: Horizon, benchmark: PriceSeries | null = null): HorizonOutcome {
+  const none: HorizonOutcome = { horizon, status: 'no-price', date: null, close: null, priceReturn: null, signalReturn: null, hit: null, benchmarkReturn: null, excessReturn: null };
   if (entry === null || entry <= 0) return none;
   const start = upperIndex(prices.days, date);
   const target = start + horizon;
@@ -98,7 +104,8 @@ export function horizonOutcome(prices: PriceSeries, date: string, direction: Sig
     const priceReturn = at.close / entry - 1;
     const signalReturn = direction === 'bullish' ? priceReturn : -priceReturn;
     const hit = status === 'open' ? null : direction === 'bullish' ? at.close > entry : at.close < entry;
-    return { horizon, status, date: at.date, close: at.close, priceReturn, signalReturn, hit };
+    const benchmarkReturn = benchmark === null ? null : periodReturn(benchmark, date, at.date);
+    return { horizon, status, date: at.date, close: at.close, priceReturn, signalReturn, hit, benchmarkReturn, excessReturn: excessReturn(direction, priceReturn, benchmarkReturn) };
   };
   const last = lastCloseOf(prices);
   if (last === null) return none;
@@ -111,6 +118,20 @@ export function horizonOutcome(prices: PriceSeries, date: string, direction: Sig
   // No close on or after the horizon's day while the market traded on: the ticker stopped trading first.
   if (at.date < targetDay && last.date <= targetDay) return measured('stopped', at);
   return measured('closed', at);
+}
+
+/** The price change of a series from its close on or before `from` to its close on or before `to`, or null. */
+export function periodReturn(series: PriceSeries, from: string, to: string): number | null {
+  // Most days are trading days with a close: a lookup, before the search for the last close before one.
+  const start = series.closes.get(from) ?? closeOnOrBefore(series, from)?.close ?? null;
+  const end = series.closes.get(to) ?? closeOnOrBefore(series, to)?.close ?? null;
+  return start === null || end === null || start <= 0 ? null : end / start - 1;
+}
+
+/** A signal's return over the benchmark's, in the signal's direction: bullish stock − benchmark, bearish benchmark − stock. */
+export function excessReturn(direction: SignalSide, priceReturn: number | null, benchmarkReturn: number | null): number | null {
+  if (priceReturn === null || benchmarkReturn === null) return null;
+  return direction === 'bullish' ? priceReturn - benchmarkReturn : benchmarkReturn - priceReturn;
 }
 
 /** Each time a ticker qualified in a report series: where it entered and where it stopped qualifying that way. */
@@ -133,6 +154,14 @@ export function signalEntries(scores: readonly (number | null)[]): { index: numb
   return entries;
 }
 
+/** The supporting scores of a stock on one report. */
+export interface SupportingScores {
+  delta: number;
+  market: number;
+  accuracy: number;
+  relevance: number;
+}
+
 /** What the report history says about one entry: the part of a ledger row that is recorded once and kept. */
 export interface LedgerEntry {
   ticker: string;
@@ -140,6 +169,21 @@ export interface LedgerEntry {
   direction: SignalSide;
   cScore: number;
   exitDate: string | null;
+  /** The supporting scores of the report it qualified on, recorded when that report was the latest; else absent or null. */
+  scores?: SupportingScores | null;
+}
+
+/**
+ * The entries that open on the latest report with that report's supporting scores (the history keeps only the
+ * latest report's full records, so an entry recorded on its own day is the one that can carry them).
+ */
+export function withLatestScores(entries: readonly LedgerEntry[], latestDate: string | undefined, latest: readonly { ticker: string; deltaScore: number; marketScore: number; accuracyScore: number; relevanceScore: number }[]): LedgerEntry[] {
+  if (latestDate === undefined) return [...entries];
+  const records = new Map(latest.map((r) => [r.ticker, r]));
+  return entries.map((entry) => {
+    const record = entry.date === latestDate ? records.get(entry.ticker) : undefined;
+    return record ? { ...entry, scores: { delta: record.deltaScore, market: record.marketScore, accuracy: record.accuracyScore, relevance: record.relevanceScore } } : entry;
+  });
 }
 
 /** A ticker's entries in a report series (one per time it qualified), with their exit dates. */
@@ -159,7 +203,7 @@ export function historyLedger(history: { dates: readonly string[]; scores: Reado
 }
 
 /** An entry measured against the closes: the entry close, every horizon's outcome and the return to the exit. */
-export function measureEntry(entry: LedgerEntry, prices: PriceSeries): LedgerRow {
+export function measureEntry(entry: LedgerEntry, prices: PriceSeries, benchmark: PriceSeries | null = null): LedgerRow {
   const { date, direction, exitDate } = entry;
   const entryClose = closeOnOrBefore(prices, date)?.close ?? null;
   const exitClose = exitDate === null ? null : (closeOnOrBefore(prices, exitDate)?.close ?? null);
@@ -167,7 +211,7 @@ export function measureEntry(entry: LedgerEntry, prices: PriceSeries): LedgerRow
   return {
     ...entry,
     entryClose,
-    outcomes: TRACK_HORIZONS.map((h) => horizonOutcome(prices, date, direction, entryClose, h)),
+    outcomes: TRACK_HORIZONS.map((h) => horizonOutcome(prices, date, direction, entryClose, h, benchmark)),
     exitReturn: exitChange === null ? null : direction === 'bullish' ? exitChange : -exitChange,
   };
 }
@@ -198,6 +242,22 @@ export interface HorizonSummary {
   hitRate: number | null;
   /** Mean signal return of the resolved ones, or null. */
   averageReturn: number | null;
+  /** The hit rate's 95% Wilson interval [low, high], or null with none resolved. */
+  hitRateInterval: [number, number] | null;
+  /** The mean return's 95% interval (normal approximation), or null under 2 resolved. */
+  averageReturnInterval: [number, number] | null;
+  /** Resolved signals with the benchmark's closes too: what the benchmark figures rest on. */
+  benchmarkResolved: number;
+  /** Mean price change of the benchmark over the same days as those signals, or null. */
+  benchmarkReturn: number | null;
+  /** Mean excess return over the benchmark in the signals' direction, or null. */
+  excessReturn: number | null;
+  excessReturnInterval: [number, number] | null;
+  /** Signals that beat the benchmark (excess return above 0). */
+  benchmarkHits: number;
+  /** benchmarkHits / benchmarkResolved: the hit rate against the benchmark, or null. */
+  hitRateVsBenchmark: number | null;
+  hitRateVsBenchmarkInterval: [number, number] | null;
 }
 
 /** Hit rate and average return of `rows` at every horizon; a stopped ticker counts with its last close. */
@@ -207,16 +267,46 @@ export function summarize(rows: readonly LedgerRow[]): HorizonSummary[] {
     let open = 0;
     let hits = 0;
     let sum = 0;
+    let squares = 0;
+    let benched = 0;
+    let benchSum = 0;
+    let excessSum = 0;
+    let excessSquares = 0;
+    let beats = 0;
     for (const row of rows) {
       const o = row.outcomes.find((x) => x.horizon === horizon)!;
       if (o.status === 'open') open++;
       if ((o.status === 'closed' || o.status === 'stopped') && o.signalReturn !== null) {
         resolved++;
         sum += o.signalReturn;
+        squares += o.signalReturn * o.signalReturn;
         if (o.hit) hits++;
+        if (o.excessReturn !== null && o.excessReturn !== undefined && o.benchmarkReturn !== null && o.benchmarkReturn !== undefined) {
+          benched++;
+          benchSum += o.benchmarkReturn;
+          excessSum += o.excessReturn;
+          excessSquares += o.excessReturn * o.excessReturn;
+          if (o.excessReturn > 0) beats++;
+        }
       }
     }
-    return { horizon, resolved, open, hits, hitRate: resolved ? hits / resolved : null, averageReturn: resolved ? sum / resolved : null };
+    return {
+      horizon,
+      resolved,
+      open,
+      hits,
+      hitRate: resolved ? hits / resolved : null,
+      averageReturn: resolved ? sum / resolved : null,
+      hitRateInterval: wilsonInterval(hits, resolved),
+      averageReturnInterval: meanInterval(resolved, sum, squares),
+      benchmarkResolved: benched,
+      benchmarkReturn: benched ? benchSum / benched : null,
+      excessReturn: benched ? excessSum / benched : null,
+      excessReturnInterval: meanInterval(benched, excessSum, excessSquares),
+      benchmarkHits: beats,
+      hitRateVsBenchmark: benched ? beats / benched : null,
+      hitRateVsBenchmarkInterval: wilsonInterval(beats, benched),
+    };
   });
 }
 
