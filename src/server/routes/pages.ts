@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/signals/list-filter';
 import { signalDirection } from '../../lib/domain/signals/signal';
 import { parseTableState } from '../../lib/domain/signals/table';
+import { renderScreenerPage, splitScreenerPage, type ScreenerPage } from '../../lib/domain/signals/screener-page';
 import { isTicker } from '../../lib/domain/report/ticker';
 import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from '../security';
@@ -91,5 +92,43 @@ export function operatorPages(session: SessionReader, distDir: string): Middlewa
     }
     await next();
     c.res.headers.set('Cache-Control', 'private, no-store');
+  };
+}
+
+/** How many rendered screener answers are kept: a shared screen is asked again and again. */
+const SCREENER_CACHE_ENTRIES = 256;
+
+/**
+ * /screener with a query answered with the screen's result already in the HTML (the form filled, the result's rows in
+ * order), so a screen works without JavaScript and a phone gets only the rows it shows
+ * (lib/domain/signals/screener-page.ts). Renders are kept per build; the answer is the same for everyone.
+ */
+export function screenerPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
+  let build: { index: object; page: ScreenerPage | null; csp: string; answers: Map<string, string> } | null = null;
+  return async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const start = c.req.url.indexOf('?');
+    const query = start === -1 ? '' : c.req.url.slice(start + 1);
+    if (query === '') return next();
+    const index = await site.current().catch(() => null);
+    if (index === null) return next();
+    if (build?.index !== index) {
+      const html = await readFile(join(distDir, 'client', 'screener', 'index.html'), 'utf8').catch(() => null);
+      // The page's inline scripts are allowed by the build's hashes, as on the static page (static.ts PagePolicy).
+      const scriptHashes = (await readBuildInfo(distDir))?.scriptHashes ?? [];
+      build = { index, page: html === null ? null : splitScreenerPage(html), csp: pagePolicy(policy, scriptHashes), answers: new Map() };
+    }
+    if (build.page === null) return next();
+    let html = build.answers.get(query);
+    if (html === undefined) {
+      html = renderScreenerPage(build.page, query);
+      if (build.answers.size >= SCREENER_CACHE_ENTRIES) build.answers.delete(build.answers.keys().next().value!);
+      build.answers.set(query, html);
+    }
+    return c.html(html, 200, {
+      'Cache-Control': 'public, max-age=0, must-revalidate',
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': build.csp,
+    });
   };
 }
