@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { freeSlice } from '../lib/domain/accounts/entitlements';
-import { enteredScreen, screenMembers, type ScreenEntries } from '../lib/domain/signals/saved-screens';
+import type { ScreenEntry } from '../lib/domain/alerts/alerts';
+import { enteredScreen, screenMembers } from '../lib/domain/signals/saved-screens';
 import type { ScreenRow } from '../lib/domain/signals/screener';
 import { type Database, nowText } from './db';
 
@@ -88,8 +89,8 @@ export class SavedScreenStore {
    * Runs every saved screen on a published report and keeps what each holds; answers, per user, the stocks that
    * newly entered an alerting screen. A report already run is not run again (a re-publish tells nothing twice).
    */
-  async advance(reportDate: string, rows: ScreenRowsFor, paywall: boolean, pro: ReadonlySet<string>): Promise<Map<string, ScreenEntries[]>> {
-    const entries = new Map<string, ScreenEntries[]>();
+  async advance(reportDate: string, rows: ScreenRowsFor, paywall: boolean, pro: ReadonlySet<string>): Promise<Map<string, ScreenEntry[]>> {
+    const entries = new Map<string, ScreenEntry[]>();
     const screens = await this.db.selectFrom('saved_screen').selectAll().where((eb) => eb.or([eb('members_report', 'is', null), eb('members_report', '<', reportDate)])).orderBy('created_at').orderBy('id').execute();
     if (screens.length === 0) return entries;
     const users = [...new Set(screens.map((s) => s.user_id))];

@@ -43,10 +43,3 @@ export function enteredScreen(before: readonly string[], now: readonly string[])
   const had = new Set(before);
   return now.filter((ticker) => !had.has(ticker));
 }
-
-/** A saved screen's new entries on a report, as the digest tells them. */
-export interface ScreenEntries {
-  name: string;
-  query: string;
-  tickers: string[];
-}
