@@ -113,6 +113,19 @@ describe('the screener: the server renders what the browser computes', { timeout
     expect(html).toContain(`id="${SCREEN_ROWS_ID}" data-partial></script>`);
   });
 
+  it('the answer is gzipped when asked and revalidates by its entity tag', async () => {
+    const url = `${origin}/screener?signal=bearish`;
+    const first = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    expect(first.headers.get('vary')).toBe('Accept-Encoding');
+    expect(tableTickers(await first.text())).toEqual(['MSFT', 'PFE']);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // Another screen has another tag.
+    expect((await fetch(`${origin}/screener?signal=bullish`)).headers.get('etag')).not.toBe(etag);
+  });
+
   it('a preset is a plain link the server answers', async () => {
     const html = await (await fetch(`${origin}/screener`)).text();
     expect(html).toContain('href="/screener?change=15..&amp;sort=-change"');
