@@ -6,8 +6,12 @@ import {
   SCREEN_PRESETS,
   screenRows,
   screenToQuery,
+  SCREEN_CSV_HEADER,
+  screenCsvRow,
   type ScreenRow,
 } from '../../src/lib/domain/signals/screener';
+import { toCsv } from '../../src/lib/domain/text/csv';
+import { toBrowserCsv } from '../../src/scripts/screener/csv';
 import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
 
 function row(ticker: string, over: Partial<ScreenRow>): ScreenRow {
@@ -165,5 +169,16 @@ describe('screenRows', () => {
       ['FLIP', -140, false, true, 3, null, null, 'Coal'],
       ['OLD', -1, false, false, 3, null, null, 'Coal'],
     ]);
+  });
+});
+
+describe('the result as CSV', () => {
+  it('has a header and one row per stock; the formula guard applies in the browser as on the server', () => {
+    const rows = [[...SCREEN_CSV_HEADER], screenCsvRow(row('EVIL', { company: '=HYPERLINK("http://x.example")', cscore: -70.5, mcap: null }))];
+    const csv = toBrowserCsv(rows);
+    expect(csv).toBe(toCsv(rows));
+    const [header, line] = csv.split('\r\n');
+    expect(header).toBe('Ticker,Company,Sector,Sub-industry,Signal,C-Score,Change vs yesterday,Delta,Market,Accuracy,Relevance,7D Avg,14D Avg,Signal days 7D,Signal days 14D,Market cap ($bn),P/E,Top,New today,Qualified reports in a row');
+    expect(line).toBe(`EVIL,"'=HYPERLINK(""http://x.example"")",Energy,Oil & Gas Drilling,bearish,-70.5,0,0,0,50,50,0,0,0,0,,20,no,no,0`);
   });
 });

@@ -6,7 +6,6 @@
 import { parseScreen, runScreen, screenCountText, missingText, screenToQuery, SCREEN_CSV_HEADER, screenCsvRow, type ParsedScreen, type ScreenRow } from '../../lib/domain/signals/screener';
 import { SCREEN_ROWS_ID, unpackScreenRows } from '../../lib/domain/signals/screener-page';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
-import { toCsv } from '../../lib/domain/text/csv';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from '../list/row-window';
 import { enhanceStars, showRowStar } from '../list/stars';
@@ -130,9 +129,10 @@ function writeAddress(parsed: ParsedScreen): void {
   history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
 }
 
-/** The result as a CSV file download. */
-function downloadCsv(state: State): void {
-  const csv = toCsv([[...SCREEN_CSV_HEADER], ...state.order.map((i) => screenCsvRow(state.rows[i]!))]);
+/** The result as a CSV file download (the CSV writer loads on the first download). */
+async function downloadCsv(state: State): Promise<void> {
+  const { toBrowserCsv } = await import('./csv');
+  const csv = toBrowserCsv([[...SCREEN_CSV_HEADER], ...state.order.map((i) => screenCsvRow(state.rows[i]!))]);
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   link.download = 'screener.csv';
@@ -202,7 +202,7 @@ export function enhanceScreener(): void {
   if (csv) {
     csv.hidden = false;
     csv.addEventListener('click', () => {
-      if (state.full) downloadCsv(state);
+      if (state.full) void downloadCsv(state);
       else void (loading ??= loadFull(state).then(() => apply(state))).then(() => downloadCsv(state));
     });
   }
