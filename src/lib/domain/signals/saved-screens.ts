@@ -1,5 +1,5 @@
 /**
- * Saved screens of an account (DESIGN.md "Screener"): a name and the screen's canonical query. Their limits by plan,
+ * Saved screens of an account: a name and the screen's canonical query. Their limits by plan,
  * the checks of what a client sends, and which stocks newly entered a screen on a published report.
  */
 import { seesEverything, type Viewer } from '../accounts/entitlements';
