@@ -57,6 +57,17 @@ describe.each(DATABASES)('saved screens on $name', { timeout: 120_000 }, (databa
     expect(await (await call(server, '/api/screens', 'GET', ann)).json()).toEqual({ screens: [], limit: 50 });
   });
 
+  it('the account export holds the saved screens; deleting the account deletes them', async () => {
+    const eve = await signUp(server, 'eve@example.com');
+    expect((await call(server, '/api/screens', 'POST', eve, { name: 'Risers', query: 'change=15..' })).status).toBe(201);
+    const exported = (await (await call(server, '/api/account/export', 'GET', eve)).json()) as { savedScreens: unknown };
+    expect(exported.savedScreens).toEqual([{ name: 'Risers', query: 'change=15..', alert: true, createdAt: expect.any(String) }]);
+    const { db } = server.accounts.database;
+    const id = (await db.selectFrom('user').select('id').where('email', '=', 'eve@example.com').executeTakeFirstOrThrow()).id;
+    expect((await call(server, '/api/account/delete', 'POST', eve, { password: 'correct horse battery' })).status).toBe(200);
+    expect(await db.selectFrom('saved_screen').select('id').where('user_id', '=', id).execute()).toEqual([]);
+  });
+
   it('refuses bad names and queries naming the field, a foreign origin and a missing session', async () => {
     const cat = await signUp(server, 'cat@example.com');
     const refused = async (body: unknown) => {

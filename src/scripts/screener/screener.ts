@@ -1,10 +1,11 @@
 /**
  * The screener's page script: every change of the form runs the screen (lib/domain/signals/screener.ts runScreen) on
- * the rows the page carries and shows the result in the lists' table, in place; the address follows the screen. On the
- * Node server the page came with the result's rows only: the page's full rows are loaded on the first change.
+ * the rows' data (SCREEN_ROWS_PATH, loaded after the first paint) and shows the result in the lists' table, in place;
+ * the address follows the screen. From the Node server the page came with the result's rows only: the static page's
+ * rows are loaded with the data.
  */
 import { parseScreen, runScreen, screenCountText, missingText, screenToQuery, SCREEN_CSV_HEADER, screenCsvRow, type ParsedScreen, type ScreenRow } from '../../lib/domain/signals/screener';
-import { SCREEN_ROWS_ID, unpackScreenRows } from '../../lib/domain/signals/screener-page';
+import { SCREEN_ROWS_PATH, unpackScreenRows } from '../../lib/domain/signals/screener-page';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from '../list/row-window';
@@ -23,7 +24,7 @@ interface State {
   form: HTMLFormElement;
   rows: ScreenRow[];
   trs: HTMLTableRowElement[];
-  /** False while the page holds the server's result only. */
+  /** True once the rows' data is loaded and `trs` holds every row (row i of the data is `trs[i]`). */
   full: boolean;
   view?: RowView;
   parsed: ParsedScreen;
@@ -57,21 +58,22 @@ function fillForm(form: HTMLFormElement, parsed: ParsedScreen): void {
   }
 }
 
-function readRows(): { rows: ScreenRow[]; full: boolean } {
-  const data = document.getElementById(SCREEN_ROWS_ID);
-  if (!data || data.hasAttribute('data-partial')) return { rows: [], full: false };
-  return { rows: unpackScreenRows(data.textContent ?? '[]'), full: true };
+async function fetchText(path: string): Promise<string> {
+  const response = await fetch(path, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return response.text();
 }
 
-/** Loads the page's every row (the pre-rendered page without a query) in place of the server's result. */
-async function loadFull(state: State): Promise<void> {
-  const response = await fetch('/screener', { headers: { accept: 'text/html' } });
-  const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
-  const data = doc.getElementById(SCREEN_ROWS_ID);
-  const body = doc.querySelector<HTMLTableSectionElement>('table#screener tbody');
-  if (!data || !body) throw new Error('The screener page has no rows.');
-  state.rows = unpackScreenRows(data.textContent ?? '[]');
-  state.trs = [...body.rows].map((row) => document.importNode(row, true));
+/** Loads the rows' data; a page from the server (the result's rows only) also loads the static page's every row. */
+async function loadRows(state: State, partial: boolean): Promise<void> {
+  const [json, page] = await Promise.all([fetchText(SCREEN_ROWS_PATH), partial ? fetchText('/screener') : Promise.resolve(null)]);
+  state.rows = unpackScreenRows(json);
+  if (page !== null) {
+    const body = new DOMParser().parseFromString(page, 'text/html').querySelector<HTMLTableSectionElement>('table#screener tbody');
+    if (!body) throw new Error('The screener page has no rows.');
+    state.trs = [...body.rows].map((row) => document.importNode(row, true));
+  }
+  if (state.trs.length !== state.rows.length) throw new Error('The screener data and page are of different builds; reload the page.');
   state.full = true;
 }
 
@@ -107,6 +109,8 @@ function apply(state: State): void {
   const result = runScreen(state.rows, state.parsed.screen, $watchedSet.get());
   state.order = result.order;
   if (state.trs.length >= WINDOW_FROM_ROWS && !state.view) {
+    // The window measures the first row: rows loaded from the static page are not in this page yet.
+    if (!state.trs[0]!.isConnected) state.body.prepend(state.trs[0]!);
     state.view = startWindow(state.table, state.trs, showRow) ?? undefined;
   }
   if (state.view) {
@@ -147,20 +151,23 @@ export function enhanceScreener(): void {
   const table = document.querySelector<HTMLTableElement>('table#screener');
   const form = document.querySelector<HTMLFormElement>('form[data-screener-form]');
   if (!table || !form || !table.tBodies[0]) return;
-  const { rows, full } = readRows();
-  const state: State = { table, body: table.tBodies[0], form, rows, trs: [...table.tBodies[0].rows], full, parsed: parseScreen(location.search), order: [] };
-  let loading: Promise<void> | null = null;
+  const partial = table.closest('[data-screen-rows]')?.hasAttribute('data-partial') ?? false;
+  const state: State = { table, body: table.tBodies[0], form, rows: [], trs: [...table.tBodies[0].rows], full: false, parsed: parseScreen(location.search), order: [] };
+  const loading = loadRows(state, partial);
   const update = (parsed: ParsedScreen, address = true) => {
     state.parsed = parsed;
     if (address) writeAddress(parsed);
     if (state.full) return apply(state);
-    loading ??= loadFull(state).then(() => apply(state));
+    void loading.then(() => apply(state)).catch(() => undefined);
   };
 
-  if (!full) for (const row of state.trs) showRow(row);
+  if (partial) for (const row of state.trs) showRow(row);
   fillForm(form, state.parsed);
   form.addEventListener('input', () => update(parseScreen(formQuery(form))));
+  let failed = false;
   form.addEventListener('submit', (event) => {
+    // Without the data the form goes to the server, as without JavaScript.
+    if (failed) return;
     event.preventDefault();
     update(parseScreen(formQuery(form)));
   });
@@ -199,18 +206,27 @@ export function enhanceScreener(): void {
     });
   }
   const csv = document.querySelector<HTMLButtonElement>('[data-screen-csv]');
-  if (csv) {
-    csv.hidden = false;
-    csv.addEventListener('click', () => {
-      if (state.full) void downloadCsv(state);
-      else void (loading ??= loadFull(state).then(() => apply(state))).then(() => downloadCsv(state));
-    });
-  }
+  csv?.addEventListener('click', () => void downloadCsv(state));
   enhanceRowChoice(table);
   enhanceStars(() => {
     if (state.parsed.screen.flags.watched) update(state.parsed, false);
   });
-  // The pre-rendered page shows the empty screen; a query from a CDN's address (or the watched flag) needs the script.
-  if (full && (location.search !== '' || state.trs.length >= WINDOW_FROM_ROWS)) apply(state);
-  else if (!full && state.parsed.screen.flags.watched) update(state.parsed, false);
+  // The page shows its screen already (the static page the empty one, the server's the address's), except a query on a
+  // CDN and the watched flag; a big table also switches to its row window. The CSV button says the data is there.
+  void loading.then(
+    () => {
+      if ((!partial && location.search !== '') || state.parsed.screen.flags.watched || state.trs.length >= WINDOW_FROM_ROWS) apply(state);
+      if (csv) csv.hidden = false;
+    },
+    (error: unknown) => {
+      failed = true;
+      const errors = document.querySelector<HTMLElement>('[data-screen-errors]');
+      const list = errors?.querySelector('ul');
+      if (errors && list) {
+        list.replaceChildren(Object.assign(document.createElement('li'), { textContent: `The screener's data could not be loaded (${(error as Error).message}); the Apply button still works.` }));
+        errors.hidden = false;
+      }
+      form.querySelector<HTMLElement>('[data-apply]')?.style.setProperty('display', 'inline-flex');
+    },
+  );
 }

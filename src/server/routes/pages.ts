@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/signals/list-filter';
 import { signalDirection } from '../../lib/domain/signals/signal';
 import { parseTableState } from '../../lib/domain/signals/table';
-import { renderScreenerPage, splitScreenerPage, type ScreenerPage } from '../../lib/domain/signals/screener-page';
+import { renderScreenerPage, SCREEN_ROWS_PATH, splitScreenerPage, type ScreenerPage } from '../../lib/domain/signals/screener-page';
 import { isTicker } from '../../lib/domain/report/ticker';
 import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from '../security';
@@ -124,10 +124,11 @@ export function screenerPages(distDir: string, site: SiteIndexLoader, policy = S
     if (index === null) return next();
     if (build?.index !== index) {
       const html = await readFile(join(distDir, 'client', 'screener', 'index.html'), 'utf8').catch(() => null);
+      const rowsJson = await readFile(join(distDir, 'client', SCREEN_ROWS_PATH), 'utf8').catch(() => null);
       // The page's inline scripts are allowed by the build's hashes, as on the static page (static.ts PagePolicy).
       const scriptHashes = (await readBuildInfo(distDir))?.scriptHashes ?? [];
       const tag = createHash('sha256').update(`${index.builtAt}\n${html ?? ''}`).digest('base64url').slice(0, 16);
-      build = { index, page: html === null ? null : splitScreenerPage(html), csp: pagePolicy(policy, scriptHashes), tag, answers: new Map() };
+      build = { index, page: html === null || rowsJson === null ? null : splitScreenerPage(html, rowsJson), csp: pagePolicy(policy, scriptHashes), tag, answers: new Map() };
     }
     if (build.page === null) return next();
     let answer = build.answers.get(query);

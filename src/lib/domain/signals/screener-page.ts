@@ -6,8 +6,10 @@
 import { escapeHtml } from '../text/text';
 import { missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
 
-/** The id of the page's JSON of screen rows. */
-export const SCREEN_ROWS_ID = 'screen-rows';
+/** Where the build writes the screener's rows as data (the page loads it after its first paint). */
+export const SCREEN_ROWS_PATH = '/screener-rows.json';
+/** The table's wrapper names the data; the server's answer marks it partial (the result's rows only). */
+const ROWS_MARK = `<div data-screen-rows="${SCREEN_ROWS_PATH}"`;
 
 const NUMBER_FIELDS = ['cscore', 'change', 'delta', 'market', 'accuracy', 'relevance', 'avg7', 'avg14', 'days7', 'days14', 'mcap', 'pe', 'since'] as const;
 const STRING_FIELDS = ['ticker', 'company', 'sector', 'industry'] as const;
@@ -110,27 +112,25 @@ export interface ScreenerPage {
   rowHtml: Map<string, string>;
   /** The page before the form, between form and status, between status and the table body, after the body. */
   parts: [string, string, string, string];
-  /** The page without the rows' JSON (the server's answer carries the result's rows only). */
 }
 
 const FORM = /<form method="get" action="\/screener" class="scr-form" data-screener-form[\s\S]*?<\/form>/;
 const STATUS = /<p class="scr-count" data-screen-count[\s\S]*?<\/ul><\/div>/;
 const BODY = /(<table id="screener"[\s\S]*?<tbody>)([\s\S]*?)(<\/tbody>)/;
-const DATA = new RegExp(`<script type="application/json" id="${SCREEN_ROWS_ID}">([\\s\\S]*?)</script>`);
-
-/** Cuts the pre-rendered page; null when it is not the screener page this module renders. */
-export function splitScreenerPage(html: string): ScreenerPage | null {
-  const data = DATA.exec(html);
-  if (!data) return null;
+/** Cuts the pre-rendered page (`rowsJson` is its SCREEN_ROWS_PATH); null when it is not the page this module renders. */
+export function splitScreenerPage(html: string, rowsJson: string): ScreenerPage | null {
+  if (!html.includes(ROWS_MARK)) return null;
   // The answer's page says its rows are partial: the script loads the whole page's rows when the screen changes.
-  const page = html.replace(data[0], `<script type="application/json" id="${SCREEN_ROWS_ID}" data-partial></script>`);
+  const page = html.replace(ROWS_MARK, `${ROWS_MARK} data-partial`);
   const form = FORM.exec(page);
   const status = STATUS.exec(page);
   const body = BODY.exec(page);
   if (!form || !status || !body || form.index > status.index || status.index > body.index) return null;
-  const rows = unpackScreenRows(data[1]!);
+  const rows = unpackScreenRows(rowsJson);
   const rowHtml = new Map<string, string>();
   for (const match of body[2]!.matchAll(/<tr data-t="([^"]+)"[\s\S]*?<\/tr>/g)) rowHtml.set(match[1]!, match[0]);
+  // A page and a data file of different builds: no render rather than a wrong one.
+  if (rows.some((r) => !rowHtml.has(r.ticker))) return null;
   const bodyStart = body.index + body[1]!.length;
   return {
     rows,
