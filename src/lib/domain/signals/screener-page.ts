@@ -6,6 +6,8 @@
 import { escapeHtml } from '../text/text';
 import { missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
 
+/** The screener's address: the Node server renders it for a query (nginx sends such requests to it). */
+export const SCREENER_PATH = '/screener';
 /** Where the build writes the screener's rows as data (the page loads it after its first paint). */
 export const SCREEN_ROWS_PATH = '/screener-rows.json';
 /** The table's wrapper names the data; the server's answer marks it partial (the result's rows only). */
