@@ -15,6 +15,7 @@ import { accountRoutes, API_NOTE, apiRoutes, apiSection, measureReference, signI
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
 import { CLIENT_NOTE, clientSection } from './bench/client';
+import { SCREENER_NOTE, screenerSection } from './bench/screener';
 import { type BenchContext, type Figure, SECTIONS, type SectionName } from './bench/figures';
 import { LIGHTHOUSE_NOTE, lighthouseSection } from './bench/lighthouse';
 import { TRACK_NOTE, trackSection } from './bench/track';
@@ -142,6 +143,7 @@ try {
 
   const clientTickers = quick ? 503 : 6000;
   await run('client', () => withServer(clientTickers, async (server) => clientSection(ctx, server.origin, clientTickers, await chromium())));
+  await run('screener', () => withServer(clientTickers, async (server) => screenerSection(ctx, server.origin, clientTickers, await chromium())));
   await run('limits', () => limitsSection(ctx));
   await run('history', () => historySection(ctx));
   await run('deploy', async () => deploySection(ctx, (await ensureSite(ctx, 503)).dist));
@@ -182,7 +184,7 @@ const results: BenchResults = {
   machine,
   reference,
   figures,
-  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE, ai: AI_NOTE, track: TRACK_NOTE },
+  notes: { build: BUILD_NOTE, weight: WEIGHT_NOTE, lighthouse: LIGHTHOUSE_NOTE, api: API_NOTE, client: CLIENT_NOTE, screener: SCREENER_NOTE, limits: LIMITS_NOTE, history: HISTORY_NOTE, deploy: DEPLOY_NOTE, alerts: ALERTS_NOTE, ai: AI_NOTE, track: TRACK_NOTE },
   failedSections,
 };
 const partial = quick || sections.length < SECTIONS.length;

@@ -22,6 +22,7 @@ const SHOTS = [
   { name: 'home', path: '/' },
   { name: 'list', path: '/currently-qualified' },
   { name: 'stock', path: '/signal/AAPL' },
+  { name: 'screener', path: '/screener?cscore=40..&sort=-change' },
 ] as const;
 
 const THEMES = ['light', 'dark'] as const;

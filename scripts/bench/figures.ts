@@ -33,7 +33,7 @@ export interface RelativeFigure extends RelativeBudget {
 }
 
 /** The sections, in the order they run. */
-export const SECTIONS = ['build', 'weight', 'lighthouse', 'api', 'client', 'limits', 'history', 'deploy', 'alerts', 'ai', 'track'] as const;
+export const SECTIONS = ['build', 'weight', 'lighthouse', 'api', 'client', 'screener', 'limits', 'history', 'deploy', 'alerts', 'ai', 'track'] as const;
 
 /** A section's name, as `--only` takes it. */
 export type SectionName = (typeof SECTIONS)[number];

@@ -21,6 +21,7 @@ export function benchPages(clientDir: string): BenchPage[] {
   return [
     { label: '/', path: '/', kind: 'list' },
     { label: '/all-signals', path: '/all-signals', kind: 'list' },
+    { label: '/screener', path: '/screener', kind: 'list' },
     { label: '/heatmap', path: '/heatmap', kind: 'heatmap' },
     { label: '/archives', path: '/archives', kind: 'archives' },
     { label: '/track-record', path: '/track-record', kind: 'track' },

@@ -97,6 +97,7 @@ const TITLES: Record<SectionName, string> = {
   lighthouse: '3. Lighthouse (mobile, median of 3 by performance score)',
   api: '4. API throughput (loopback)',
   client: '5. Client work (list table in Chromium)',
+  screener: '5b. Screener (a screen in Chromium at 4x CPU slowdown; the server-rendered answer under load)',
   limits: '6. Export limits (the intake at and past the default limits)',
   history: '7. History at scale (long archives: fresh, then one new day)',
   deploy: '8. Deploy (nginx in front of Node, two processes sharing Redis)',

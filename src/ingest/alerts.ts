@@ -7,6 +7,9 @@
 import { signalEvents, type DigestMail } from '../lib/domain/alerts/alerts';
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { AlertStore, QueuedDigest } from '../storage/alerts';
+import type { StoredFundamentals } from '../lib/domain/market-data/fundamentals';
+import { screenRows } from '../lib/domain/signals/screener';
+import { SavedScreenStore, screenRowsFor } from '../storage/saved-screens';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */
 export type SendDigest = (mail: DigestMail, id: string) => Promise<void>;
@@ -50,15 +53,28 @@ export interface DigestRun {
 /** Pending digests read from the queue at a time. */
 const BATCH = 100;
 
-/** The events of the latest report stored, and its digests queued; the lines for the run log's notes. */
-export async function queueAlerts(history: SignalHistory, step: AlertsStep, settings: { siteName: string; paywall: boolean }): Promise<string[]> {
+/**
+ * The events of the latest report stored, the saved screens run on it (their new entries go into the digests), and its
+ * digests queued; the lines for the run log's notes.
+ */
+export async function queueAlerts(
+  history: SignalHistory,
+  step: AlertsStep,
+  settings: { siteName: string; paywall: boolean },
+  fundamentals: Readonly<Record<string, StoredFundamentals | undefined>> = {},
+): Promise<string[]> {
   const reportDate = history.dates.at(-1);
   if (reportDate === undefined) return [];
   const events = signalEvents(history);
   const added = await step.store.saveEvents(events);
   const borderline = events.filter((event) => event.borderline).length;
-  const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall });
+  const rows = screenRowsFor(screenRows(history, fundamentals), history.latest);
+  const pro = settings.paywall ? await step.store.proUsers() : new Set<string>();
+  const screens = await new SavedScreenStore(step.store.db, step.store.now).advance(reportDate, rows, settings.paywall, pro);
+  const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall, screens });
+  const entered = [...screens.values()].flat();
   const lines = [
+    ...(entered.length > 0 ? [`${entered.reduce((n, s) => n + s.tickers.length, 0)} stocks newly in ${entered.length} alerting saved screens`] : []),
     `${events.length} signal events on ${reportDate} (${added} new${borderline > 0 ? `, ${borderline} borderline` : ''})`,
     `${queued.queued} digests queued${queued.alreadyQueued > 0 ? `, ${queued.alreadyQueued} already queued for this report or today` : ''}${queued.notPro > 0 ? `, ${queued.notPro} not sent: alerts are Pro with PAYWALL=on` : ''}${queued.addressUnconfirmed > 0 ? `, ${queued.addressUnconfirmed} not sent: the digest address is not confirmed yet` : ''}`,
   ];

@@ -127,10 +127,10 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
 }
 
 /** The alerts step after a publish: its notes, or why it could not run (a published site is never undone for it). */
-async function alertNotes(config: DailyConfig, history: Parameters<typeof queueAlerts>[0]): Promise<string[] | undefined> {
+async function alertNotes(config: DailyConfig, history: Parameters<typeof queueAlerts>[0], fundamentals: Parameters<typeof queueAlerts>[3]): Promise<string[] | undefined> {
   if (config.alerts === undefined) return undefined;
   try {
-    return await queueAlerts(history, config.alerts, { siteName: config.siteName, paywall: config.paywall ?? false });
+    return await queueAlerts(history, config.alerts, { siteName: config.siteName, paywall: config.paywall ?? false }, fundamentals);
   } catch (error) {
     return [`The signal events could not be stored: ${(error as Error).message}; the next run of this report stores them.`];
   }
@@ -236,7 +236,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
         if (config.publishCommand) progress.stage('publish command');
         const published = config.publishCommand ? await runPublishCommand(config.publishCommand, clientDir(distDir), log) : undefined;
         if (config.alerts) progress.stage('alerts');
-        const alerts = await alertNotes(config, history);
+        const alerts = await alertNotes(config, history, siteData.fundamentals);
         return {
           ...(published === undefined ? {} : { published }),
           ...(alerts ? { alerts } : {}),

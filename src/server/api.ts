@@ -27,6 +27,7 @@ import { proRoutes } from './routes/pro';
 import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
+import { screenRoutes } from './routes/screens';
 import { aiRoutes, type AiRouteOptions } from './routes/ai';
 
 /** What the live API needs to know. */
@@ -90,6 +91,7 @@ export function createApi(options: ApiOptions) {
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))
+    .route('/screens', screenRoutes(context))
     .route('/ai', aiRoutes(context, { settings: null, ...options.ai, runLog: new RunLog(options.accounts.database.db, context.now) }, sessionUser))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))

@@ -12,6 +12,7 @@ import { mkdir, copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getMimeType } from 'hono/utils/mime';
 import { FILTERABLE_LIST_PATHS } from '../lib/domain/signals/list-filter';
+import { SCREENER_PATH } from '../lib/domain/signals/screener-page';
 import { MAX_UPLOAD_REQUEST_BYTES } from '../lib/domain/operator/operator';
 import {
   DEPLOY_RULE_FILES,
@@ -196,7 +197,7 @@ export function nginxServerFile(options: DeployRulesOptions): string {
   const limits = BODY_LIMITS.filter(([, bytes]) => bytes !== null).map(([, bytes]) => bytes!);
   const uploads = BODY_LIMITS.filter(([, bytes]) => bytes === null).map(([prefix]) => prefix);
   const alternation = (items: readonly string[]) => items.map((item) => item.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
-  const lists = [...FILTERABLE_LIST_PATHS].map((path) => (path === '/' ? '' : path.slice(1)));
+  const lists = [...FILTERABLE_LIST_PATHS, SCREENER_PATH].map((path) => (path === '/' ? '' : path.slice(1)));
   const notFound = notFoundAddresses();
   // The two pages error_page sends to are internal: asked for directly they are a 404, which serves them.
   const served = [`/${STOCK_NOT_FOUND_CDN_PAGE}`, `/${NOT_FOUND_PAGE}`];
@@ -300,7 +301,7 @@ ${pageHeaders}
     }
 ${exact}
 
-    # A list page with a filter query is rendered by the server (the filter works without JavaScript).
+    # A list page with a filter query, and the screener with its screen, are rendered by the server (no JavaScript needed).
     location ~ ^/(${alternation(lists.filter((list) => list !== ''))})?/?$ {
 ${pageHeaders}
         error_page 419 = @api;

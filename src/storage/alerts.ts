@@ -16,6 +16,7 @@ import {
   digestDestination,
   type DigestMail,
   type EventDirection,
+  type ScreenEntry,
   type SignalEvent,
 } from '../lib/domain/alerts/alerts';
 import { asBoolean, chunks, type Database, nowText } from './db';
@@ -282,7 +283,7 @@ export class AlertStore {
   }
 
   /** Users with Pro: an operator's grant or a live Stripe subscription (the table exists only with Stripe). */
-  private async proUsers(): Promise<Set<string>> {
+  async proUsers(): Promise<Set<string>> {
     const pro = new Set((await this.db.selectFrom('plan_grant').select('user_id').execute()).map((r) => r.user_id));
     const tables = await this.db.introspection.getTables();
     if (tables.some((table) => table.name === 'subscription')) {
@@ -302,12 +303,13 @@ export class AlertStore {
    * affected ticker (of a kind they chose), at most one per user and report and one per user and day. With
    * PAYWALL=on only Pro users get one.
    */
-  async enqueueDigests(options: { reportDate: string; siteUrl: string; siteName: string; paywall: boolean }): Promise<EnqueueResult> {
+  async enqueueDigests(options: { reportDate: string; siteUrl: string; siteName: string; paywall: boolean; screens?: ReadonlyMap<string, readonly ScreenEntry[]> }): Promise<EnqueueResult> {
     const events = await this.events({ reportDate: options.reportDate });
     const byTicker = new Map<string, SignalEvent[]>();
     for (const event of events) byTicker.set(event.ticker, [...(byTicker.get(event.ticker) ?? []), event]);
     const result: EnqueueResult = { queued: 0, alreadyQueued: 0, notPro: 0, addressUnconfirmed: 0 };
-    if (byTicker.size === 0) return result;
+    const screens = options.screens ?? new Map<string, readonly ScreenEntry[]>();
+    if (byTicker.size === 0 && screens.size === 0) return result;
 
     const subscribers = await this.db
       .selectFrom('alert_settings')
@@ -329,7 +331,7 @@ export class AlertStore {
       .innerJoin('alert_settings', 'alert_settings.user_id', 'watchlist.user_id')
       .select(['watchlist.user_id as userId', 'watchlist.ticker as ticker'])
       .where('alert_settings.enabled', '=', 1)
-      .where('watchlist.ticker', 'in', [...byTicker.keys()])
+      .where('watchlist.ticker', 'in', byTicker.size === 0 ? [''] : [...byTicker.keys()])
       .execute();
     const watchedBy = new Map<string, string[]>();
     for (const w of watches) watchedBy.set(w.userId, [...(watchedBy.get(w.userId) ?? []), w.ticker]);
@@ -363,10 +365,10 @@ export class AlertStore {
     };
     for (const subscriber of subscribers) {
       const tickers = (watchedBy.get(subscriber.userId) ?? []).sort();
-      if (tickers.length === 0) continue;
       const kinds = new Set(subscriber.kinds.split(','));
       const mine = tickers.flatMap((ticker) => byTicker.get(ticker) ?? []).filter((event) => kinds.has(event.kind));
-      if (mine.length === 0) continue;
+      const entered = screens.get(subscriber.userId) ?? [];
+      if (mine.length === 0 && entered.length === 0) continue;
       if (pro !== null && !pro.has(subscriber.userId)) {
         result.notPro += 1;
         continue;
@@ -386,7 +388,7 @@ export class AlertStore {
         continue;
       }
       const unsubscribeUrl = new URL(`/api/alerts/unsubscribe?token=${subscriber.token}`, options.siteUrl).href;
-      const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, unsubscribeUrl });
+      const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, screens: entered, unsubscribeUrl });
       rows.push({
         id: randomUUID(),
         user_id: subscriber.userId,

@@ -229,6 +229,21 @@ export interface LedgerEntryTable {
   relevance_score: number | null;
 }
 
+/** A saved screen of an account: its canonical query and the stocks it held on the last report it was run on. */
+export interface SavedScreenTable {
+  id: string;
+  user_id: string;
+  name: string;
+  query: string;
+  /** 1: new entries go into the account's digest. */
+  alert: number;
+  /** The tickers in the screen on `members_report`, comma-separated. */
+  members: string;
+  members_report: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -248,6 +263,7 @@ export interface Database {
   price_day: PriceDayTable;
   price_bar: PriceBarTable;
   ledger_entry: LedgerEntryTable;
+  saved_screen: SavedScreenTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -564,6 +580,24 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('alert_settings').addColumn('address_token_sent_at', 'text').execute();
       // SQLite cannot add a UNIQUE column: the index makes it one.
       await db.schema.createIndex('alert_settings_address_token').ifNotExists().unique().on('alert_settings').column('address_token_hash').execute();
+    },
+  },
+  '2026-11-30-screener-01-saved-screen': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('saved_screen')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('query', 'text', (col) => col.notNull())
+        .addColumn('alert', 'integer', (col) => col.notNull().defaultTo(1))
+        .addColumn('members', 'text', (col) => col.notNull().defaultTo(''))
+        .addColumn('members_report', 'text')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('saved_screen_user').ifNotExists().on('saved_screen').columns(['user_id', 'created_at']).execute();
     },
   },
   // A signal's permalink shows the supporting scores of the day it qualified: recorded with the entry from then on.

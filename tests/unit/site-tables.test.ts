@@ -49,6 +49,7 @@ describe('the navigation is the page table\'s', () => {
       { href: '/recently-qualified', label: 'Recently Qualified', icon: 'recent' },
       { href: '/currently-qualified', label: 'Currently Qualified', icon: 'current' },
       { href: '/reversals-exits', label: 'Reversals & Exits', icon: 'reversals' },
+      { href: '/screener', label: 'Screener', icon: 'screener' },
     ]);
     expect(navEntries('more').map((entry) => [entry.label, entry.href])).toEqual([
       ['Heatmap', '/heatmap'],
@@ -94,6 +95,7 @@ describe('the back button, the list filters and the operators\' pages read the p
       ['/currently-qualified', 'Currently Qualified'],
       ['/recently-qualified', 'Recently Qualified'],
       ['/reversals-exits', 'Reversals & Exits'],
+      ['/screener', 'Screener'],
       ['/heatmap', 'Heatmap'],
       ['/explore', 'Explore'],
     ]);

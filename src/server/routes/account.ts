@@ -50,7 +50,7 @@ export function accountRoutes(context: ApiContext) {
     })
     .get('/export', async (c) => {
       const user = c.var.user!;
-      const [profile, sessions, logins, watchlist, grant, subscriptions, aiChats] = await Promise.all([
+      const [profile, sessions, logins, watchlist, grant, subscriptions, aiChats, screens] = await Promise.all([
         db.selectFrom('user').select(['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt']).where('id', '=', user.id).executeTakeFirst(),
         db.selectFrom('session').select(['createdAt', 'expiresAt', 'ipAddress', 'userAgent']).where('userId', '=', user.id).execute(),
         db.selectFrom('account').select(['providerId', 'createdAt']).where('userId', '=', user.id).execute(),
@@ -60,6 +60,7 @@ export function accountRoutes(context: ApiContext) {
           ? Promise.resolve([])
           : db.selectFrom('subscription').select(['plan', 'status', 'periodStart', 'periodEnd', 'cancelAtPeriodEnd']).where('referenceId', '=', user.id).execute(),
         db.selectFrom('ai_chat').select(['id', 'title', 'messages', 'updated_at']).where('user_id', '=', user.id).orderBy('updated_at').execute(),
+        db.selectFrom('saved_screen').select(['name', 'query', 'alert', 'created_at']).where('user_id', '=', user.id).orderBy('created_at').execute(),
       ]);
       const exported = {
         exportedAt: new Date(context.now()).toISOString(),
@@ -71,6 +72,7 @@ export function accountRoutes(context: ApiContext) {
         grantedPro: grant === undefined ? null : { plan: grant.plan, grantedAt: grant.granted_at },
         subscriptions,
         aiChats: aiChats.map((chat) => ({ id: chat.id, title: chat.title, updatedAt: chat.updated_at, messages: JSON.parse(chat.messages) as unknown })),
+        savedScreens: screens.map((screen) => ({ name: screen.name, query: screen.query, alert: Number(screen.alert) === 1, createdAt: screen.created_at })),
       };
       return c.json(exported, 200, { ...NO_STORE, 'Content-Disposition': 'attachment; filename="my-account.json"' });
     })
@@ -111,6 +113,7 @@ export function accountRoutes(context: ApiContext) {
         await db.deleteFrom('watchlist').where('user_id', '=', user.id).execute();
         await db.deleteFrom('plan_grant').where('user_id', '=', user.id).execute();
         await db.deleteFrom('ai_chat').where('user_id', '=', user.id).execute();
+        await db.deleteFrom('saved_screen').where('user_id', '=', user.id).execute();
         if (accounts.stripe !== null) await db.deleteFrom('subscription').where('referenceId', '=', user.id).execute();
       }
       return passAuthAnswer(c, answer, { deleted: true });

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
 import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/signals/list-filter';
 import { signalDirection } from '../../lib/domain/signals/signal';
 import { parseTableState } from '../../lib/domain/signals/table';
+import { renderScreenerPage, SCREEN_ROWS_PATH, splitScreenerPage, type ScreenerPage } from '../../lib/domain/signals/screener-page';
 import { isTicker } from '../../lib/domain/report/ticker';
 import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from '../security';
@@ -91,5 +94,62 @@ export function operatorPages(session: SessionReader, distDir: string): Middlewa
     }
     await next();
     c.res.headers.set('Cache-Control', 'private, no-store');
+  };
+}
+
+/** How many rendered screener answers are kept: a shared screen is asked again and again. */
+const SCREENER_CACHE_ENTRIES = 256;
+
+/** One rendered screener answer: its HTML, gzipped once when first asked so, and its entity tag. */
+interface ScreenerAnswer {
+  html: string;
+  gzip?: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+
+/**
+ * /screener with a query answered with the screen's result already in the HTML (the form filled, the result's rows in
+ * order), so a screen works without JavaScript and a phone gets only the rows it shows
+ * (lib/domain/signals/screener-page.ts). Renders are kept per build; the answer is the same for everyone, so shared
+ * caches may keep it and revalidate it by its entity tag.
+ */
+export function screenerPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
+  let build: { index: object; page: ScreenerPage | null; csp: string; tag: string; answers: Map<string, ScreenerAnswer> } | null = null;
+  return async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const start = c.req.url.indexOf('?');
+    const query = start === -1 ? '' : c.req.url.slice(start + 1);
+    if (query === '') return next();
+    const index = await site.current().catch(() => null);
+    if (index === null) return next();
+    if (build?.index !== index) {
+      const html = await readFile(join(distDir, 'client', 'screener', 'index.html'), 'utf8').catch(() => null);
+      const rowsJson = await readFile(join(distDir, 'client', SCREEN_ROWS_PATH), 'utf8').catch(() => null);
+      // The page's inline scripts are allowed by the build's hashes, as on the static page (static.ts PagePolicy).
+      const scriptHashes = (await readBuildInfo(distDir))?.scriptHashes ?? [];
+      const tag = createHash('sha256').update(`${index.builtAt}\n${html ?? ''}`).digest('base64url').slice(0, 16);
+      build = { index, page: html === null || rowsJson === null ? null : splitScreenerPage(html, rowsJson), csp: pagePolicy(policy, scriptHashes), tag, answers: new Map() };
+    }
+    if (build.page === null) return next();
+    let answer = build.answers.get(query);
+    if (answer === undefined) {
+      const html = renderScreenerPage(build.page, query);
+      answer = { html, etag: `"${build.tag}-${createHash('sha256').update(query).digest('base64url').slice(0, 16)}"` };
+      if (build.answers.size >= SCREENER_CACHE_ENTRIES) build.answers.delete(build.answers.keys().next().value!);
+      build.answers.set(query, answer);
+    }
+    const headers: Record<string, string> = {
+      'Cache-Control': 'public, max-age=0, must-revalidate',
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': build.csp,
+      ETag: answer.etag,
+      Vary: 'Accept-Encoding',
+    };
+    if (c.req.header('if-none-match')?.split(/\s*,\s*/).includes(answer.etag)) return c.body(null, 304, headers);
+    if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+      answer.gzip ??= new Uint8Array(gzipSync(answer.html));
+      return c.body(answer.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
+    }
+    return c.body(answer.html, 200, headers);
   };
 }

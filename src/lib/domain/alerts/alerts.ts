@@ -186,29 +186,58 @@ export interface DigestMail {
 }
 
 
-/** The digest of one user's events of one report, in plain text and HTML, with the links to the stock pages. */
+/** A saved screen's stocks that are new in it on the report: the digest lists them under the screen's name. */
+export interface ScreenEntry {
+  name: string;
+  /** The screen's query: its link opens /screener with it. */
+  query: string;
+  tickers: readonly string[];
+}
+
+/**
+ * The digest of one user's events of one report, and the stocks new in their alerting saved screens, in plain text and
+ * HTML, with the links to the stock pages and the screens.
+ */
 export function composeDigest(input: {
   to: string;
   siteName: string;
   siteUrl: string;
   reportDate: string;
   events: readonly SignalEvent[];
+  screens?: readonly ScreenEntry[];
   unsubscribeUrl: string;
 }): DigestMail {
   const { siteName, siteUrl, reportDate, events, unsubscribeUrl } = input;
-  const count = events.length === 1 ? '1 signal alert' : `${events.length} signal alerts`;
+  const screens = input.screens ?? [];
+  const total = events.length + screens.reduce((n, s) => n + s.tickers.length, 0);
+  const count = total === 1 ? '1 signal alert' : `${total} signal alerts`;
   const subject = `${siteName}: ${count} for ${formatDate(reportDate)}`;
   const settingsUrl = new URL('/account#alerts', siteUrl).href;
   const intro = `Your watched stocks on the report of ${formatDate(reportDate)}:`;
   const lines = events.map((event) => `- ${capital(eventText(event))}\n  ${eventUrl(siteUrl, event)}`);
+  const screenUrl = (screen: ScreenEntry) => new URL(`/screener?${screen.query}`, siteUrl).href;
+  const screenLines = screens.flatMap((screen) => [
+    `New in your screen "${screen.name}" (${screenUrl(screen)}):`,
+    ...screen.tickers.map((ticker) => `- ${ticker}\n  ${stockUrl(siteUrl, ticker)}`),
+    '',
+  ]);
   const footer = [`Change your alerts: ${settingsUrl}`, `Unsubscribe from these emails: ${unsubscribeUrl}`];
-  const text = [intro, '', ...lines, '', ...footer, ''].join('\n');
+  const text = [...(events.length ? [intro, '', ...lines, ''] : []), ...screenLines, ...footer, ''].join('\n');
   const items = events
     .map((event) => `<li><a href="${escapeHtml(eventUrl(siteUrl, event))}">${escapeHtml(event.ticker)}</a>: ${escapeHtml(eventText(event).slice(event.ticker.length + 1))}</li>`)
     .join('');
+  const screenHtml = screens
+    .map(
+      (screen) =>
+        `<p>New in your screen <a href="${escapeHtml(screenUrl(screen))}">${escapeHtml(screen.name)}</a>:</p><ul>${screen.tickers
+          .map((ticker) => `<li><a href="${escapeHtml(stockUrl(siteUrl, ticker))}">${escapeHtml(ticker)}</a></li>`)
+          .join('')}</ul>`,
+    )
+    .join('');
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>` +
-    `<p>${escapeHtml(intro)}</p><ul>${items}</ul>` +
+    (events.length ? `<p>${escapeHtml(intro)}</p><ul>${items}</ul>` : '') +
+    screenHtml +
     `<p><a href="${escapeHtml(settingsUrl)}">Change your alerts</a> · <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe from these emails</a></p>` +
     '</body></html>';
   return { to: input.to, subject, text, html, unsubscribeUrl };

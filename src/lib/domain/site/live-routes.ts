@@ -63,6 +63,7 @@ export const LIVE_ROUTES: readonly LiveRoute[] = [
   // The login and account pages' plain form posts.
   { prefix: 'forms', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'admin', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'screens', methods: ['GET', 'POST', 'PATCH', 'DELETE'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'alerts', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires', sharedCache: 'checked' },
   // The Pro data: a CDN must forward it, never answer it with a static file.

@@ -8,7 +8,7 @@
 export type NavSection = 'main' | 'more' | 'info';
 
 /** The shell's line icons (components/Icon.astro) a navigation entry may show. */
-export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | 'track' | 'archives' | 'learn' | 'ai' | 'chat' | 'dao';
+export type NavIcon = 'all' | 'recent' | 'current' | 'reversals' | 'heatmap' | 'track' | 'archives' | 'learn' | 'ai' | 'chat' | 'dao' | 'screener';
 
 /**
  * How a page appears in the sitemap: `one` address, one `per-ticker` (/signal/{TICKER}), one `per-hub` (a sector's or
@@ -47,6 +47,7 @@ export const PAGES: readonly Page[] = [
   { path: '/currently-qualified', file: 'currently-qualified.astro', title: 'Currently Qualified', nav: { section: 'main', order: 3, icon: 'current' }, back: true, sitemap: 'one', filterable: true },
   { path: '/recently-qualified', file: 'recently-qualified.astro', title: 'Recently Qualified', nav: { section: 'main', order: 2, icon: 'recent' }, back: true, sitemap: 'one', filterable: true },
   { path: '/reversals-exits', file: 'reversals-exits.astro', title: 'Reversals & Exits', nav: { section: 'main', order: 4, icon: 'reversals' }, back: true, sitemap: 'one', filterable: true },
+  { path: '/screener', file: 'screener.astro', title: 'Screener', nav: { section: 'main', order: 5, icon: 'screener' }, back: true, sitemap: 'one' },
   { path: '/heatmap', file: 'heatmap.astro', title: 'Heatmap', nav: { section: 'more', order: 1, icon: 'heatmap' }, back: true, sitemap: 'one' },
   { path: '/explore', file: 'explore.astro', title: 'Explore', navTab: '/heatmap', back: true, sitemap: 'one' },
   { path: '/track-record', file: 'track-record.astro', title: 'Track Record', nav: { section: 'more', order: 2, icon: 'track' }, sitemap: 'one' },
@@ -77,7 +78,7 @@ export const PAGES: readonly Page[] = [
 ];
 
 /** The files under src/pages that are endpoints writing a non-page file (no navigation, no sitemap entry), by file. */
-export const ENDPOINT_FILES: readonly string[] = ['robots.txt.ts', 'search-index.json.ts', 'feeds/signals.json.ts', 'feeds/signals.xml.ts', 'badge/[ticker].svg.ts'];
+export const ENDPOINT_FILES: readonly string[] = ['robots.txt.ts', 'search-index.json.ts', 'screener-rows.json.ts', 'feeds/signals.json.ts', 'feeds/signals.xml.ts', 'badge/[ticker].svg.ts'];
 
 /** A page's address pattern as a regular expression: `[param]` is one segment. */
 function pathPattern(path: string): RegExp {

@@ -1,0 +1,79 @@
+/** The screener section: a screen over the big build in Chromium at 4x CPU slowdown, and the server's rendered answer under load. */
+import type { Browser } from '@playwright/test';
+import { settleNetwork } from './browser';
+import { loadTool, measure as loadRun } from './api';
+import { type BenchContext, type Figure, type FigureInput, figure, median, round } from './figures';
+
+/** C-Score ranges typed in turn: each run changes the result. */
+const RANGES = ['40..', '..-40', '0..', '65..', '..0', '-20..20', '80..'];
+const CPU_SLOWDOWN = 4;
+/** The server's answer under load: a shared screen (bullish, fastest risers first). */
+export const SCREENER_LOAD_PATH = '/screener?cscore=65..&sort=-change';
+
+/** How the section measures, once for the table's header. */
+export const SCREENER_NOTE =
+  `On the 6,000-ticker build (503 with --quick) served by \`npm start\`. In the browser: /screener (the static page, every row and its data) in the system Chromium with ` +
+  `DevTools CPU throttling at ${CPU_SLOWDOWN}x, after load + network idle; the C-Score range field is set to ${RANGES.map((r) => `"${r}"`).join(', ')} in turn and an input event dispatched; ` +
+  'the time runs from the dispatch until the page script has run the screen, updated the table (its row window), the count and the address, and a forced ' +
+  `layout of the table has returned (the work the input costs the main thread before the next frame); median of ${RANGES.length}. ` +
+  `On the server: ${SCREENER_LOAD_PATH} (the server-rendered result, no JavaScript needed) loaded as the API section loads its routes (same tool, connections, warm-up and duration).`;
+
+function inputToTable(value: string): number {
+  const input = document.querySelector<HTMLInputElement>('input[name="cscore"]')!;
+  const table = document.querySelector<HTMLTableElement>('#screener')!;
+  const started = performance.now();
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  void table.offsetHeight;
+  return performance.now() - started;
+}
+
+export async function screenerSection(ctx: BenchContext, origin: string, tickers: number, browser: Browser): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const add = (input: FigureInput) => figures.push(figure('screener', input));
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  try {
+    const response = await page.goto(`${origin}/screener`, { waitUntil: 'load' });
+    if (response?.status() !== 200) throw new Error(`/screener answered ${response?.status()}`);
+    await settleNetwork(page);
+    await page.waitForSelector('[data-screen-csv]:not([hidden])');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    await page.addScriptTag({ content: `var __name = (f) => f;\n${inputToTable.toString()}` });
+    const times: number[] = [];
+    const counts: string[] = [];
+    for (const range of RANGES) {
+      times.push(await page.evaluate((v) => inputToTable(v), range));
+      counts.push((await page.locator('[data-screen-count]').textContent()) ?? '');
+    }
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    ctx.log(`  /screener: ${times.map((t) => round(t, 1)).join(', ')} ms; ${counts.join('; ')}`);
+    add({
+      name: `screen ${tickers} stocks at ${CPU_SLOWDOWN}x CPU slowdown: input to updated table`,
+      value: round(median(times), 1),
+      unit: 'ms',
+      budget: { op: '<=', limit: 16 },
+      method: `C-Score range typed in /screener; runs: ${times.map((t) => round(t, 1)).join(', ')}; results: ${counts.join('; ')}`,
+    });
+  } finally {
+    await context.close();
+  }
+
+  const seconds = ctx.quick ? 3 : 10;
+  const tool = loadTool();
+  const url = origin + SCREENER_LOAD_PATH;
+  const first = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+  const rows = (await first.text()).match(/<tr data-t="/g)?.length ?? 0;
+  if (first.status !== 200) {
+    add({ name: `server-rendered ${SCREENER_LOAD_PATH}: requests/s`, value: null, unit: 'req/s', budget: { op: '>=', limit: 1000 }, method: tool.name, missing: `not available (${first.status})` });
+    return figures;
+  }
+  const result = await loadRun(tool, url, seconds);
+  ctx.log(`  ${SCREENER_LOAD_PATH}: ${rows} rows, ${Math.round(result.requestsPerSecond)} req/s, p99 ${round(result.p99Ms, 2)} ms, ${result.errors} errors`);
+  const method = `${tool.name}, 50 connections, ${seconds} s, Accept-Encoding: gzip; ${rows} rows of ${tickers} in the answer`;
+  add({ name: `server-rendered ${SCREENER_LOAD_PATH} over ${tickers} stocks: requests/s`, value: Math.round(result.requestsPerSecond), unit: 'req/s', budget: { op: '>=', limit: 1000 }, method });
+  add({ name: `server-rendered ${SCREENER_LOAD_PATH}: p99 latency`, value: round(result.p99Ms, 2), unit: 'ms', method });
+  add({ name: `server-rendered ${SCREENER_LOAD_PATH}: errors`, value: result.errors, unit: 'requests', budget: { op: '=', limit: 0 }, method });
+  return figures;
+}

@@ -1,0 +1,21 @@
+import { allSignals } from './domain/signals/lists';
+import { screenRows, type ScreenRow } from './domain/signals/screener';
+import { visibleRows } from './domain/accounts/entitlements';
+import type { SignalRecord } from './domain/report/schemas';
+import { siteData } from './site-data';
+import { anonymousViewer, siteSlice } from './site-access';
+
+let cached: { records: SignalRecord[]; rows: ScreenRow[]; locked: number } | undefined;
+
+/**
+ * The screener's records and screen rows, in the table's order (row i of the JSON is row i of the table): every stock,
+ * or with PAYWALL=on the free slice, as All Signals shows them. /screener and /screener-rows.json both read it.
+ */
+export function siteScreener(): { records: SignalRecord[]; rows: ScreenRow[]; locked: number } {
+  if (cached) return cached;
+  const data = siteData();
+  const { rows: records, locked } = visibleRows(allSignals(data.history), siteSlice(), anonymousViewer(), (r) => r.ticker);
+  const byTicker = new Map(screenRows(data.history, data.fundamentals).map((r) => [r.ticker, r]));
+  cached = { records, rows: records.map((r) => byTicker.get(r.ticker)!), locked };
+  return cached;
+}
