@@ -79,7 +79,7 @@ describe('the navigation is the page table\'s', () => {
   it('every page a visitor may open is in the navigation (all but the stock pages, the not-found screens, the account and operators\' pages)', () => {
     const reached = new Set(['main', 'more', 'info'].flatMap((section) => navEntries(section as 'main').map((entry) => entry.href)));
     const unlisted = PAGES.filter((page) => !page.nav && !page.navTab && !reached.has(page.path)).map((page) => page.path);
-    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/login', '/signal', '/signal/[ticker]', '/upload']);
+    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/compare', '/login', '/signal', '/signal/[ticker]', '/upload']);
   });
 
   it('every nav entry leads to a page of the table', () => {
@@ -110,7 +110,7 @@ describe('the back button, the list filters and the operators\' pages read the p
 
 describe('the sitemap and noindex read the page table', () => {
   it('the not-found screens, the account and operators\' pages, the AI chat and the placeholders are out; the rest is in', () => {
-    const out = ['/403', '/404', '/signal', '/login', '/account', '/upload', '/admin', '/ai-chat', '/signals-dao'];
+    const out = ['/403', '/404', '/signal', '/login', '/account', '/upload', '/admin', '/ai-chat', '/signals-dao', '/compare'];
     for (const path of out) {
       expect(inSitemap(path), path).toBe(false);
       expect(inSitemap(`${path}/`), `${path}/`).toBe(false);
