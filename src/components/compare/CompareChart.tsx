@@ -4,6 +4,7 @@
  * labelled with its ticker on the price scale and drawn in its own style, so colour is never the only difference.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { LineStyle as LineStyleValue } from 'lightweight-charts';
 import type { CompareStyle, DatedValue } from '../../lib/domain/signals/compare';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../../lib/domain/signals/signal';
 import { TREND_Y_DOMAIN } from '../../lib/domain/trend/trend';
@@ -54,7 +55,7 @@ export default function CompareChart({ lines, ready }: { lines: ChartLine[]; rea
           localization: { locale: 'en-US' },
         });
         for (const line of lines) {
-          const base = { color: line.style.color, lineStyle: line.style.lineStyle as LineStyle, lineWidth: 2 as const, title: line.ticker, priceLineVisible: false };
+          const base = { color: line.style.color, lineStyle: line.style.lineStyle as LineStyleValue, lineWidth: 2 as const, title: line.ticker, priceLineVisible: false };
           const score = chart.addSeries(LineSeries, { ...base, autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }) }, 0);
           score.setData(line.scores.map((p) => ({ time: p.date, value: p.value })));
           if (line === lines[0]) {

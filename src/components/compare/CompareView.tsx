@@ -3,7 +3,7 @@
  * its daily bars, and shows the legend, the chart (./CompareChart, which loads lightweight-charts itself) and the
  * table. Adding or removing a stock rewrites the address, so the view stays shareable.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
 import { fetchDailyBars, fetchTrend } from '../../lib/client/api';
 import { fetchCompareHitRate, fetchCompareStock } from '../../lib/client/compare';
 import { fetchSearchIndex } from '../../lib/client/static-files';
@@ -122,7 +122,7 @@ function CompareView({ reportDate }: Props) {
   const matches = index && query.trim() !== '' ? searchTickers(index, query).filter(([t]) => !tickers.includes(t)) : [];
   const nameOf = (ticker: string, data: Loaded) => (data.state === 'ready' ? data.record.companyName : data.state === 'locked' ? data.companyName : (names.get(ticker) ?? ''));
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = (event: SyntheticEvent) => {
     event.preventDefault();
     const first = matches[0];
     if (first) change(withTicker(tickers, first[0]));
