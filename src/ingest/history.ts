@@ -69,6 +69,12 @@ export interface AddedFile {
   file?: ArchivedFile;
   scores?: FileScores;
   records: FileRecords | null;
+  /** Its bytes, read again for the supporting scores of the last reports when its records were let go. */
+  bytes?: Uint8Array;
+}
+
+async function parseAdded(fileName: string, bytes: Uint8Array, limits: ExportLimits): Promise<SignalRecord[]> {
+  return (await parseExport(fileName, bytes, limits)).records;
 }
 
 /**
@@ -137,7 +143,9 @@ export async function loadHistory(
   const recordsOf = (index: number) => {
     let records = read.get(index);
     if (!records) {
-      records = index >= archived.length ? Promise.resolve(added[index - archived.length]!.records?.records ?? []) : parseArchived(archiveDir, archived[index]!, limits);
+      // A new file keeps its rows only when it holds the latest report; the others are parsed again from their bytes.
+      const a = index >= archived.length ? added[index - archived.length]! : null;
+      records = !a ? parseArchived(archiveDir, archived[index]!, limits) : a.records ? Promise.resolve(a.records.records) : a.bytes && a.file ? parseAdded(a.file.fileName, a.bytes, limits) : Promise.resolve([]);
       read.set(index, records);
     }
     return records;
