@@ -78,7 +78,7 @@ for (const width of WIDTHS) {
 
 test('the stock page links to a comparison with its similar tickers; list rows can be chosen to compare', async ({ page }) => {
   await page.goto('/signal/AAPL');
-  const link = page.getByTestId('compare-link');
+  const link = page.getByRole('link', { name: 'Compare with similar stocks' });
   await expect(link).toHaveAttribute('href', /^\/compare\?t=AAPL(,[A-Z0-9.-]+){1,4}$/);
   await link.click();
   await expect(page.getByTestId('compare-chart')).toHaveAttribute('data-state', 'drawn');

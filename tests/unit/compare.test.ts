@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   COMPARE_MAX,
-  compareHitRate,
   compareHref,
   compareRow,
   compareWindow,
@@ -13,6 +12,7 @@ import {
   withoutTicker,
   withTicker,
 } from '../../src/lib/domain/signals/compare';
+import { compareHitRate } from '../../src/lib/domain/signals/compare-data';
 import type { SignalRecord } from '../../src/lib/domain/report/schemas';
 import type { LedgerRow } from '../../src/lib/domain/track-record/track-record';
 

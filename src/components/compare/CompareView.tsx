@@ -10,7 +10,6 @@ import { fetchSearchIndex } from '../../lib/client/static-files';
 import { PRO_FEATURES } from '../../lib/domain/accounts/entitlements';
 import type { SignalRecord } from '../../lib/domain/report/schemas';
 import {
-  COMPARE_HIT_HORIZON,
   COMPARE_MAX,
   COMPARE_PARAM,
   COMPARE_STYLES,
@@ -27,8 +26,9 @@ import {
   type CompareStyle,
   type DatedValue,
 } from '../../lib/domain/signals/compare';
+import { COMPARE_HIT_HORIZON } from '../../lib/domain/signals/compare-data';
 import { searchTickers, type SearchEntry } from '../../lib/domain/signals/search';
-import { formatHitRate } from '../../lib/domain/track-record/track-data';
+import { formatHitRate } from '../../lib/domain/track-record/track-record';
 import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/text/format';
 import { openPaywall } from '../../stores/paywall';
 import { withErrorBoundary } from '../../islands/ErrorBoundary';

@@ -10,7 +10,7 @@ export default function WhatMoved({ moved, idPrefix, compact = false }: { moved:
   const prev = moved.previousDate ? `Change since the report of ${formatDate(moved.previousDate)}` : 'No earlier report';
   if (compact) {
     return (
-      <section aria-labelledby={id} className="card text-sm" data-testid="what-moved">
+      <section aria-labelledby={id} className="card text-sm">
         <h2 id={id} className="card-title">What moved</h2>
         <p>
           {moved.rows.map((r, i) => (
@@ -25,7 +25,7 @@ export default function WhatMoved({ moved, idPrefix, compact = false }: { moved:
     );
   }
   return (
-    <section className="card" aria-labelledby={id} data-testid="what-moved">
+    <section className="card" aria-labelledby={id}>
       <h2 id={id} className="card-title">What moved</h2>
       <table className="w-full text-sm tabular-nums">
         <thead className="muted">

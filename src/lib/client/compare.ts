@@ -1,7 +1,7 @@
 /** What /compare fetches for each stock: its record (or that it is locked or unknown), its ledger's hit rate. */
 import { LockedTickerSchema } from '../domain/accounts/entitlements';
 import type { SignalRecord } from '../domain/report/schemas';
-import { compareHitRate, TickerTrackFileSchema } from '../domain/signals/compare';
+import { compareHitRate, TickerTrackFileSchema } from '../domain/signals/compare-data';
 import { StockFileSchema } from '../domain/site/api-responses';
 import { answer, api } from './api-client';
 import { ApiError } from './http';

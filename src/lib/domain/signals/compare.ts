@@ -2,9 +2,7 @@
  * /compare?t=AAPL,MSFT,NVDA: up to COMPARE_MAX stocks side by side. The address's ticker list (order kept, shareable),
  * the colours and line styles that tell the stocks apart, price rebased to 100, and each stock's table row.
  */
-import { z } from '../zod';
 import { isTicker } from '../report/ticker';
-import { summarize, type LedgerRow } from '../track-record/track-record';
 import type { SignalRecord } from '../report/record';
 import { asciiUpper } from '../text/text';
 import { classifySignal, scoreChange, signalDirection, type SignalClass, type SignalDirection } from './signal';
@@ -162,42 +160,6 @@ export function withTicker(tickers: readonly string[], ticker: string): string[]
 /** The tickers without `ticker`, the order of the rest kept. */
 export function withoutTicker(tickers: readonly string[], ticker: string): string[] {
   return tickers.filter((t) => t !== ticker);
-}
-
-/** The part of /api/track-record/{T} the comparison reads: the ticker's ledger rows with their outcomes. */
-export const TickerTrackFileSchema = z.object({
-  ticker: z.string(),
-  ledger: z.array(
-    z.object({
-      ticker: z.string(),
-      date: z.string(),
-      direction: z.enum(['bullish', 'bearish']),
-      cScore: z.number(),
-      entryClose: z.number().nullable(),
-      exitDate: z.string().nullable(),
-      exitReturn: z.number().nullable(),
-      outcomes: z.array(
-        z.object({
-          horizon: z.union([z.literal(5), z.literal(30), z.literal(90)]),
-          status: z.enum(['closed', 'open', 'stopped', 'no-price']),
-          date: z.string().nullable(),
-          close: z.number().nullable(),
-          priceReturn: z.number().nullable(),
-          signalReturn: z.number().nullable(),
-          hit: z.boolean().nullable(),
-        }),
-      ),
-    }),
-  ),
-});
-
-/** The horizon whose hit rate the comparison shows, in trading days. */
-export const COMPARE_HIT_HORIZON = 30;
-
-/** A ledger's hit rate at COMPARE_HIT_HORIZON and how many resolved signals it rests on. */
-export function compareHitRate(ledger: readonly LedgerRow[]): { hitRate: number | null; resolved: number } {
-  const h = summarize(ledger).find((s) => s.horizon === COMPARE_HIT_HORIZON)!;
-  return { hitRate: h.hitRate, resolved: h.resolved };
 }
 
 /** Calendar days the comparison spans, ending on the report date: the longest window of the live daily-bars route. */
