@@ -58,6 +58,8 @@ export default function CompareChart({ lines, ready }: { lines: ChartLine[]; rea
           const base = { color: line.style.color, lineStyle: line.style.lineStyle as LineStyleValue, lineWidth: 2 as const, title: line.ticker, priceLineVisible: false };
           const score = chart.addSeries(LineSeries, { ...base, autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }) }, 0);
           score.setData(line.scores.map((p) => ({ time: p.date, value: p.value })));
+          // The fixed -110..110 range fills the pane: no margin above or below it.
+          score.priceScale().applyOptions({ scaleMargins: { top: 0.02, bottom: 0.02 } });
           if (line === lines[0]) {
             score.createPriceLine({ price: 0, color: 'rgba(128,128,128,0.8)', lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: false, title: '' });
             score.createPriceLine({ price: BULLISH_THRESHOLD, color: '#16a34a', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: '' });

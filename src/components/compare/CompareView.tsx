@@ -144,9 +144,7 @@ function CompareView({ reportDate }: Props) {
           {shown.map(({ ticker, style, data }) => (
             <li key={ticker} data-t={ticker}>
               <Marker style={style} />
-              <a className="link font-semibold" href={`/signal/${ticker}`}>
-                {ticker}
-              </a>{' '}
+              {data.state === 'unknown' ? <span className="font-semibold">{ticker}</span> : <a className="link font-semibold" href={`/signal/${ticker}`}>{ticker}</a>}{' '}
               <span className="muted">{nameOf(ticker, data)}</span>
               {data.state === 'unknown' && <span className="cmp-flag"> not in the latest report</span>}
               {data.state === 'locked' && <span className="cmp-flag"> locked: Pro</span>}
@@ -199,7 +197,8 @@ function CompareView({ reportDate }: Props) {
         <h2 id="cmp-table" className="card-title">
           Side by side
         </h2>
-        <div className="cmp-scroll">
+        {/* Focusable: a keyboard scrolls the wide table sideways on a phone. */}
+        <div className="cmp-scroll" tabIndex={0} role="region" aria-label="The comparison table, scrolls sideways">
           <table className="cmp-table" data-testid="compare-table">
             <caption className="sr-only">The compared stocks' scores on the report of {formatDate(reportDate)}, in the order chosen</caption>
             <thead>
@@ -222,7 +221,7 @@ function CompareView({ reportDate }: Props) {
               {shown.map(({ ticker, style, data }) => (
                 <tr key={ticker} data-t={ticker} data-state={data.state}>
                   <th scope="row">
-                    <Marker style={style} /> <a className="link" href={`/signal/${ticker}`}>{ticker}</a>
+                    <Marker style={style} /> {data.state === 'unknown' ? ticker : <a className="link" href={`/signal/${ticker}`}>{ticker}</a>}
                     <span className="cmp-co muted">{nameOf(ticker, data)}</span>
                   </th>
                   {data.state === 'ready' ? (
