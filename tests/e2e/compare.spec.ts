@@ -88,7 +88,7 @@ test('the stock page links to a comparison with its similar tickers; list rows c
   await page.getByRole('button', { name: 'Compare stocks' }).first().click();
   const rows = page.locator('table[data-picking] tbody tr');
   const tickers = await rows.evaluateAll((r) => r.slice(0, 2).map((row) => (row as HTMLElement).dataset.t!));
-  await rows.nth(0).locator('td').last().click();
+  await rows.nth(0).locator('td.c-cScore').click();
   await rows.nth(1).focus();
   await page.keyboard.press('Enter');
   await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
