@@ -110,3 +110,24 @@ test('PAYWALL=on: a locked top ticker shows as locked, with no score', async ({ 
   await expect(page.getByTestId('compare-legend')).toContainText(`${locked[0]}`);
   await expect(page.getByTestId('compare-chart')).toHaveAttribute('data-lines', '1');
 });
+
+test.describe('What moved', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the stock page shows each supporting score with its change since the last report and over 5, without JavaScript', async ({ page }) => {
+    await page.goto('/signal/AAPL');
+    const card = page.getByRole('region', { name: 'What moved' });
+    await expect(card.getByRole('columnheader')).toHaveText(['Score', 'Now', 'Last report', '5 reports']);
+    await expect(card.getByRole('rowheader')).toHaveText(['Delta', 'Market', 'Accuracy', 'Relevance']);
+    // Each row: the score now, then two signed changes (or a dash where the ticker was not in that report).
+    for (const row of await card.locator('tbody tr').all()) await expect(row.locator('td')).toHaveText([/^-?\d+(\.\d+)?$/, /^([+-]\d+\.\d|0\.0|—)$/, /^([+-]\d+\.\d|0\.0|—)$/]);
+  });
+});
+
+test('the detail dialog shows What moved compactly', async ({ page }) => {
+  await page.goto('/all-signals');
+  await page.locator('tbody tr a[data-detail-link]').first().click();
+  const moved = page.getByRole('dialog').getByRole('region', { name: 'What moved' });
+  await expect(moved).toContainText(/Delta -?\d+\.\d+ \(([+-]\d+\.\d|0\.0|—) last report, ([+-]\d+\.\d|0\.0|—) over 5 reports\)/);
+  await expect(moved).toContainText('Relevance');
+});
