@@ -110,7 +110,7 @@ describe('the back button, the list filters and the operators\' pages read the p
 
 describe('the sitemap and noindex read the page table', () => {
   it('the not-found screens, the account and operators\' pages, the AI chat and the placeholders are out; the rest is in', () => {
-    const out = ['/403', '/404', '/signal', '/login', '/account', '/upload', '/admin', '/ai-chat', '/signals-dao', '/compare'];
+    const out = ['/403', '/404', '/signal', '/login', '/account', '/upload', '/admin', '/ai-chat', '/signals-dao'];
     for (const path of out) {
       expect(inSitemap(path), path).toBe(false);
       expect(inSitemap(`${path}/`), `${path}/`).toBe(false);

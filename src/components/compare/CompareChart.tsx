@@ -32,7 +32,7 @@ function summary(lines: readonly ChartLine[]): string {
     .join('; ');
 }
 
-export default function CompareChart({ lines, ready }: { lines: ChartLine[]; ready: boolean }) {
+export default function CompareChart({ lines, ready, demo }: { lines: ChartLine[]; ready: boolean; demo: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState<'idle' | 'drawn' | 'failed'>('idle');
 
@@ -92,7 +92,7 @@ export default function CompareChart({ lines, ready }: { lines: ChartLine[]; rea
       <div ref={box} className="cmp-chart" style={{ height: HEIGHT }} role="img" aria-label={`Chart of C-Score and price rebased to 100. ${summary(lines)}`} data-testid="compare-chart" data-state={drawn === 'drawn' ? 'drawn' : ready ? drawn : 'loading'} data-lines={lines.length}>
         {!ready && <p className="muted p-4">Loading the comparison...</p>}
       </div>
-      <figcaption className="text-xs muted mt-1">Upper pane: each stock's C-Score. Lower pane: its daily close, rebased to 100 on the first day shown. {drawn === 'failed' && 'The chart could not be drawn; the table below has every figure.'}</figcaption>
+      <figcaption className="text-xs muted mt-1">{demo && <span className="badge badge-neutral">Demo prices</span>} Upper pane: each stock's C-Score. Lower pane: its daily close, rebased to 100 on the first day shown. {drawn === 'failed' && 'The chart could not be drawn; the table below has every figure.'}</figcaption>
     </figure>
   );
 }

@@ -87,7 +87,6 @@ function CompareView({ reportDate }: Props) {
 
   useEffect(() => {
     setSelection(parseCompareTickers(new URLSearchParams(location.search).get(COMPARE_PARAM)));
-    fetchSearchIndex().then(setIndex, () => setIndex([]));
   }, []);
 
   const tickers = selection?.tickers ?? [];
@@ -105,6 +104,10 @@ function CompareView({ reportDate }: Props) {
     setQuery('');
   };
 
+  // The search index loads when the search box is first used: the comparison itself never needs it.
+  const loadIndex = () => {
+    if (index === null) fetchSearchIndex().then(setIndex, () => setIndex([]));
+  };
   const names = useMemo(() => new Map((index ?? []).map(([t, name]) => [t, name])), [index]);
   const unknown = tickers.filter((t) => loaded[t]?.state === 'unknown');
   const notice = selection ? selectionNotice(selection, unknown) : null;
@@ -119,17 +122,35 @@ function CompareView({ reportDate }: Props) {
   const firstDay = firstSharedDay(lines.map((l) => l.closes.filter((c) => c.date >= span.from))) ?? span.from;
   const rebased = lines.map((l) => ({ ...l, closes: rebaseTo100(l.closes, firstDay) }));
   const isDemo = ready.some((s) => (s.data as Extract<Loaded, { state: 'ready' }>).isDemo);
-  const matches = index && query.trim() !== '' ? searchTickers(index, query).filter(([t]) => !tickers.includes(t)) : [];
+  const matchesIn = (list: readonly SearchEntry[]) => (query.trim() !== '' ? searchTickers(list, query).filter(([t]) => !tickers.includes(t)) : []);
+  const matches = index ? matchesIn(index) : [];
   const nameOf = (ticker: string, data: Loaded) => (data.state === 'ready' ? data.record.companyName : data.state === 'locked' ? data.companyName : (names.get(ticker) ?? ''));
 
-  const onSubmit = (event: SyntheticEvent) => {
+  // Enter adds the first match, also when it comes before the index has loaded.
+  const onSubmit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const first = matches[0];
+    const list = index ?? (await fetchSearchIndex().catch(() => []));
+    if (index === null) setIndex(list);
+    const first = matchesIn(list)[0];
     if (first) change(withTicker(tickers, first[0]));
   };
 
   return (
     <div className="cmp" data-testid="compare" data-state={allSettled ? 'ready' : 'loading'}>
+      {/* The chart's box has a fixed height and comes first: what loads after it grows below it, never above. */}
+      <section aria-labelledby="cmp-chart" className="card">
+        <h2 id="cmp-chart" className="card-title">
+          C-Score and price, {formatDate(span.from)} to {formatDate(span.to)}
+        </h2>
+        {allSettled && lines.length === 0 ? (
+          <p className="muted" data-testid="compare-chart-empty">
+            {tickers.length === 0 ? 'Add a stock to draw its C-Score and price.' : 'None of these stocks has data to draw: see the notes above and the table.'}
+          </p>
+        ) : (
+          <CompareChart lines={rebased} ready={allSettled} demo={isDemo} />
+        )}
+      </section>
+
       {notice && (
         <p className="cmp-notice" role="status" data-testid="compare-notice">
           {notice}
@@ -156,11 +177,11 @@ function CompareView({ reportDate }: Props) {
           ))}
         </ul>
         {tickers.length < COMPARE_MAX ? (
-          <form className="cmp-add" onSubmit={onSubmit} role="search">
+          <form className="cmp-add" onSubmit={(event) => void onSubmit(event)} role="search">
             <label htmlFor="cmp-search" className="text-sm font-medium">
               Add a stock
             </label>
-            <input id="cmp-search" className="input" type="search" autoComplete="off" placeholder="Ticker or company" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
+             <input id="cmp-search" onFocus={loadIndex} className="input" type="search" autoComplete="off" placeholder="Ticker or company" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
             {matches.length > 0 && (
               <ul className="cmp-matches" aria-label="Matching stocks">
                 {matches.map(([t, name]) => (
@@ -179,19 +200,6 @@ function CompareView({ reportDate }: Props) {
         )}
       </section>
 
-      <section aria-labelledby="cmp-chart" className="card">
-        <h2 id="cmp-chart" className="card-title">
-          C-Score and price, {formatDate(span.from)} to {formatDate(span.to)}
-        </h2>
-        {isDemo && <span className="badge badge-neutral">Demo prices</span>}
-        {allSettled && lines.length === 0 ? (
-          <p className="muted" data-testid="compare-chart-empty">
-            {tickers.length === 0 ? 'Add a stock to draw its C-Score and price.' : 'None of these stocks has data to draw: see the notes above and the table.'}
-          </p>
-        ) : (
-          <CompareChart lines={rebased} ready={allSettled} />
-        )}
-      </section>
 
       <section aria-labelledby="cmp-table" className="card">
         <h2 id="cmp-table" className="card-title">

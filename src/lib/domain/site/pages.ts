@@ -54,8 +54,8 @@ export const PAGES: readonly Page[] = [
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one' },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
-  // The comparison's content is its query's: noindex, and each stock's own page is the one in the sitemap.
-  { path: '/compare', file: 'compare.astro', title: 'Compare', sitemap: 'none' },
+  // Indexed once: every /compare?t=... has the canonical /compare (Base's canonical is the path alone), so no query is a page of its own.
+  { path: '/compare', file: 'compare.astro', title: 'Compare', sitemap: 'one' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
   { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', nav: { section: 'more', order: 3, icon: 'ai' }, sitemap: 'one' },
   { path: '/ai-chat', file: 'ai-chat.astro', title: 'AI Chat', nav: { section: 'more', order: 4, icon: 'chat' }, sitemap: 'none' },
