@@ -89,8 +89,10 @@ export default function CompareChart({ lines, ready, demo }: { lines: ChartLine[
       <div className="cmp-panes-labels text-xs muted" aria-hidden="true">
         <span>C-Score (−110 to 110; dashed at +65 and −65)</span>
       </div>
-      <div ref={box} className="cmp-chart" style={{ height: HEIGHT }} role="img" aria-label={`Chart of C-Score and price rebased to 100. ${summary(lines)}`} data-testid="compare-chart" data-state={drawn === 'drawn' ? 'drawn' : ready ? drawn : 'loading'} data-lines={lines.length}>
+      <div className="cmp-chart" style={{ height: HEIGHT }} role="img" aria-label={`Chart of C-Score and price rebased to 100. ${summary(lines)}`} data-testid="compare-chart" data-state={drawn === 'drawn' ? 'drawn' : ready ? drawn : 'loading'} data-lines={lines.length}>
         {!ready && <p className="muted p-4">Loading the comparison...</p>}
+        {/* The library's own markup (a layout table of canvases) is hidden: the label above and the table below speak for it. */}
+        <div ref={box} aria-hidden="true" style={{ height: ready ? HEIGHT : 0 }} />
       </div>
       <figcaption className="text-xs muted mt-1">{demo && <span className="badge badge-neutral">Demo prices</span>} Upper pane: each stock's C-Score. Lower pane: its daily close, rebased to 100 on the first day shown. {drawn === 'failed' && 'The chart could not be drawn; the table below has every figure.'}</figcaption>
     </figure>
