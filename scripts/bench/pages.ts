@@ -8,7 +8,7 @@ export interface BenchPage {
   /** Short label for the tables: "/", "/heatmap", "ticker /signal/AAPL". */
   label: string;
   path: string;
-  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track' | 'permalink';
+  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track' | 'permalink' | 'compare';
 }
 
 const PREFERRED_TICKER = 'AAPL';

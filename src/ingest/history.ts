@@ -8,6 +8,7 @@ import { parseExport } from './parse';
 import { assembledSizes, assembleHistory, extendHistory, fileScores, type AssembledHistory, type FileScores, type HashedScores, type HistoryStore } from './history-store';
 import { reportSizes, type ReportSizes } from './gates';
 import { rowLists } from '../storage/matrix-file';
+import { MOVED_REPORTS, subScoreHistory, type SubScoreHistory } from '../lib/domain/trend/what-moved';
 
 /** The records one accepted file contributed, in the order the files were archived. */
 export interface FileRecords {
@@ -26,7 +27,7 @@ export interface HistoryResult {
  * later). `latestRecords` are the full records of the latest report; they get company name, sector and sub-industry from
  * the universe where the export lacks them.
  */
-export function buildHistory(assembled: AssembledHistory, latestRecords: readonly SignalRecord[], universe: UniverseCompany[]): HistoryResult {
+export function buildHistory(assembled: AssembledHistory, latestRecords: readonly SignalRecord[], universe: UniverseCompany[], subScores?: SubScoreHistory): HistoryResult {
   const { dates, tickers, values } = assembled;
   // Each ticker's scores are made as a list when they are read (the lists, the trends, the ledger), not held as lists.
   const scores = rowLists(tickers.map((ticker, row): [string, number] => [ticker, row]), values, dates.length);
@@ -41,7 +42,7 @@ export function buildHistory(assembled: AssembledHistory, latestRecords: readonl
       subIndustry: company.subIndustry,
     };
   });
-  const history: SignalHistory = { dates, latest, scores };
+  const history: SignalHistory = { dates, latest, scores, ...(subScores ? { subScores } : {}) };
   return { history: { ...history, latest: withSignalChangeType(history) }, warnings: [...assembled.warnings] };
 }
 
@@ -68,6 +69,12 @@ export interface AddedFile {
   file?: ArchivedFile;
   scores?: FileScores;
   records: FileRecords | null;
+  /** Its bytes, read again for the supporting scores of the last reports when its records were let go. */
+  bytes?: Uint8Array;
+}
+
+async function parseAdded(fileName: string, bytes: Uint8Array, limits: ExportLimits): Promise<SignalRecord[]> {
+  return (await parseExport(fileName, bytes, limits)).records;
 }
 
 /**
@@ -130,14 +137,26 @@ export async function loadHistory(
   // Kept for the next run unless it holds a file only previewed (not archived, so without a hash).
   if (store && assembled !== base && added.every((a) => a.file)) await store.writeAssembled(assembled);
 
-  // The latest report's records: from memory for a new file, else its archived file read once more.
-  let latest: SignalRecord[] = [];
-  const lastDate = assembled.dates.at(-1);
-  if (lastDate !== undefined) {
-    const index = assembled.dateFiles.at(-1)!;
-    const records = index >= archived.length ? (added[index - archived.length]!.records?.records ?? []) : await parseArchived(archiveDir, archived[index]!, limits);
-    latest = records.filter((r) => r.reportDate === lastDate);
+  // The last reports' records: from memory for a new file, else its archived file read once more (each file once).
+  // The latest one is the history's full records; the ones before it give "What moved" its supporting scores.
+  const read = new Map<number, Promise<SignalRecord[]>>();
+  const recordsOf = (index: number) => {
+    let records = read.get(index);
+    if (!records) {
+      // A new file keeps its rows only when it holds the latest report; the others are parsed again from their bytes.
+      const a = index >= archived.length ? added[index - archived.length]! : null;
+      records = !a ? parseArchived(archiveDir, archived[index]!, limits) : a.records ? Promise.resolve(a.records.records) : a.bytes && a.file ? parseAdded(a.file.fileName, a.bytes, limits) : Promise.resolve([]);
+      read.set(index, records);
+    }
+    return records;
+  };
+  const recent = new Map<string, SignalRecord[]>();
+  for (let i = Math.max(0, assembled.dates.length - MOVED_REPORTS - 1); i < assembled.dates.length; i += 1) {
+    const date = assembled.dates[i]!;
+    recent.set(date, (await recordsOf(assembled.dateFiles[i]!)).filter((r) => r.reportDate === date));
   }
-  const { history, warnings } = buildHistory(assembled, latest, universe);
+  const lastDate = assembled.dates.at(-1);
+  const latest = lastDate === undefined ? [] : recent.get(lastDate)!;
+  const { history, warnings } = buildHistory(assembled, latest, universe, subScoreHistory(recent));
   return { history, warnings, universe, archivedSizes, rows: assembled.rows, ...(store ? { store: store.counts } : {}) };
 }

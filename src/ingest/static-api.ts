@@ -20,6 +20,7 @@ import { ledgerCsvChunks, tickerTrackJson, trackRecordApi, type PublishedTrack }
 import type { SiteData } from '../lib/domain/report/schemas';
 import { similarFinder } from '../lib/domain/signals/similar';
 import { buildTrend } from '../lib/domain/trend/trend';
+import { tickerSubScores } from '../lib/domain/trend/what-moved';
 import { freeSlice, isScoreLocked, lockedTicker, visibleRows } from '../lib/domain/accounts/entitlements';
 
 /** Tickers written between two turns of the event loop. */
@@ -112,7 +113,8 @@ export async function writeStaticApi(clientDir: string, site: SiteData, siteName
     const file = `${record.ticker}.json`;
     const hidden = locked(record.ticker) ? lockedTicker(record) : null;
     write(`stock/${file}`, hidden ?? record);
-    write(`ticker-metrics/${file}`, hidden ?? tickerMetrics(record));
+    const moved = tickerSubScores(site.history.subScores, record.ticker);
+    write(`ticker-metrics/${file}`, hidden ?? (moved ? { ...tickerMetrics(record), moved } : tickerMetrics(record)));
     write(`c-score-trend/${file}`, hidden ?? buildTrend(site.history, record.ticker));
     write(`similar-tickers/${file}`, similar(record));
     write(`company-name/${file}`, name);

@@ -80,7 +80,7 @@ describe('the navigation is the page table\'s', () => {
   it('every page a visitor may open is in the navigation (all but the stock pages, their embeddable cards and the hubs, the not-found screens, the account and operators\' pages)', () => {
     const reached = new Set(['main', 'more', 'info'].flatMap((section) => navEntries(section as 'main').map((entry) => entry.href)));
     const unlisted = PAGES.filter((page) => !page.nav && !page.navTab && !reached.has(page.path)).map((page) => page.path);
-    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/embed/[ticker]', '/industry/[slug]', '/login', '/sector/[slug]', '/signal', '/signal/[ticker]', '/upload']);
+    expect(unlisted.sort()).toEqual(['/403', '/404', '/account', '/admin', '/compare', '/embed/[ticker]', '/industry/[slug]', '/login', '/sector/[slug]', '/signal', '/signal/[ticker]', '/upload']);
   });
 
   it('every nav entry leads to a page of the table', () => {

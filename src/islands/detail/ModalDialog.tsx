@@ -12,6 +12,7 @@ import { countUp } from '../../scripts/detail/count-up';
 import { RESET_ON_OPEN_MS } from '../../stores/detail-modal';
 import HeaderLive from './HeaderLive';
 import PriceCard from './PriceCard';
+import WhatMovedDialog from '../../components/detail/WhatMovedDialog';
 import '../../styles/detail.css';
 
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; record: SignalRecord };
@@ -93,6 +94,7 @@ function Body({ ticker, load, siteName }: { ticker: string; load: Load; siteName
         <MetricsCard record={record} idPrefix="dm" />
         <HistoryCard record={record} idPrefix="dm" />
       </div>
+      <WhatMovedDialog ticker={ticker} />
       <PriceCard ticker={ticker} modal />
       <DetailFooter reportDate={record.reportDate} siteName={siteName} />
     </div>

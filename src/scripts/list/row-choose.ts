@@ -4,6 +4,7 @@
  * real link (a middle or modified click opens the page), and the row's star and links keep their own actions. One
  * listener per table, and rows become focusable only as the script shows them: no attribute per row in the page.
  */
+import { isPicking, PICK_EVENT } from './compare-pick';
 
 /** What inside a row has an action of its own. */
 const OWN_ACTION = 'a, button, input, select, textarea, label, summary, [role="button"]';
@@ -25,9 +26,10 @@ export function makeRowChoosable(row: HTMLTableRowElement): void {
   if (co && company) co.title = company;
 }
 
-/** Opens the row's stock as a plain click on its ticker link would. */
+/** Opens the row's stock as a plain click on its ticker link would; while its table picks rows to compare, picks it. */
 function choose(row: HTMLTableRowElement): void {
-  rowLink(row)?.click();
+  if (isPicking(row.closest('table'))) row.dispatchEvent(new Event(PICK_EVENT, { bubbles: true }));
+  else rowLink(row)?.click();
 }
 
 /** Lets every row of the table be chosen by click or Enter. */

@@ -26,6 +26,7 @@ import { renderWindow, startWindow, type RowView } from './row-window';
 import { showClosest } from './no-match';
 import { enhanceStars, showRowStar } from './stars';
 import { enhanceRowChoice, makeRowChoosable } from './row-choose';
+import { enhanceComparePick } from './compare-pick';
 import { fillForm, readForm, readUrlState, writeUrlState } from './url-state';
 
 interface Table {
@@ -229,6 +230,7 @@ export function enhanceTables(): void {
   }
   // Rows are chosen by click or Enter; a table that will not be windowed makes its rows focusable once the page is idle.
   for (const table of tables) enhanceRowChoice(table.element);
+  for (const table of tables) enhanceComparePick(table.element);
   const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
   whenIdle(() => {
     for (const table of tables) if (!table.view && table.rows.length < WINDOW_FROM_ROWS) table.rows.forEach(makeRowChoosable);

@@ -2,6 +2,7 @@ import { z } from '../zod';
 import { EMPTY_TRACK, PublishedTrackJsonSchema, TrackDataSchema } from '../track-record/track-data';
 import { StoredFundamentalsSchema } from '../market-data/fundamentals';
 import { IsoDateSchema, ScoreSchema, SignalRecordSchema, TickerSchema } from './record';
+import { SubScoreHistorySchema } from '../trend/what-moved';
 
 // The record's schemas live in ./record.ts, which the browser imports; every other reader finds them here too.
 export { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from './record';
@@ -54,6 +55,8 @@ export const SignalHistorySchema = z.object({
   /** Full records of the latest report date. */
   latest: z.array(SignalRecordSchema),
   scores: z.record(z.string(), z.array(ScoreSchema.nullable())),
+  /** The supporting scores of the last reports (trend/what-moved); absent in a history made before they were kept. */
+  subScores: SubScoreHistorySchema.optional(),
 });
 export type SignalHistory = z.infer<typeof SignalHistorySchema>;
 

@@ -8,6 +8,7 @@ import { LockedTickerSchema } from '../accounts/entitlements';
 import { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from '../report/record';
 import type { ArchivedFile, UniverseCompany, StoredCompanyInfo } from '../report/schemas';
 import { TrendResponseSchema } from '../trend/trend';
+import { SubScoreHistorySchema } from '../trend/what-moved';
 
 /** The file of GET /api/all-signals: the report's records (spec section 4 reads an object with a data array too). */
 export const AllSignalsFileSchema = z.union([z.array(SignalRecordSchema), z.object({ data: z.array(SignalRecordSchema).optional() })]);
@@ -30,6 +31,8 @@ export const TickerMetricsSchema = z.object({
   avgCScoreL14D: z.number(),
   countL7D: z.number(),
   countL14D: z.number(),
+  /** The supporting scores of the last reports, for "What moved" (absent when the build kept none). */
+  moved: SubScoreHistorySchema.optional(),
 });
 export type TickerMetrics = z.infer<typeof TickerMetricsSchema>;
 

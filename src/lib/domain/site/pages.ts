@@ -64,6 +64,8 @@ export const PAGES: readonly Page[] = [
   { path: '/industry/[slug]', file: 'industry/[slug].astro', title: 'Sub-industry', sitemap: 'per-hub' },
   // The card other sites frame: the stock page is its canonical, so it stays out of the sitemap.
   { path: '/embed/[ticker]', file: 'embed/[ticker].astro', title: 'Embedded card', sitemap: 'none' },
+  // Indexed once: every /compare?t=... has the canonical /compare (Base's canonical is the path alone), so no query is a page of its own.
+  { path: '/compare', file: 'compare.astro', title: 'Compare', sitemap: 'one' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
   { path: '/ai-analysis', file: 'ai-analysis.astro', title: 'AI Analysis', nav: { section: 'more', order: 3, icon: 'ai' }, sitemap: 'one' },
   { path: '/ai-chat', file: 'ai-chat.astro', title: 'AI Chat', nav: { section: 'more', order: 4, icon: 'chat' }, sitemap: 'none' },

@@ -319,10 +319,8 @@ export function publicTrack(track: TrackData, lockedTopTickers: ReadonlySet<stri
   return { ...track, entries: track.entries.filter((e) => !(lockedTopTickers.has(e.ticker) && decidedToday(e))) };
 }
 
-/** A hit rate as a percent with 1 decimal ('62.5%'); none resolved shows '—'. */
-export function formatHitRate(rate: number | null | undefined): string {
-  return typeof rate === 'number' && Number.isFinite(rate) ? `${(rate * 100).toFixed(1)}%` : '—';
-}
+// In ./track-record, which browser code may import (this module reaches the CSV writer).
+export { formatHitRate } from './track-record';
 
 /** The note every track-record figure carries. */
 export const PAST_RESULTS_NOTE = 'Past results do not predict future ones. These are the outcomes of published signals, not investment advice.';

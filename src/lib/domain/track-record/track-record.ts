@@ -416,3 +416,8 @@ export function mergeLedger(
   const ledger = [...kept.values()].sort((a, b) => a.date.localeCompare(b.date) || a.ticker.localeCompare(b.ticker));
   return { ledger, added, replaced, exits };
 }
+
+/** A hit rate as a percent with 1 decimal ('62.5%'); none resolved shows '—'. */
+export function formatHitRate(rate: number | null | undefined): string {
+  return typeof rate === 'number' && Number.isFinite(rate) ? `${(rate * 100).toFixed(1)}%` : '—';
+}
