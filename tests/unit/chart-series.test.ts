@@ -62,6 +62,13 @@ describe('barWindows: the bars route asks for 31 days at most', () => {
     for (let i = 1; i < windows.length; i++) expect((Date.parse(windows[i]!.from) - Date.parse(windows[i - 1]!.to)) / 86_400_000).toBe(1);
     expect(windows).toHaveLength(3);
   });
+  it('laid back from the end, a longer span ending on the same day reuses the shorter span\'s windows', () => {
+    const short = barWindows('2026-10-20', '2026-11-20', 31, 'end');
+    const long = barWindows('2026-08-20', '2026-11-20', 31, 'end');
+    expect(short).toEqual([{ from: '2026-10-20', to: '2026-11-20' }]);
+    expect(long.at(-1)).toEqual(short[0]);
+    expect(long[0]!.from).toBe('2026-08-20');
+  });
 });
 
 describe('signalMarkers: the stored events on the chart', () => {

@@ -3,9 +3,6 @@ import { toChartPoints, TREND_CHART_HEIGHTS, type TrendPoint } from '../../src/l
 import {
   AVERAGE_LABEL_HEIGHT,
   monotonePath,
-  nearestDay,
-  pricePoints,
-  priceWindow,
   scoreY,
   spreadLabels,
   trendGeometry,
@@ -124,35 +121,5 @@ describe('trendGeometry', () => {
       ['11/20', 'end'],
     ]);
     expect(geometry.yTicks.map((t) => t.value)).toEqual([-100, -65, 0, 65, 100]);
-  });
-
-  it('finds the day nearest to a place on the axis', () => {
-    expect(nearestDay(geometry.days, 0.5)!.point.date).toBe('2026-11-06');
-    expect(nearestDay(geometry.days, 0.6)!.point.date).toBe('2026-11-19');
-    expect(nearestDay([], 0.5)).toBeNull();
-  });
-});
-
-describe('the price panel', () => {
-  it.each([
-    ['2026-08-28', '2026-11-20', '2026-11-24', { from: '2026-10-21', to: '2026-11-20' }],
-    ['2026-11-10', '2026-11-20', '2026-11-24', { from: '2026-11-10', to: '2026-11-20' }],
-    ['2026-08-28', '2026-11-20', '2026-11-18', { from: '2026-10-19', to: '2026-11-18' }],
-  ])('asks for the closes of %s to %s (today %s): %j', (first, last, today, window) => {
-    expect(priceWindow(first, last, today)).toEqual(window);
-  });
-
-  it('puts the closes within the chart\'s dates on its time axis, between their low and high', () => {
-    const { points } = toChartPoints(trend);
-    const { days } = trendGeometry(points, TREND_CHART_HEIGHTS.card);
-    const bar = (date: string, c: number) => ({ t: Date.parse(`${date}T05:00:00Z`), o: c, h: c, l: c, c, v: 1 });
-    const placed = pricePoints([bar('2026-11-20', 12), bar('2026-10-30', 99), bar('2026-11-06', 10), bar('2026-11-19', 11)], days);
-    expect(placed.points.map((p) => [p.date, p.close, Number(p.x.toFixed(4)), Number(p.y.toFixed(2))])).toEqual([
-      ['2026-11-06', 10, 0.2222, 0.92],
-      ['2026-11-19', 11, 0.9444, 0.5],
-      ['2026-11-20', 12, 1, 0.08],
-    ]);
-    expect([placed.low, placed.high]).toEqual([10, 12]);
-    expect(pricePoints([bar('2026-10-01', 5)], days).points).toEqual([]);
   });
 });

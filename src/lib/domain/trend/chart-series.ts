@@ -91,12 +91,21 @@ export function closeOn(series: PriceSeries, time: string): number | undefined {
   return found === undefined ? undefined : 'close' in found ? found.close : found.value;
 }
 
-/** Windows of at most `maxDays` days that cover `from`..`to` (the bars route's longest window), oldest first. */
-export function barWindows(from: string, to: string, maxDays: number): { from: string; to: string }[] {
+/** Longest window of the daily bars route (/api/polygon/aggs): a month, so a stranger cannot spend the budget on history. */
+export const BARS_ROUTE_DAYS = 31;
+
+/**
+ * Windows of at most `maxDays` days that cover `from`..`to` (the bars route's longest window), oldest first; laid
+ * from `from` on, or with 'end' back from `to` (so spans ending on one day share their windows).
+ */
+export function barWindows(from: string, to: string, maxDays: number, anchor: 'start' | 'end' = 'start'): { from: string; to: string }[] {
   const windows: { from: string; to: string }[] = [];
-  const end = Date.parse(to);
-  for (let start = Date.parse(from); start <= end; start += (maxDays + 1) * DAY_MS) {
-    windows.push({ from: isoDay(start), to: isoDay(Math.min(end, start + maxDays * DAY_MS)) });
+  const [first, last] = [Date.parse(from), Date.parse(to)];
+  const step = (maxDays + 1) * DAY_MS;
+  if (anchor === 'start') {
+    for (let start = first; start <= last; start += step) windows.push({ from: isoDay(start), to: isoDay(Math.min(last, start + maxDays * DAY_MS)) });
+  } else {
+    for (let end = last; end >= first; end -= step) windows.unshift({ from: isoDay(Math.max(first, end - maxDays * DAY_MS)), to: isoDay(end) });
   }
   return windows;
 }
