@@ -195,7 +195,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
     let current = true;
     void import('./trend/live-chart').then(({ mountLiveChart }) => {
       if (!current || !host.current || !legend.current || !live.current) return;
-      made = mountLiveChart(host.current, { legend: legend.current, live: live.current, priceHeight: PRICE_PANE_HEIGHT, onView: (from, to) => setSpan({ from, to }) });
+      made = mountLiveChart(host.current, { legend: legend.current, live: live.current, priceHeight: PRICE_PANE_HEIGHT, scoreHeight: height, onView: (from, to) => setSpan({ from, to }) });
       setLiveChart(made);
     });
     return () => {
@@ -203,7 +203,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
       made?.destroy();
       setLiveChart(null);
     };
-  }, [hasChart]);
+  }, [hasChart, height]);
 
   // The whole trend the chart holds (the range only moves its view), the prices of the shown span and the events.
   const allPoints = useMemo(() => (all ? toChartPoints(all).points : null), [all]);

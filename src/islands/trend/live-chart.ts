@@ -52,9 +52,11 @@ export function dayOf(time: Time): string {
  * Mounts the chart in `host` (an empty box of the SVG's size), with `legend` for the crosshair's reading and `live`
  * (a polite live region) for the keyboard's. `onView` hears the visible span.
  */
-export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; live: HTMLElement; priceHeight: number; onView: (from: string, to: string) => void }): LiveChart {
+export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; live: HTMLElement; priceHeight: number; scoreHeight: number; onView: (from: string, to: string) => void }): LiveChart {
   const dark = document.documentElement.classList.contains('dark');
   const text = dark ? '#9ca3af' : '#4b5563';
+  // The card's own colour behind the score axis' tick labels, so they read as plain axis labels.
+  const card = getComputedStyle(document.documentElement).getPropertyValue(host.closest('.card') ? '--panel' : '--page-bg').trim() || (dark ? '#15171c' : '#ffffff');
   const grid = dark ? 'rgba(75, 85, 99, 0.35)' : 'rgba(209, 213, 219, 0.6)';
   const chart: IChartApi = createChart(host, {
     autoSize: true,
@@ -69,7 +71,6 @@ export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; 
   const candles = chart.addSeries(CandlestickSeries, { upColor: CHART_COLORS.bullish, downColor: CHART_COLORS.bearish, wickUpColor: CHART_COLORS.bullish, wickDownColor: CHART_COLORS.bearish, borderVisible: false, priceLineVisible: false }, 0);
   const closes = chart.addSeries(LineSeries, { color: text, lineWidth: 1, priceLineVisible: false }, 0);
   candles.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.1 }, borderVisible: false, minimumWidth: 44 });
-  chart.panes()[0]?.setHeight(parts.priceHeight);
   const scoreLine: ISeriesApi<'Line'> = chart.addSeries(
     LineSeries,
     {
@@ -78,6 +79,8 @@ export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; 
       lastValueVisible: false,
       crosshairMarkerRadius: 4,
       title: 'C-Score',
+      // Whole ticks read as the spec's (65, not 65.00); scores keep their two decimals.
+      priceFormat: { type: 'custom', minMove: 0.01, formatter: (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2)) },
       autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }),
     },
     1,
@@ -93,11 +96,15 @@ export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; 
       lineStyle: reference?.dashed ? LineStyle.Dashed : LineStyle.Solid,
       lineVisible: reference !== undefined,
       axisLabelVisible: true,
-      axisLabelColor: 'transparent',
+      axisLabelColor: card,
       axisLabelTextColor: text,
       title: '',
     });
   }
+  // The price pane's share of the box: its reserved height against the score's (the time axis below both).
+  const [pricePane, scorePane] = chart.panes();
+  pricePane?.setStretchFactor(parts.priceHeight);
+  scorePane?.setStretchFactor(parts.scoreHeight);
   let markerApi: ISeriesMarkersPluginApi<Time> | null = null;
   let averages: ReturnType<ISeriesApi<'Line'>['createPriceLine']>[] = [];
   let current: LiveChartData | null = null;
