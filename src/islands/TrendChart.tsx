@@ -302,7 +302,7 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
             />
             <p ref={legend} className="pointer-events-none absolute left-1 top-0 z-10 max-w-[calc(100%-3.5rem)] truncate rounded bg-white/85 px-1 text-[11px] tabular-nums dark:bg-gray-900/85" data-testid="trend-legend" aria-hidden="true" />
             <p ref={live} className="sr-only" aria-live="polite" data-testid="trend-announce" />
-            {drawn && <p id={`${noteId}-summary`} className="sr-only">{summary}</p>}
+            {drawn && <p id={`${noteId}-summary`} className="sr-only" data-testid="trend-summary">{summary}</p>}
           </div>
         ) : (
           <div className="flex flex-col items-center justify-center gap-2 text-center text-sm" style={{ height: boxHeight }}>
