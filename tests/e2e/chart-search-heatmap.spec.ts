@@ -49,11 +49,13 @@ for (const theme of ['dark', 'light'] as const) {
 test.describe('the trend chart on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
-  test('the static first paint has the spec\'s axes; the average labels fit beside the plot', async ({ page }) => {
+  test('the static first paint (the no-JavaScript view) has the spec\'s axes; the average labels fit beside the plot', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const page = await context.newPage();
     await page.goto('/signal/PNW');
     const chart = page.getByTestId('trend-chart');
-    // Below the first screen the island has not run: what shows is the chart drawn at build time.
     await expect(chart).toHaveAttribute('data-drawn', 'false');
+    await expect(chart.locator('svg path')).toHaveCount(1);
     const labels = await chart.locator('[data-date], [data-average-label]').allTextContents();
     expect(labels).toEqual(expect.arrayContaining(['14D Avg', '7D Avg', '8/28', '11/20']));
     // The average labels: in the gutter left of the plot (never over the line), wholly inside the chart, apart.
@@ -67,6 +69,7 @@ test.describe('the trend chart on a phone', () => {
     }
     const [a, b] = placed.map((l) => l.box);
     expect(a!.y + a!.height <= b!.y || b!.y + b!.height <= a!.y).toBe(true);
+    await context.close();
   });
 
   test('by touch: a drag pans the chart to earlier days', async ({ page }) => {
@@ -173,9 +176,9 @@ test.describe('the heatmap', () => {
 });
 
 test('in the detail dialog the chart fetches its trend, and Escape hides its crosshair first, then closes the dialog', async ({ page }) => {
-  await page.goto('/all-signals');
+  await page.goto('/');
   await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
-  await page.locator('a[data-detail-link][href="/signal/PNW"]').first().click();
+  await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
   const chart = dialog.getByTestId('trend-chart');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toChartPoints, TREND_CHART_HEIGHTS, type TrendPoint } from '../../src/lib/domain/trend/trend';
 import {
   AVERAGE_LABEL_HEIGHT,
-  monotonePath,
+  linePath,
   scoreY,
   spreadLabels,
   trendGeometry,
@@ -45,45 +45,24 @@ describe('spreadLabels', () => {
   });
 });
 
-/** The y of every point of an "M x,y c dx1,dy1,dx2,dy2,dx,dy ..." path, made absolute: the start, then each curve's two control points and end. */
+/** The y of every point of an "M x,y l dx,dy dx,dy ..." path, made absolute. */
 function absoluteYs(path: string): number[] {
-  const [start, ...curves] = path.split('c');
-  const [, y] = start!.slice(1).split(',').map(Number);
-  const ys = [y!];
-  let y0 = y!;
-  for (const curve of curves) {
-    const values = curve.match(/-?\d+/g)!.map(Number);
-    expect(values).toHaveLength(6);
-    ys.push(y0 + values[1]!, y0 + values[3]!, y0 + values[5]!);
-    y0 += values[5]!;
-  }
+  const values = path.slice(1).match(/-?\d+/g)!.map(Number);
+  const ys = [values[1]!];
+  for (let i = 3; i < values.length; i += 2) ys.push(ys.at(-1)! + values[i]!);
   return ys;
 }
 
-describe('monotonePath', () => {
-  it('draws relative curves whose ends land on the rounded points', () => {
-    const points = [{ x: 0.4, y: 10.2 }, { x: 11.6, y: 49.7 }, { x: 22.5, y: 50.4 }];
-    const path = monotonePath(points);
-    expect(path.startsWith('M0,10c')).toBe(true);
-    expect(absoluteYs(path).filter((_, i) => i % 3 === 0)).toEqual([10, 50, 50]);
-  });
-
-  it('never overshoots the scores of the two days it joins', () => {
-    const points = [{ x: 0, y: 10 }, { x: 100, y: 50 }, { x: 200, y: 50 }, { x: 300, y: 20 }, { x: 400, y: 90 }];
-    const ys = absoluteYs(monotonePath(points));
-    // Each curve's control points stay between its ends.
-    for (let i = 0; i < points.length - 1; i += 1) {
-      const [a, b] = [points[i]!.y, points[i + 1]!.y];
-      for (const y of ys.slice(1 + 3 * i, 1 + 3 * i + 3)) {
-        expect(y).toBeGreaterThanOrEqual(Math.min(a, b) - 1e-9);
-        expect(y).toBeLessThanOrEqual(Math.max(a, b) + 1e-9);
-      }
-    }
+describe('linePath', () => {
+  it('draws relative straight segments whose ends land on the rounded points', () => {
+    const path = linePath([{ x: 0.4, y: 10.2 }, { x: 11.6, y: 49.7 }, { x: 22.5, y: 50.4 }, { x: 30, y: 20 }]);
+    expect(path).toBe('M0,10l12,40 11,0 7-30');
+    expect(absoluteYs(path)).toEqual([10, 50, 50, 20]);
   });
 
   it('is empty without points and a move with one', () => {
-    expect(monotonePath([])).toBe('');
-    expect(monotonePath([{ x: 5, y: 7 }])).toBe('M5,7');
+    expect(linePath([])).toBe('');
+    expect(linePath([{ x: 5, y: 7 }])).toBe('M5,7');
   });
 });
 

@@ -49,11 +49,24 @@ export function dayOf(time: Time): string {
 }
 
 /**
- * Mounts the chart in `host` (an empty box of the SVG's size), with `legend` for the crosshair's reading and `live`
- * (a polite live region) for the keyboard's. `onView` hears the visible span.
+ * Mounts the chart in `host` (an empty box of the SVG's size, positioned): `onView` hears the visible span.
  */
-export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; live: HTMLElement; priceHeight: number; scoreHeight: number; onView: (from: string, to: string) => void }): LiveChart {
+export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; scoreHeight: number; onView: (from: string, to: string) => void }): LiveChart {
   const dark = document.documentElement.classList.contains('dark');
+  // The crosshair's reading over the price pane, and the live region the keyboard's reading goes to (made here, so
+  // the page's HTML carries neither).
+  const legend = document.createElement('p');
+  legend.dataset.testid = 'trend-legend';
+  legend.setAttribute('aria-hidden', 'true');
+  Object.assign(legend.style, {
+    position: 'absolute', top: '0', left: '4px', zIndex: '10', maxWidth: 'calc(100% - 60px)', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap',
+    pointerEvents: 'none', fontSize: '11px', fontVariantNumeric: 'tabular-nums', padding: '0 4px', borderRadius: '4px', background: dark ? 'rgba(21, 23, 28, 0.85)' : 'rgba(255, 255, 255, 0.85)',
+  });
+  const live = document.createElement('p');
+  live.className = 'sr-only';
+  live.setAttribute('aria-live', 'polite');
+  live.dataset.testid = 'trend-announce';
+  host.after(legend, live);
   const text = dark ? '#9ca3af' : '#4b5563';
   // The card's own colour behind the score axis' tick labels, so they read as plain axis labels.
   const card = getComputedStyle(document.documentElement).getPropertyValue(host.closest('.card') ? '--panel' : '--page-bg').trim() || (dark ? '#15171c' : '#ffffff');
@@ -115,7 +128,7 @@ export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; 
     return dayReading(time, score, current.score.types.get(time), current.price ? closeOn(current.price, time) : undefined, current.markers);
   };
   const onMove = (param: MouseEventParams<Time>) => {
-    parts.legend.textContent = param.time === undefined ? '' : read(dayOf(param.time));
+    legend.textContent = param.time === undefined ? '' : read(dayOf(param.time));
   };
   chart.subscribeCrosshairMove(onMove);
   const onRange = () => {
@@ -148,14 +161,14 @@ export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; 
     else host.dataset.tooltipOpen = '';
     if (next === null) {
       chart.clearCrosshairPosition();
-      parts.legend.textContent = '';
+      legend.textContent = '';
       return;
     }
     const day = days[next]!;
     chart.setCrosshairPosition(day.value, day.time, scoreLine);
     const reading = read(day.time);
-    parts.legend.textContent = reading;
-    parts.live.textContent = reading;
+    legend.textContent = reading;
+    live.textContent = reading;
   };
   const onBlur = () => {
     index = null;
@@ -191,6 +204,8 @@ export function mountLiveChart(host: HTMLElement, parts: { legend: HTMLElement; 
     destroy() {
       host.removeEventListener('keydown', onKey);
       host.removeEventListener('blur', onBlur);
+      legend.remove();
+      live.remove();
       chart.remove();
     },
   };

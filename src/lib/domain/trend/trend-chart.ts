@@ -40,7 +40,7 @@ export interface ChartAverage {
 export interface TrendGeometry {
   days: ChartDay[];
   averages: ChartAverage[];
-  /** The line through the days: a monotone curve in PLOT_VIEWBOX units ('' for no day). */
+  /** The line through the days in PLOT_VIEWBOX units ('' for no day). */
   path: string;
   xTicks: { date: string; label: string; x: number; align: 'start' | 'middle' | 'end' }[];
   yTicks: { value: number; y: number }[];
@@ -60,41 +60,18 @@ function timeScale(first: string, last: string): (date: string) => number {
 }
 
 /**
- * A monotone cubic curve through the points (Fritsch-Carlson tangents, as d3's curveMonotoneX): it never
- * overshoots between two days, so the line never shows a score no report had.
+ * The line through the points as straight segments, as the live chart draws it: relative moves in whole units (a
+ * thousandth of the plot's width, half a point of score), each from the rounded end of the one before, so no rounding
+ * adds up and the drawing costs every stock page a few bytes a day.
  */
-export function monotonePath(points: readonly { x: number; y: number }[]): string {
-  const n = points.length;
-  if (n === 0) return '';
-  // Whole units: a thousandth of the plot's width, half a point of score; finer adds bytes to every stock page, not detail.
-  if (n === 1) return `M${Math.round(points[0]!.x)},${Math.round(points[0]!.y)}`;
-  const widths = points.slice(1).map((p, i) => p.x - points[i]!.x || 1e-9);
-  const slopes = points.slice(1).map((p, i) => (p.y - points[i]!.y) / widths[i]!);
-  const tangents = points.map((_, i) => {
-    if (i === 0) return slopes[0]!;
-    if (i === n - 1) return slopes[n - 2]!;
-    const [a, b, ha, hb] = [slopes[i - 1]!, slopes[i]!, widths[i - 1]!, widths[i]!];
-    if (a * b <= 0) return 0;
-    const mean = (a * hb + b * ha) / (ha + hb);
-    return Math.sign(a) * Math.min(Math.abs(a), Math.abs(b), 0.5 * Math.abs(mean)) * 2;
-  });
-  // Relative curves ("c"), each from the rounded end of the one before, so no rounding adds up: a day is about 11
-  // units wide, and two-digit offsets cut the path of a 90-day chart by a third (bytes on every stock page).
+export function linePath(points: readonly { x: number; y: number }[]): string {
+  if (points.length === 0) return '';
   let [x0, y0] = [Math.round(points[0]!.x), Math.round(points[0]!.y)];
   let d = `M${x0},${y0}`;
-  const rel = (values: number[]) => values.map((v, i) => (i > 0 && v >= 0 ? ',' : '') + String(v)).join('');
-  for (let i = 0; i < n - 1; i += 1) {
-    const [p, q] = [points[i]!, points[i + 1]!];
-    const h = (q.x - p.x) / 3;
-    const [x1, y1] = [Math.round(q.x), Math.round(q.y)];
-    d += `c${rel([
-      Math.round(p.x + h) - x0,
-      Math.round(p.y + h * tangents[i]!) - y0,
-      Math.round(q.x - h) - x0,
-      Math.round(q.y - h * tangents[i + 1]!) - y0,
-      x1 - x0,
-      y1 - y0,
-    ])}`;
+  for (let i = 1; i < points.length; i += 1) {
+    const [x1, y1] = [Math.round(points[i]!.x), Math.round(points[i]!.y)];
+    const [dx, dy] = [x1 - x0, y1 - y0];
+    d += `${i === 1 ? 'l' : dx < 0 ? '' : ' '}${dx}${dy < 0 ? '' : ','}${dy}`;
     [x0, y0] = [x1, y1];
   }
   return d;
@@ -134,7 +111,7 @@ export function trendGeometry(points: readonly ChartPoint[], height: number): Tr
   const averageList = indexed.filter(({ point }) => point.type === '7d-avg' || point.type === '14d-avg');
   const labelTops = spreadLabels(averageList.map(({ point }) => scoreY(point.cScore) * plotHeight), AVERAGE_LABEL_HEIGHT, plotHeight);
   const averages = averageList.map(({ point, index }, k) => ({ point, index, y: scoreY(point.cScore), labelTop: labelTops[k]! }));
-  const path = monotonePath(days.map((d) => ({ x: d.x * PLOT_VIEWBOX.width, y: d.y * PLOT_VIEWBOX.height })));
+  const path = linePath(days.map((d) => ({ x: d.x * PLOT_VIEWBOX.width, y: d.y * PLOT_VIEWBOX.height })));
   const ticks = tickDays(days, 4);
   const xTicks = ticks.map((d, k) => ({
     date: d.point.date,
