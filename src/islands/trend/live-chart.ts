@@ -92,7 +92,7 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
       lastValueVisible: false,
       crosshairMarkerRadius: 4,
       title: 'C-Score',
-      // Whole ticks read as the spec's (65, not 65.00); scores keep their two decimals.
+      // Whole ticks read as the spec's (100, not 100.00); scores keep their two decimals.
       priceFormat: { type: 'custom', minMove: 0.01, formatter: (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2)) },
       autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }),
     },
