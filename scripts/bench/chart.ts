@@ -53,24 +53,19 @@ async function scrollToInteractive(browser: Browser, url: string): Promise<numbe
     const page = await slowed(context);
     await page.goto(url, { waitUntil: 'load' });
     await settleNetwork(page);
-    return await page.evaluate(
-      (selector) =>
-        new Promise<number>((resolve, reject) => {
-          const chart = document.querySelector<HTMLElement>('[data-testid=trend-chart]');
-          if (!chart) return reject(new Error('the page has no trend chart'));
-          const started = performance.now();
-          const done = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
-          new MutationObserver((_, observer) => {
-            if (document.querySelector(selector)) {
-              observer.disconnect();
-              done();
-            }
-          }).observe(chart, { attributes: true, attributeFilter: ['data-drawn'] });
-          chart.scrollIntoView({ block: 'center' });
-          setTimeout(() => reject(new Error('the chart was not drawn within 15 s')), 15_000);
-        }),
-      DRAWN,
-    );
+    // A string, not a function: tsx would add its __name helper, which the page lacks.
+    return await page.evaluate<number>(`new Promise((resolve, reject) => {
+      const chart = document.querySelector('[data-testid=trend-chart]');
+      if (!chart) return reject(new Error('the page has no trend chart'));
+      const started = performance.now();
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector(${JSON.stringify(DRAWN)})) return;
+        observer.disconnect();
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+      }).observe(chart, { attributes: true, attributeFilter: ['data-drawn'] });
+      chart.scrollIntoView({ block: 'center' });
+      setTimeout(() => reject(new Error('the chart was not drawn within 15 s')), 15000);
+    })`);
   } finally {
     await context.close();
   }
@@ -80,18 +75,14 @@ async function scrollToInteractive(browser: Browser, url: string): Promise<numbe
 async function longTasks(browser: Browser, url: string): Promise<{ total: number; blocking: number; count: number }> {
   const context = await browser.newContext({ viewport: PHONE_VIEWPORT, isMobile: true, hasTouch: true });
   try {
-    await context.addInitScript(() => {
-      const w = window as unknown as { benchLongTasks: number[] };
-      w.benchLongTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.benchLongTasks.push(entry.duration);
-      }).observe({ type: 'longtask', buffered: true });
+    await context.addInitScript({
+      content: 'window.benchLongTasks = []; new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.benchLongTasks.push(entry.duration); }).observe({ type: "longtask", buffered: true });',
     });
     const page = await slowed(context);
     await page.goto(url, { waitUntil: 'load' });
     await settleNetwork(page);
     await page.waitForTimeout(1000);
-    const tasks = await page.evaluate(() => (window as unknown as { benchLongTasks: number[] }).benchLongTasks);
+    const tasks = await page.evaluate<number[]>('window.benchLongTasks');
     return { total: tasks.reduce((a, b) => a + b, 0), blocking: tasks.reduce((a, b) => a + Math.max(0, b - 50), 0), count: tasks.length };
   } finally {
     await context.close();
