@@ -79,7 +79,8 @@ test('the keyboard moves the crosshair and a live region reads the date, close a
   await page.keyboard.press('ArrowLeft');
   // The close is the one daily price series' (the demo provider's) for that day.
   await expect(spoken).toHaveText(`Nov 19, 2026, Close ${formatPrice(demoClose('PNW', '2026-11-19'))}, Previous day 93.29`);
-  await expect(page.getByTestId('trend-legend')).toHaveText(`Nov 19, 2026, Close ${formatPrice(demoClose('PNW', '2026-11-19'))}, Previous day 93.29`);
+  // The tooltip reads the averages too, with the spec's labels.
+  await expect(page.getByTestId('trend-legend')).toHaveText(`Nov 19, 2026, Close ${formatPrice(demoClose('PNW', '2026-11-19'))}, Previous day 93.29 · 14D avg. 91.90, 7D avg. 91.85`);
   await page.keyboard.press('ArrowRight');
   await expect(spoken).toHaveText(`Nov 20, 2026, Close ${formatPrice(demoClose('PNW', '2026-11-20'))}, Current day 96.81`);
   await page.keyboard.press('Home');

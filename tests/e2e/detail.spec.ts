@@ -218,7 +218,7 @@ test.describe('the stock detail page', () => {
     }
   });
 
-  test('the trend chart: the build's drawing first, coloured by the score, then live with its crosshair', async ({ page }) => {
+  test('the trend chart: the build\'s drawing first, coloured by the score, then live with its crosshair', async ({ page }) => {
     // The trend file is held until the first paint is checked: the live chart needs it, the first paint does not.
     const trendRequests: string[] = [];
     let release = () => {};

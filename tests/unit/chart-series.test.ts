@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toChartPoints, type TrendPoint } from '../../src/lib/domain/trend/trend';
-import { ascendingUnique, barWindows, closeOn, dayReading, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../../src/lib/domain/trend/chart-series';
+import { ascendingUnique, averagesReading, barWindows, closeOn, dayReading, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../../src/lib/domain/trend/chart-series';
 import { demoBars } from '../../src/lib/domain/market-data/demo-prices';
 
 // The spec's example numbers: averages 91.90 and 91.85, yesterday 93.29, today 96.81; given out of order, one day twice.
@@ -28,6 +28,9 @@ describe('scoreSeries: what the library is given', () => {
     expect(series.data.map((d) => d.value)).toEqual([40, 71, 66, 93.29, 96.81]);
     expect(series.types.get('2026-11-20')).toBe('current');
     expect(series.types.get('2026-11-19')).toBe('previous');
+  });
+  it('reads the averages with the tooltip\'s labels', () => {
+    expect(averagesReading(series.averages)).toBe('14D avg. 91.90, 7D avg. 91.85');
   });
   it('gives the averages as labelled price lines: "14D Avg" 91.90 and "7D Avg" 91.85', () => {
     expect(series.averages).toEqual([

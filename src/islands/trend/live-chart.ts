@@ -15,7 +15,7 @@ import {
   type MouseEventParams,
   type Time,
 } from 'lightweight-charts';
-import { CHART_COLORS, closeOn, dayReading, type ChartMarker, type PriceSeries, type ScoreSeries } from '../../lib/domain/trend/chart-series';
+import { CHART_COLORS, averagesReading, closeOn, dayReading, type ChartMarker, type PriceSeries, type ScoreSeries } from '../../lib/domain/trend/chart-series';
 import { TREND_LINE, TREND_REFERENCE_LINES, TREND_Y_DOMAIN, TREND_Y_TICKS } from '../../lib/domain/trend/trend';
 import type { SignalDirection } from '../../lib/domain/signals/signal';
 
@@ -127,8 +127,10 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
     const score = current.score.data.find((d) => d.time === time)?.value;
     return dayReading(time, score, current.score.types.get(time), current.price ? closeOn(current.price, time) : undefined, current.markers);
   };
+  // The tooltip adds the averages after the day; the live region reads the day alone.
+  const withAverages = (reading: string) => (current && current.score.averages.length > 0 ? `${reading} · ${averagesReading(current.score.averages)}` : reading);
   const onMove = (param: MouseEventParams<Time>) => {
-    legend.textContent = param.time === undefined ? '' : read(dayOf(param.time));
+    legend.textContent = param.time === undefined ? '' : withAverages(read(dayOf(param.time)));
   };
   chart.subscribeCrosshairMove(onMove);
   const onRange = () => {
@@ -167,7 +169,7 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
     const day = days[next]!;
     chart.setCrosshairPosition(day.value, day.time, scoreLine);
     const reading = read(day.time);
-    legend.textContent = reading;
+    legend.textContent = withAverages(reading);
     live.textContent = reading;
   };
   const onBlur = () => {

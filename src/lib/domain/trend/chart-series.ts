@@ -160,3 +160,8 @@ export function dayReading(time: string, score: number | undefined, type: TrendP
   for (const m of markers) if (m.time === time) parts.push(m.meaning);
   return parts.join(', ');
 }
+
+/** The averages as the tooltip reads them beside a day, with the spec's labels ('14D avg. 91.90, 7D avg. 91.85'). */
+export function averagesReading(averages: ScoreSeries['averages']): string {
+  return averages.map((a) => `${TREND_TOOLTIP_LABELS[a.type]} ${formatScore(a.value)}`).join(', ');
+}
