@@ -184,6 +184,8 @@ test('in the detail dialog the chart fetches its trend, and Escape hides its cro
   const chart = dialog.getByTestId('trend-chart');
   await expect(chart).toHaveAttribute('data-state', 'chart');
   await expect(chart).toHaveAttribute('data-drawn', 'true');
+  // The pointer left where the row was clicked (over the chart now) would move the crosshair too.
+  await page.mouse.move(0, 0);
   await chart.getByRole('group', { name: /^Price and C-Score of PNW/ }).focus();
   await page.keyboard.press('ArrowLeft');
   await expect(dialog.getByTestId('trend-legend')).toContainText('Previous day 93.29');
