@@ -1,62 +1,39 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { fetchDailyBars } from '../lib/client/api';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { fetchBarsSpan, fetchLedger } from '../lib/client/chart-data';
 import { idleStore, trendStore } from '../lib/client/query';
-import { decodeTrend } from '../lib/domain/signals/detail';
-import { formatDate, formatPrice, formatScore } from '../lib/domain/text/format';
 import type { Bar } from '../lib/domain/market-data/market';
 import {
   DEFAULT_TREND_RANGE,
   TREND_RANGES,
   TREND_CHART_HEIGHTS,
-  TREND_LINE,
-  TREND_REFERENCE_LINES,
   pointsInRange,
   rangesBeyondHistory,
   toChartPoints,
-  trendRangeMonths,
+  trendRangeStart,
   trendColor,
-  trendTooltip,
   validateTrend,
-  type ChartPoint,
+  type RangesBeyondHistory,
   type TrendPoint,
   type TrendRange,
   type TrendResponse,
 } from '../lib/domain/trend/trend';
-import {
-  PLOT_VIEWBOX,
-  PRICE_PANEL_DAYS,
-  PRICE_PANEL_HEIGHT,
-  TREND_PLOT_INSETS as INSETS,
-  nearestDay,
-  pricePoints,
-  priceWindow,
-  scoreY,
-  trendGeometry,
-  type TrendGeometry,
-} from '../lib/domain/trend/trend-chart';
+import { PRICE_PANE_HEIGHT } from '../lib/domain/trend/trend-chart';
+import { priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../lib/domain/trend/chart-series';
+import { trendSummary } from './trend/FirstPaint';
+import type { LiveChart } from './trend/live-chart';
 import { withErrorBoundary } from './ErrorBoundary';
 
-const COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;
-
-/** The averages' reference lines and labels: a dash pattern and a colour each, so the two never read alike. */
-const AVERAGE_STYLE = {
-  '14d-avg': { line: 'border-violet-600 dark:border-violet-400', text: 'text-violet-700 dark:text-violet-300', dash: 'dashed' },
-  '7d-avg': { line: 'border-sky-600 dark:border-sky-400', text: 'text-sky-700 dark:text-sky-300', dash: 'dotted' },
-} as const;
-
-/** Props: the ticker, its current C-Score, the view size, and the trend embedded at build time (absent: fetched). */
+/** Props: the ticker, its current C-Score and the view size; on the stock page the build's first paint and ranges. */
 interface TrendChartProps {
   ticker: string;
   currentScore: number;
   size?: keyof typeof TREND_CHART_HEIGHTS;
-  /** The trend in `encodeTrend`'s compact text, embedded in the page so the chart needs no request before first paint. */
-  embedded?: string;
-  /** False when `embedded` holds only the default range of a longer trend: a longer range then loads the full trend. */
-  complete?: boolean;
+  /** The ranges that show no more than a shorter one, from the build's trend (the buttons' state before the trend loads). */
+  beyond?: RangesBeyondHistory;
+  /** The build's drawing (TrendFirstPaint, static HTML): shown until the library draws the chart in its box. */
+  children?: ReactNode;
 }
-
-const DEFAULT_MONTHS = trendRangeMonths(DEFAULT_TREND_RANGE);
 
 type View =
   | { state: 'loading' }
@@ -76,281 +53,114 @@ function toView(ticker: string, response: unknown): View {
   }
 }
 
-/** A short text of the chart for screen readers: the number of reports, the current score and the averages. */
-function trendSummary(ticker: string, valid: TrendPoint[]): string {
-  const score = (pick: (p: TrendPoint) => boolean | undefined) => {
-    const p = valid.find(pick);
-    return p ? formatScore(Number(p.cScore)) : '—';
-  };
-  const reports = valid.filter((p) => !p.is7DayAvg && !p.is14DayAvg).length;
-  return `C-Score trend for ${ticker} over ${reports} reports: current day ${score((p) => p.isCurrentDay)}, 7-day average ${score((p) => p.is7DayAvg)}, 14-day average ${score((p) => p.is14DayAvg)}.`;
-}
-
-/** A number with at most `digits` decimals: the drawing is in every stock page, and longer numbers only add bytes. */
-const short = (value: number, digits: number) => Number(value.toFixed(digits));
-/** A fraction as a percentage for a style. */
-const percent = (fraction: number) => `${short(fraction * 100, 2)}%`;
-/** A left offset inside the chart: `x` of the plot box's width past its left inset. */
-const plotLeft = (x: number) => `calc(${INSETS.left}px + (100% - ${INSETS.left + INSETS.right}px) * ${short(x, 4)})`;
-
-/** The daily closes under the chart: loading, none, or the bars and whether they are the demo provider's. */
-type Prices = { state: 'idle' | 'loading' } | { state: 'ready'; bars: Bar[]; isDemo: boolean };
-
-/** The drawing: thresholds, the averages as labelled horizontal lines, the line, the axes (the same before and after hydration). */
-function Plot({ geometry, color, height, active }: { geometry: TrendGeometry; color: string; height: number; active: number | null }) {
-  const current = geometry.days.at(-1);
-  const activeDay = geometry.days.find((d) => d.index === active);
-  const activeAverage = geometry.averages.find((a) => a.index === active);
-  return (
-    <div className="absolute inset-0" aria-hidden="true">
-      <div className="absolute" style={{ top: INSETS.top, right: INSETS.right, bottom: INSETS.bottom, left: INSETS.left }}>
-        {TREND_REFERENCE_LINES.map((r) => (
-          <div key={r.value} className="absolute inset-x-0 border-t" style={{ top: percent(scoreY(r.value)), borderColor: COLORS[r.tone], borderTopStyle: r.dashed ? 'dashed' : 'solid' }} />
-        ))}
-        {geometry.averages.map((a) => (
-          <div key={a.point.type} data-average={a.point.type} className={`absolute inset-x-0 border-t-2 ${AVERAGE_STYLE[a.point.type as '7d-avg'].line}`} style={{ top: percent(a.y), borderTopStyle: AVERAGE_STYLE[a.point.type as '7d-avg'].dash, opacity: activeAverage && activeAverage !== a ? 0.4 : 0.8 }} />
-        ))}
-        <svg viewBox={`0 0 ${PLOT_VIEWBOX.width} ${PLOT_VIEWBOX.height}`} preserveAspectRatio="none" width="100%" height="100%" className="absolute inset-0 overflow-visible">
-          <path d={geometry.path} fill="none" stroke={color} strokeWidth={TREND_LINE.width} vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
-        </svg>
-        {activeDay && <div className="absolute inset-y-0 border-l border-gray-400 dark:border-gray-500" style={{ left: percent(activeDay.x) }} />}
-        {current && <span className="absolute rounded-full" style={{ left: percent(current.x), top: percent(current.y), width: 8, height: 8, transform: 'translate(-50%, -50%)', background: color }} />}
-        {activeDay && (
-          <span
-            data-testid="trend-active-dot"
-            className="absolute rounded-full border-2 border-white dark:border-gray-900"
-            style={{ left: percent(activeDay.x), top: percent(activeDay.y), width: TREND_LINE.dotRadius * 2, height: TREND_LINE.dotRadius * 2, transform: 'translate(-50%, -50%)', background: color }}
-          />
-        )}
-      </div>
-      {geometry.yTicks.map((t) => (
-        <span key={t.value} className="muted absolute text-[11px] leading-none tabular-nums" style={{ right: 0, width: INSETS.right - 6, top: short(INSETS.top + t.y * (height - INSETS.top - INSETS.bottom), 1), transform: 'translateY(-50%)' }}>
-          {t.value}
-        </span>
-      ))}
-      {geometry.xTicks.map((t) => (
-        <span
-          key={t.date}
-          data-date={t.date}
-          data-x={short(t.x, 4)}
-          className="muted absolute bottom-0 whitespace-nowrap text-[11px] leading-4"
-          style={{ left: plotLeft(t.x), transform: t.align === 'start' ? undefined : t.align === 'end' ? 'translateX(-100%)' : 'translateX(-50%)' }}
-        >
-          {t.label}
-        </span>
-      ))}
-      {geometry.averages.map((a) => (
-        <span
-          key={a.point.type}
-          data-average-label={a.point.type}
-          className={`absolute left-0 whitespace-nowrap text-[11px] font-semibold leading-none ${AVERAGE_STYLE[a.point.type as '7d-avg'].text}`}
-          style={{ top: short(INSETS.top + a.labelTop, 1), transform: 'translateY(-50%)', width: INSETS.left - 6 }}
-        >
-          {a.point.axisLabel}
-        </span>
-      ))}
-    </div>
-  );
-}
-
-/** The price panel: the daily closes on the chart's time axis, with the active day's close marked. */
-function PricePanel({ ticker, geometry, prices, active }: { ticker: string; geometry: TrendGeometry; prices: Prices; active: number | null }) {
-  const placed = useMemo(() => (prices.state === 'ready' ? pricePoints(prices.bars, geometry.days) : null), [prices, geometry.days]);
-  const activeDate = geometry.days.find((d) => d.index === active)?.point.date;
-  const activeClose = placed?.points.find((p) => p.date === activeDate);
-  const label =
-    placed && placed.points.length > 0
-      ? `Daily closes of ${ticker} from ${formatDate(placed.points[0]!.date)} to ${formatDate(placed.points.at(-1)!.date)}: low ${formatPrice(placed.low)}, high ${formatPrice(placed.high)}${prices.state === 'ready' && prices.isDemo ? ' (demo prices)' : ''}.`
-      : `Daily closes of ${ticker}`;
-  const state = prices.state === 'ready' ? (placed!.points.length > 0 ? 'ready' : 'empty') : 'loading';
-  return (
-    <div className="mt-2" data-testid="price-panel" data-state={state}>
-      <div className="flex items-center justify-between text-xs">
-        <span className="muted">{`Daily close, last ${PRICE_PANEL_DAYS} days at most`}</span>
-        {prices.state === 'ready' && prices.isDemo && <span className="badge badge-neutral">Demo prices</span>}
-      </div>
-      <div className="relative" style={{ height: PRICE_PANEL_HEIGHT }} role="img" aria-label={label}>
-        <div className="absolute rounded border border-dashed border-gray-300 dark:border-gray-700" style={{ top: 2, bottom: 2, left: INSETS.left, right: INSETS.right }}>
-          {placed && placed.points.length > 0 && (
-            <>
-              <svg viewBox={`0 0 ${PLOT_VIEWBOX.width} 100`} preserveAspectRatio="none" width="100%" height="100%" className="absolute inset-0" aria-hidden="true">
-                <path d={placed.path} fill="none" stroke="currentColor" strokeWidth={1.5} vectorEffect="non-scaling-stroke" />
-              </svg>
-              {activeClose && <span className="absolute rounded-full bg-current" style={{ left: percent(activeClose.x), top: percent(activeClose.y), width: 8, height: 8, transform: 'translate(-50%, -50%)' }} />}
-            </>
-          )}
-          {state !== 'ready' && (
-            <p className="muted flex h-full items-center justify-center px-2 text-center text-xs">{state === 'loading' ? 'Loading daily closes...' : 'No daily closes for these dates'}</p>
-          )}
-        </div>
-        {placed && placed.points.length > 0 && (
-          <>
-            <span className="muted absolute text-[10px] leading-none tabular-nums" style={{ right: 0, top: 2, width: INSETS.right - 2 }}>{Math.round(placed.high)}</span>
-            <span className="muted absolute text-[10px] leading-none tabular-nums" style={{ right: 0, bottom: 2, width: INSETS.right - 2 }}>{Math.round(placed.low)}</span>
-          </>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/** The tooltip's text of a point, with the day's close when the price panel has it. */
-function tooltipOf(point: ChartPoint, close: number | undefined): { heading: string; lines: string[] } {
-  const { heading, label } = trendTooltip(point);
-  const lines = [`${label}: ${formatScore(point.cScore)}`];
-  if (close !== undefined) lines.push(`Close: ${formatPrice(close)}`);
-  return { heading, lines };
-}
+/** The daily bars under the chart: none asked yet, or the ones loaded and whether they are the demo provider's. */
+type Prices = { bars: Bar[]; isDemo: boolean } | null;
 
 /**
- * The C-Score trend chart: drawn as HTML and SVG from the embedded data, so the first paint is the whole chart
- * (axes, thresholds, averages); once hydrated a tooltip follows the point under the mouse, a tap, or the arrow keys,
- * and the price panel below it loads the daily closes.
+ * The C-Score trend card's chart. First paint (and without JavaScript): the build's drawing, given as children. Once
+ * the island runs near the viewport, the trend and lightweight-charts load, and the library draws price and C-Score
+ * on one time scale in the same box, with the signal events, pan, zoom, touch and a keyboard crosshair.
  */
-function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = true }: TrendChartProps) {
+function TrendChart({ ticker, currentScore, size = 'card', beyond: built, children }: TrendChartProps) {
   const height = TREND_CHART_HEIGHTS[size];
-  const initial = useMemo<View | null>(() => (embedded === undefined ? null : toView(ticker, decodeTrend(ticker, embedded))), [ticker, embedded]);
+  const boxHeight = PRICE_PANE_HEIGHT + height;
   const [range, setRange] = useState<TrendRange>(DEFAULT_TREND_RANGE);
-  // The tooltip works once the island runs; a range pressed before that hydrates it and is replayed (client:afterpaint's replay).
-  const [live, setLive] = useState(false);
-  useEffect(() => setLive(true), []);
-  // With embedded data nothing is requested until 'Try Again' or 'Refresh' asks for it, or a range longer than
-  // the embedded one is chosen.
-  const [fetching, setFetching] = useState(embedded === undefined);
-  const wantsFull = fetching || (!complete && trendRangeMonths(range) > DEFAULT_MONTHS);
-  const store = wantsFull ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
+  // The trend loads once the island runs (near the viewport, on a first press, or in the dialog), with the library.
+  const [running, setRunning] = useState(false);
+  useEffect(() => {
+    setRunning(true);
+    // The library downloads while the trend loads.
+    void import('./trend/live-chart');
+  }, []);
+  const store = running ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
   const remote = useStore(store, { ssr: 'initial' });
   const remoteView = useMemo(() => (remote.data ? toView(ticker, remote.data) : null), [ticker, remote.data]);
-  const loadingLonger = wantsFull && !fetching && !remoteView && !remote.error;
-  const view: View = wantsFull
+  const firstPaint = children !== undefined && children !== null;
+  const view: View | { state: 'first-paint' } = remoteView
     ? remoteView
-      ? remoteView
-      : remote.error
-        ? { state: 'error', message: `Error loading trend data for ${ticker}` }
-        : loadingLonger && initial
-          ? initial // the embedded range stays on screen while the longer one loads
-          : { state: 'loading' }
-    : (initial ?? { state: 'loading' });
-  const retry = () => {
-    if (wantsFull) store.revalidate();
-    else setFetching(true);
-  };
+    : remote.error
+      ? { state: 'error', message: `Error loading trend data for ${ticker}` }
+      : firstPaint
+        ? { state: 'first-paint' }
+        : { state: 'loading' };
+  const retry = () => store.revalidate();
 
-  const color = COLORS[trendColor(currentScore)];
+  const color = trendColor(currentScore);
   const reportDate = view.state === 'chart' ? view.reportDate : '';
   const all = view.state === 'chart' ? view.valid : null;
   const valid = useMemo(() => (all ? pointsInRange(all, reportDate, range) : null), [all, reportDate, range]);
-  const chart = useMemo(() => (valid ? toChartPoints(valid) : null), [valid]);
-  const geometry = useMemo(() => (chart ? trendGeometry(chart.points, height) : null), [chart, height]);
-  useEffect(() => {
-    for (const warning of chart?.warnings ?? []) console.warn(warning);
-  }, [chart]);
 
-  // The daily closes of the last month of the shown range, once the chart runs in the browser.
-  const [prices, setPrices] = useState<Prices>({ state: 'idle' });
-  const first = geometry?.days[0]?.point.date;
-  const last = geometry?.days.at(-1)?.point.date;
+  // The library: imported once the island runs (it hydrates as the card nears the viewport, or on a first press).
+  const host = useRef<HTMLDivElement>(null);
+  const [liveChart, setLiveChart] = useState<LiveChart | null>(null);
+  const [span, setSpan] = useState<{ from: string; to: string } | null>(null);
+  const hasChart = view.state === 'chart';
   useEffect(() => {
-    if (!live || !first || !last) return;
+    if (!hasChart || !host.current) return;
+    let made: LiveChart | null = null;
     let current = true;
-    const { from, to } = priceWindow(first, last, new Date().toISOString().slice(0, 10));
-    setPrices({ state: 'loading' });
-    void fetchDailyBars(ticker, from, to).then((answer) => {
-      if (current) setPrices({ state: 'ready', ...answer });
+    void import('./trend/live-chart').then(({ mountLiveChart }) => {
+      if (!current || !host.current) return;
+      made = mountLiveChart(host.current, { priceHeight: PRICE_PANE_HEIGHT, scoreHeight: height, onView: (from, to) => setSpan({ from, to }) });
+      setLiveChart(made);
+    });
+    return () => {
+      current = false;
+      made?.destroy();
+      setLiveChart(null);
+    };
+  }, [hasChart, height]);
+
+  // The whole trend the chart holds (the range only moves its view), the prices of the shown span and the events.
+  const chartData = useMemo(() => (all ? toChartPoints(all) : null), [all]);
+  useEffect(() => {
+    for (const warning of chartData?.warnings ?? []) console.warn(warning);
+  }, [chartData]);
+  const allPoints = chartData?.points ?? null;
+  const scores = useMemo(() => (allPoints ? scoreSeries(allPoints) : null), [allPoints]);
+  const rangeStart = scores ? (trendRangeStart(reportDate, range) ?? scores.data[0]?.time ?? null) : null;
+  const lastDay = scores?.data.at(-1)?.time ?? null;
+  const [prices, setPrices] = useState<Prices>(null);
+  const [ledger, setLedger] = useState<LedgerEntry[]>([]);
+  useEffect(() => {
+    if (!liveChart || !rangeStart || !lastDay) return;
+    let current = true;
+    const today = new Date().toISOString().slice(0, 10);
+    const from = scores!.data[0]!.time > rangeStart ? scores!.data[0]!.time : rangeStart;
+    void fetchBarsSpan(ticker, from, lastDay < today ? lastDay : today).then((answer) => {
+      if (current) setPrices((before) => (before && before.bars.length >= answer.bars.length ? before : answer));
     });
     return () => {
       current = false;
     };
-  }, [live, ticker, first, last]);
-
-  // The point the tooltip shows (an index of chart.points), and how it was chosen.
-  const [active, setActive] = useState<number | null>(null);
-  const [announce, setAnnounce] = useState('');
-  const wrap = useRef<HTMLDivElement>(null);
-  const plot = useRef<HTMLDivElement>(null);
-  const tip = useRef<HTMLDivElement>(null);
-  // A click or tap focuses the chart too: its point, not the keyboard's default (the current day), is the one shown.
-  const pressed = useRef(false);
-  useEffect(() => setActive(null), [geometry]);
-  const closeOf = (point: ChartPoint) => {
-    if (prices.state !== 'ready') return undefined;
-    const day = point.type === '7d-avg' || point.type === '14d-avg' ? undefined : point.date;
-    return prices.bars.find((b) => new Date(b.t).toISOString().slice(0, 10) === day)?.c;
-  };
-  const activePoint = active === null || !chart ? null : (chart.points[active] ?? null);
-  const activeTip = activePoint ? tooltipOf(activePoint, closeOf(activePoint)) : null;
-
-  // The tooltip sits over its point, inside the chart's box: never off to one side, never wider than the page.
-  useLayoutEffect(() => {
-    const box = wrap.current;
-    const el = tip.current;
-    if (!box || !el || !geometry || active === null) return;
-    const width = box.clientWidth;
-    const plotWidth = width - INSETS.left - INSETS.right;
-    const plotHeight = height - INSETS.top - INSETS.bottom;
-    const day = geometry.days.find((d) => d.index === active);
-    const average = geometry.averages.find((a) => a.index === active);
-    const x = day ? INSETS.left + day.x * plotWidth : INSETS.left / 2;
-    const y = INSETS.top + (day ? day.y * plotHeight : (average?.labelTop ?? 0));
-    const left = Math.max(0, Math.min(width - el.offsetWidth, x - el.offsetWidth / 2));
-    const above = y - el.offsetHeight - 12;
-    el.style.left = `${left}px`;
-    el.style.top = `${above >= 0 ? above : Math.min(height - el.offsetHeight, y + 12)}px`;
-    el.dataset.x = String(Math.round(x));
-  }, [active, geometry, height, activeTip?.lines.length]);
-
-  // A tap elsewhere on the page closes a touch's tooltip.
+  }, [liveChart, ticker, rangeStart, lastDay, scores]);
   useEffect(() => {
-    if (active === null) return;
-    const away = (event: Event) => {
-      if (!wrap.current?.contains(event.target as Node)) setActive(null);
+    if (!liveChart) return;
+    let current = true;
+    void fetchLedger(ticker).then((rows) => current && setLedger(rows));
+    return () => {
+      current = false;
     };
-    document.addEventListener('pointerdown', away);
-    return () => document.removeEventListener('pointerdown', away);
-  }, [active]);
-
-  const pointAt = (event: PointerEvent<HTMLDivElement>) => {
-    const box = plot.current?.getBoundingClientRect();
-    if (!box || !geometry || box.width <= 0) return;
-    // Over the averages' labels: that average; over the plot: the day nearest the pointer.
-    if (event.clientX < box.left - 4) {
-      const y = event.clientY - box.top;
-      const label = geometry.averages.find((a) => Math.abs(a.labelTop - y) <= 9);
-      if (label) setActive(label.index);
-      return;
-    }
-    const day = nearestDay(geometry.days, (event.clientX - box.left) / box.width);
-    if (day) setActive(day.index);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (!chart || chart.points.length === 0) return;
-    const lastIndex = chart.points.length - 1;
-    const from = active ?? lastIndex;
-    const next =
-      event.key === 'ArrowLeft' ? Math.max(0, from - 1)
-      : event.key === 'ArrowRight' ? Math.min(lastIndex, from + 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? lastIndex
-      : event.key === 'Escape' && active !== null ? null
-      : undefined;
-    // An Escape with no tooltip open is not ours: the detail dialog closes on it.
-    if (next === undefined) return;
-    event.preventDefault();
-    setActive(next);
-    if (next !== null) {
-      const text = tooltipOf(chart.points[next]!, closeOf(chart.points[next]!));
-      setAnnounce(`${text.heading}: ${text.lines.join(', ')}`);
-    }
-  };
+  }, [liveChart, ticker]);
+  const markers = useMemo(() => (scores ? signalMarkers(ledger, scores.data) : []), [ledger, scores]);
+  useEffect(() => {
+    if (!liveChart || !scores) return;
+    liveChart.update({ score: scores, price: prices ? priceSeries(prices.bars) : null, markers, color, isDemo: prices?.isDemo ?? false });
+  }, [liveChart, scores, prices, markers, color]);
+  useEffect(() => {
+    if (liveChart && lastDay) liveChart.showRange(trendRangeStart(reportDate, range), lastDay);
+  }, [liveChart, scores, range, reportDate, lastDay]);
 
   const summary = valid ? trendSummary(ticker, valid) : '';
   // A range that shows no more than a shorter one is off, with the reason on screen (same before and after hydration).
-  const beyond = useMemo(() => rangesBeyondHistory(all ?? [], reportDate, remoteView !== null || (embedded !== undefined && complete)), [all, reportDate, remoteView, embedded, complete]);
+  const beyond = useMemo(() => (all ? rangesBeyondHistory(all, reportDate, true) : (built ?? rangesBeyondHistory([], '', true))), [all, reportDate, built]);
   const noteId = `trend-ranges-note-${ticker}-${size}`;
+  const drawn = liveChart !== null;
 
   return (
     <div>
-      <div className="mb-2 flex justify-end gap-1" role="group" aria-label={`Trend range for ${ticker}`} data-testid="trend-ranges">
+      <div className="mb-2 flex items-center justify-end gap-1" role="group" aria-label={`Trend range for ${ticker}`} data-testid="trend-ranges">
+        {prices?.isDemo && <span className="badge badge-neutral mr-auto" data-testid="demo-prices">Demo prices</span>}
         {TREND_RANGES.map((r) => (
           <button
             key={r.id}
@@ -358,11 +168,9 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
             className="btn btn-sm"
             aria-pressed={range === r.id}
             aria-label={`${r.id}: ${r.label}`}
-            title={r.label}
             disabled={beyond.same[r.id] !== null}
             data-beyond={beyond.same[r.id] ?? undefined}
             aria-describedby={beyond.same[r.id] !== null ? noteId : undefined}
-            aria-busy={range === r.id && loadingLonger ? true : undefined}
             onClick={() => setRange(r.id)}
           >
             {r.id}
@@ -374,51 +182,31 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
           {beyond.note}
         </p>
       )}
-      <div data-testid="trend-chart" data-state={view.state} data-range={range} data-drawn={live && geometry ? 'true' : 'false'} data-color={trendColor(currentScore)}>
-        {view.state === 'chart' && geometry ? (
-          <div
-            ref={wrap}
-            className="relative rounded focus-visible:outline-2 focus-visible:outline-offset-2"
-            style={{ height, touchAction: 'pan-y' }}
-            tabIndex={0}
-            data-tooltip-open={active === null ? undefined : ''}
-            role="group"
-            aria-label={`C-Score trend for ${ticker}. Left and right arrow keys move between days.`}
-            onPointerMove={live ? pointAt : undefined}
-            onPointerDown={
-              live
-                ? (event) => {
-                    pressed.current = true;
-                    pointAt(event);
-                  }
-                : undefined
-            }
-            onPointerLeave={(event) => {
-              if (event.pointerType === 'mouse') setActive(null);
-            }}
-            onKeyDown={live ? onKeyDown : undefined}
-            onFocus={() => {
-              if (pressed.current) pressed.current = false;
-              else if (live && active === null && chart) setActive(chart.points.length - 1);
-            }}
-            onBlur={() => setActive(null)}
-          >
-            <div className="absolute inset-0" role="img" aria-label={summary}>
-              <Plot geometry={geometry} color={color} height={height} active={active} />
-              <div ref={plot} className="absolute" style={{ top: INSETS.top, right: INSETS.right, bottom: INSETS.bottom, left: INSETS.left }} />
-            </div>
-            {activeTip && (
-              <div ref={tip} className="pointer-events-none absolute z-10 whitespace-nowrap rounded bg-gray-900 px-2 py-1 text-xs text-white shadow dark:bg-gray-700" data-testid="trend-tooltip" aria-hidden="true">
-                <div className="font-semibold">{activeTip.heading}</div>
-                {activeTip.lines.map((line) => (
-                  <div key={line}>{line}</div>
-                ))}
-              </div>
-            )}
-            <p className="sr-only" aria-live="polite">{announce}</p>
+      <div
+        data-testid="trend-chart"
+        data-state={view.state === 'first-paint' ? 'chart' : view.state}
+        data-range={range}
+        data-drawn={drawn ? 'true' : 'false'}
+        data-color={color}
+        data-visible-from={span?.from}
+        data-visible-to={span?.to}
+      >
+        {view.state === 'chart' || view.state === 'first-paint' ? (
+          <div className="relative" style={{ height: boxHeight }}>
+            {!drawn && children}
+            <div
+              ref={host}
+              className="absolute inset-0 rounded focus-visible:outline-2 focus-visible:outline-offset-2"
+              data-testid="trend-live"
+              tabIndex={drawn ? 0 : undefined}
+              role={drawn ? 'group' : undefined}
+              aria-label={drawn ? `Price and C-Score of ${ticker}. Left and right arrow keys move the crosshair between days; Home and End go to the first and last.` : undefined}
+              aria-describedby={drawn ? `${noteId}-summary` : undefined}
+            />
+            {drawn && <p id={`${noteId}-summary`} className="sr-only" data-testid="trend-summary">{summary}</p>}
           </div>
         ) : (
-          <div className="flex flex-col items-center justify-center gap-2 text-center text-sm" style={{ height }}>
+          <div className="flex flex-col items-center justify-center gap-2 text-center text-sm" style={{ height: boxHeight }}>
             {view.state === 'loading' && (
               <>
                 <div className="skeleton h-3/4 w-full" />
@@ -443,7 +231,6 @@ function TrendChart({ ticker, currentScore, size = 'card', embedded, complete = 
           </div>
         )}
       </div>
-      {geometry && <PricePanel ticker={ticker} geometry={geometry} prices={prices} active={active} />}
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { formatDate } from '../../src/lib/domain/text/format';
 import { TREND_PLOT_INSETS as INSETS } from '../../src/lib/domain/trend/trend-chart';
 
 // A chart that tells the truth, search that forgives, a heatmap that fits. Against the
@@ -12,107 +11,37 @@ async function openIn(page: Page, path: string, theme: 'dark' | 'light') {
   await page.goto(path);
 }
 
-/** The chart's focusable box, once the island runs. */
+/** The live chart's focusable box, once the library draws it. */
 async function liveChart(page: Page): Promise<Locator> {
   const chart = page.getByTestId('trend-chart');
   await chart.scrollIntoViewIfNeeded();
   await expect(chart).toHaveAttribute('data-drawn', 'true');
-  return chart.getByRole('group', { name: /^C-Score trend for PNW/ });
+  return chart.getByRole('group', { name: /^Price and C-Score of PNW/ });
 }
-
-/** Where a fraction of the plot's width lies on the page, at the plot's middle height. */
-async function plotPoint(box: Locator, x: number): Promise<{ x: number; y: number }> {
-  const b = (await box.boundingBox())!;
-  return { x: b.x + INSETS.left + x * (b.width - INSETS.left - INSETS.right), y: b.y + b.height / 2 };
-}
-
-/** The tooltip's heading, its box, and the centre of the active point's dot. */
-async function tooltipAt(page: Page) {
-  const tip = page.getByTestId('trend-tooltip');
-  await expect(tip).toBeVisible();
-  const heading = (await tip.locator('div').first().textContent())!;
-  const dot = (await page.getByTestId('trend-active-dot').boundingBox())!;
-  return { heading, box: (await tip.boundingBox())!, dotX: dot.x + dot.width / 2 };
-}
-
-const DAY_MS = 86_400_000;
 
 for (const theme of ['dark', 'light'] as const) {
   test.describe(`the trend chart (${theme} theme)`, () => {
-    test('the tooltip shows the day under the mouse, beside it, at every axis date and between them', async ({ page }) => {
+    test('the crosshair under the mouse reads the day: date, close and C-Score', async ({ page }) => {
       await openIn(page, '/signal/PNW', theme);
-      const box = await liveChart(page);
-      const ticks = box.locator('[data-date]');
-      await expect(ticks).toHaveCount(4);
-      for (const tick of await ticks.all()) {
-        const [date, x] = [(await tick.getAttribute('data-date'))!, Number(await tick.getAttribute('data-x'))];
-        const at = await plotPoint(box, x);
-        await page.mouse.move(at.x, at.y);
-        const shown = await tooltipAt(page);
-        expect(shown.heading, `pointer over ${date}`).toBe(formatDate(date));
-        // The box sits over its point (the bug: 370 px away), and the point is under the pointer.
-        expect(shown.box.x).toBeLessThanOrEqual(at.x);
-        expect(shown.box.x + shown.box.width).toBeGreaterThanOrEqual(at.x);
-        expect(Math.abs(shown.dotX - at.x)).toBeLessThan(2);
-      }
-      // Between the axis dates: the day nearest the pointer on the calendar time axis (weekends have no report).
-      const [first, last] = [await ticks.first().getAttribute('data-date'), await ticks.last().getAttribute('data-date')];
-      const span = Date.parse(last!) - Date.parse(first!);
-      for (const x of [0.13, 0.37, 0.61, 0.88]) {
-        const at = await plotPoint(box, x);
-        await page.mouse.move(at.x, at.y);
-        const { heading, dotX } = await tooltipAt(page);
-        const under = Date.parse(first!) + x * span;
-        expect(Math.abs(Date.parse(`${heading} UTC`) - under), `pointer at ${x} of the plot shows ${heading}`).toBeLessThanOrEqual(2 * DAY_MS);
-        expect(Math.abs(dotX - at.x)).toBeLessThanOrEqual((2 * DAY_MS * ((await box.boundingBox())!.width - INSETS.left - INSETS.right)) / span);
-      }
+      const box = (await (await liveChart(page)).boundingBox())!;
+      // The score pane's last day sits left of the price axis, at the right end of the plot.
+      await page.mouse.move(box.x + box.width - 60, box.y + box.height - 60);
+      await expect(page.getByTestId('trend-legend')).toHaveText(/^\w{3} \d+, 2026, Close \$[\d,.]+, (C-Score|Previous day|Current day) -?[\d.]+/);
       await page.mouse.move(0, 0);
-      await expect(page.getByTestId('trend-tooltip')).toHaveCount(0);
+      await expect(page.getByTestId('trend-legend')).toHaveText('');
     });
 
-    test('arrow keys move between days and announce the value; the averages come first, as the spec orders them', async ({ page }) => {
+    test('arrow keys move between days and announce the value', async ({ page }) => {
       await openIn(page, '/signal/PNW', theme);
       const box = await liveChart(page);
-      const tip = page.getByTestId('trend-tooltip');
-      const spoken = box.locator('[aria-live]');
+      const spoken = page.getByTestId('trend-announce');
       await box.focus();
-      await expect(tip).toContainText('Nov 20, 2026');
-      await expect(tip).toContainText('Current day: 96.81');
       await page.keyboard.press('ArrowLeft');
-      await expect(tip).toContainText('Nov 19, 2026');
-      await expect(tip).toContainText('Previous day: 93.29');
-      await expect(spoken).toHaveText(/^Nov 19, 2026: Previous day: 93\.29/);
-      await page.keyboard.press('Home');
-      await expect(tip).toContainText('14-Day Average');
-      await expect(spoken).toHaveText(/^14-Day Average: 14D avg\.: 91\.90/);
-      await page.keyboard.press('ArrowRight');
-      await expect(spoken).toHaveText(/^7-Day Average: 7D avg\.: 91\.85/);
+      await expect(spoken).toHaveText(/^Nov 19, 2026, Close \$[\d,.]+, Previous day 93\.29$/);
       await page.keyboard.press('End');
-      await expect(spoken).toHaveText(/^Nov 20, 2026: Current day: 96\.81/);
+      await expect(spoken).toHaveText(/^Nov 20, 2026, Close \$[\d,.]+, Current day 96\.81$/);
       await page.keyboard.press('Escape');
-      await expect(tip).toHaveCount(0);
-    });
-  });
-}
-
-for (const [width, theme] of [[320, 'dark'], [390, 'light'], [640, 'dark'], [640, 'light']] as const) {
-  test.describe(`the trend chart at ${width} px (${theme} theme), by touch`, () => {
-    test.use({ viewport: { width, height: 844 }, hasTouch: true });
-
-    test('a tap shows the tapped day, inside the screen; a tap elsewhere closes it', async ({ page }) => {
-      await openIn(page, '/signal/PNW', theme);
-      const box = await liveChart(page);
-      for (const tick of await box.locator('[data-date]').all()) {
-        const at = await plotPoint(box, Number(await tick.getAttribute('data-x')));
-        await page.touchscreen.tap(at.x, at.y);
-        const shown = await tooltipAt(page);
-        expect(shown.heading).toBe(formatDate((await tick.getAttribute('data-date'))!));
-        expect(Math.abs(shown.dotX - at.x)).toBeLessThan(2);
-        expect(shown.box.x).toBeGreaterThanOrEqual(0);
-        expect(shown.box.x + shown.box.width).toBeLessThanOrEqual(width);
-      }
-      await page.touchscreen.tap(5, 300);
-      await expect(page.getByTestId('trend-tooltip')).toHaveCount(0);
+      await expect(page.getByTestId('trend-legend')).toHaveText('');
     });
   });
 }
@@ -120,56 +49,42 @@ for (const [width, theme] of [[320, 'dark'], [390, 'light'], [640, 'dark'], [640
 test.describe('the trend chart on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
-  test('the static first paint has the live chart\'s axes, thresholds and scale; the average labels fit beside the plot', async ({ page }) => {
+  test('the static first paint (the no-JavaScript view) has the spec\'s axes; the average labels fit beside the plot', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const page = await context.newPage();
     await page.goto('/signal/PNW');
     const chart = page.getByTestId('trend-chart');
-    // Below the first screen the island has not run: what shows is the chart drawn at build time.
     await expect(chart).toHaveAttribute('data-drawn', 'false');
-    const drawing = () =>
-      chart.evaluate((el) => {
-        const wrap = el.querySelector('[role=group]')!.getBoundingClientRect();
-        const at = (e: Element) => {
-          const r = e.getBoundingClientRect();
-          return [Math.round(r.left - wrap.left), Math.round(r.top - wrap.top), Math.round(r.width), Math.round(r.height), e.textContent];
-        };
-        return {
-          path: el.querySelector('svg path')!.getAttribute('d'),
-          labels: [...el.querySelectorAll('[data-date], [data-average-label], [data-average]')].map(at),
-          thresholds: [...el.querySelectorAll('[role=img] > div > div > div')].slice(0, 3).map(at),
-        };
-      });
-    const before = await drawing();
-    expect(before.labels.map((l) => l[4])).toEqual(expect.arrayContaining(['14D Avg', '7D Avg', '8/28', '11/20']));
-    await chart.scrollIntoViewIfNeeded();
-    await expect(chart).toHaveAttribute('data-drawn', 'true');
-    expect(await drawing()).toEqual(before);
-
+    await expect(chart.locator('svg path')).toHaveCount(1);
+    const labels = await chart.locator('[data-date], [data-average-label]').allTextContents();
+    expect(labels).toEqual(expect.arrayContaining(['14D Avg', '7D Avg', '8/28', '11/20']));
     // The average labels: in the gutter left of the plot (never over the line), wholly inside the chart, apart.
-    const wrap = (await chart.getByRole('group').boundingBox())!;
-    const labels = await Promise.all((await chart.locator('[data-average-label]').all()).map(async (l) => ({ box: (await l.boundingBox())!, fits: await l.evaluate((e) => e.scrollWidth <= e.clientWidth) })));
-    for (const { box, fits } of labels) {
+    const wrap = (await chart.getByRole('img').boundingBox())!;
+    const placed = await Promise.all((await chart.locator('[data-average-label]').all()).map(async (l) => ({ box: (await l.boundingBox())!, fits: await l.evaluate((e) => e.scrollWidth <= e.clientWidth) })));
+    for (const { box, fits } of placed) {
       expect(fits).toBe(true);
       expect(box.x).toBeGreaterThanOrEqual(wrap.x);
       expect(box.x + box.width).toBeLessThanOrEqual(wrap.x + INSETS.left);
       expect(box.y).toBeGreaterThanOrEqual(wrap.y);
     }
-    const [a, b] = labels.map((l) => l.box);
+    const [a, b] = placed.map((l) => l.box);
     expect(a!.y + a!.height <= b!.y || b!.y + b!.height <= a!.y).toBe(true);
+    await context.close();
   });
 
-  test('the price panel: the demo provider\'s daily closes under the line, labelled "Demo prices"', async ({ page }) => {
+  test('by touch: a drag pans the chart to earlier days', async ({ page }) => {
     await page.goto('/signal/PNW');
+    const box = (await (await liveChart(page)).boundingBox())!;
+    await page.getByRole('button', { name: /^1M:/ }).click();
     const chart = page.getByTestId('trend-chart');
-    await chart.scrollIntoViewIfNeeded();
-    const panel = page.getByTestId('price-panel');
-    await expect(panel).toHaveAttribute('data-state', 'ready');
-    await expect(panel.getByText('Demo prices')).toBeVisible();
-    await expect(panel.getByRole('img')).toHaveAttribute('aria-label', /^Daily closes of PNW from \w{3} \d+, 2026 to Nov 20, 2026: low \$[\d,.]+, high \$[\d,.]+ \(demo prices\)\.$/);
-    // One time axis: the panel's plot spans the chart's plot, and its last close sits at the report date's x.
-    const plot = (await chart.getByRole('group').boundingBox())!;
-    const prices = (await panel.locator('svg').boundingBox())!;
-    expect(Math.abs(prices.x - (plot.x + INSETS.left))).toBeLessThanOrEqual(2);
-    expect(Math.abs(prices.x + prices.width - (plot.x + plot.width - INSETS.right))).toBeLessThanOrEqual(2);
+    await expect(chart).toHaveAttribute('data-visible-from', /^2026-10-2[0-3]$/);
+    const y = box.y + box.height / 2;
+    const client = await page.context().newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) => client.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    await touch('touchStart', box.x + 60);
+    for (let x = 80; x <= 260; x += 20) await touch('touchMove', box.x + x);
+    await touch('touchEnd', box.x + 260);
+    await expect(chart).not.toHaveAttribute('data-visible-from', /^2026-10-2[0-3]$/);
   });
 });
 
@@ -260,20 +175,22 @@ test.describe('the heatmap', () => {
   });
 });
 
-test('in the detail dialog the chart fetches its trend, and Escape closes its tooltip first, then the dialog', async ({ page }) => {
-  await page.goto('/all-signals');
+test('in the detail dialog the chart fetches its trend, and Escape hides its crosshair first, then closes the dialog', async ({ page }) => {
+  await page.goto('/');
   await expect(page.locator('astro-island[component-url*="DetailModal"]')).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
-  await page.locator('a[data-detail-link][href="/signal/PNW"]').first().click();
+  await page.locator('#all-signals a[data-detail-link][href="/signal/PNW"]').click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
   const chart = dialog.getByTestId('trend-chart');
   await expect(chart).toHaveAttribute('data-state', 'chart');
   await expect(chart).toHaveAttribute('data-drawn', 'true');
-  await chart.getByRole('group', { name: /^C-Score trend for PNW/ }).focus();
+  // The pointer left where the row was clicked (over the chart now) would move the crosshair too.
+  await page.mouse.move(0, 0);
+  await chart.getByRole('group', { name: /^Price and C-Score of PNW/ }).focus();
   await page.keyboard.press('ArrowLeft');
-  await expect(dialog.getByTestId('trend-tooltip')).toContainText('Previous day: 93.29');
+  await expect(dialog.getByTestId('trend-legend')).toContainText('Previous day 93.29');
   await page.keyboard.press('Escape');
-  await expect(dialog.getByTestId('trend-tooltip')).toHaveCount(0);
+  await expect(dialog.getByTestId('trend-legend')).toHaveText('');
   await expect(dialog).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

@@ -220,31 +220,40 @@ test.describe('the stock detail page', () => {
     }
   });
 
-  test('the trend chart: drawn from the embedded data with no request, coloured by the score, with tooltips', async ({ page }) => {
+  test('the trend chart: the build\'s drawing first, coloured by the score, then live with its crosshair', async ({ page }) => {
+    // The trend file is held until the first paint is checked: the live chart needs it, the first paint does not.
     const trendRequests: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes('/api/c-score-trend/')) trendRequests.push(r.url());
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/c-score-trend/*', async (route) => {
+      trendRequests.push(route.request().url());
+      await held;
+      await route.continue();
     });
     await page.goto('/signal/PNW');
     const chart = page.getByTestId('trend-chart');
     await expect(chart).toHaveAttribute('data-state', 'chart');
-    // First paint: the whole chart, drawn at build time in the reserved 180 px (one line, the spec's ticks and averages).
+    // First paint: the whole chart, drawn at build time in the reserved box (one line, the spec's ticks and averages).
     await expect(chart.locator('svg path')).toHaveCount(1);
+    await expect(chart.locator('svg path')).toHaveAttribute('stroke', '#16a34a');
     await expect(chart.locator('[data-average-label]')).toHaveText(['14D Avg', '7D Avg']);
+    await expect(chart.getByRole('img')).toHaveAttribute('aria-label', 'C-Score trend for PNW over 60 reports: current day 96.81, 7-day average 91.85, 14-day average 91.90.');
+    release();
     await chart.scrollIntoViewIfNeeded();
     await expect(chart).toHaveAttribute('data-drawn', 'true');
     await expect(chart).toHaveAttribute('data-color', 'bullish');
-    await expect(chart.locator('svg path')).toHaveAttribute('stroke', '#16a34a');
-    expect((await chart.boundingBox())!.height).toBe(180);
-    await expect(chart.getByRole('img')).toHaveAttribute('aria-label', 'C-Score trend for PNW over 60 reports: current day 96.81, 7-day average 91.85, 14-day average 91.90.');
-    const box = (await chart.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
-    await expect(page.getByTestId('trend-tooltip')).toContainText(/C-Score|Previous day|Current day/);
-    expect(trendRequests).toEqual([]);
+    // The price pane's 96 px above the spec's 180 px of C-Score.
+    expect((await chart.boundingBox())!.height).toBe(96 + 180);
+    await expect(chart.getByTestId('trend-summary')).toHaveText('C-Score trend for PNW over 60 reports: current day 96.81, 7-day average 91.85, 14-day average 91.90.');
+    await chart.getByTestId('trend-live').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('trend-legend')).toContainText('Previous day 93.29');
+    // One request: the trend's static file.
+    expect(trendRequests).toHaveLength(1);
   });
 });
 
-test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded data, 1Y and All off with the reason when the page holds it all', async ({ page }) => {
+test('the trend chart\'s ranges: 3M by default, 1M by keyboard, 1Y and All off with the reason when the history is shorter', async ({ page }) => {
   const trendRequests: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/api/c-score-trend/')) trendRequests.push(r.url());
@@ -256,21 +265,24 @@ test('the trend chart\'s ranges: 3M by default, 1M by keyboard from the embedded
   await expect(chart).toHaveAttribute('data-drawn', 'true');
   await expect(ranges.getByRole('button', { name: 'Last 3 months' })).toHaveAttribute('aria-pressed', 'true');
   // The sample's 60 weekday reports (2026-08-28 to 2026-11-20) all lie within 3 months of the report date.
-  await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 60 reports/);
+  await expect(chart.getByTestId('trend-summary')).toHaveText(/over 60 reports/);
+  await expect(chart).toHaveAttribute('data-visible-from', '2026-08-28');
   await ranges.getByRole('button', { name: 'Last month' }).focus();
   await page.keyboard.press('Enter');
   await expect(ranges.getByRole('button', { name: 'Last month' })).toHaveAttribute('aria-pressed', 'true');
   await expect(ranges.getByRole('button', { name: 'Last 3 months' })).toHaveAttribute('aria-pressed', 'false');
   // Weekdays from 2026-10-20 to 2026-11-20.
-  await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 24 reports/);
+  await expect(chart.getByTestId('trend-summary')).toHaveText(/over 24 reports/);
+  await expect(chart).toHaveAttribute('data-visible-from', /^2026-10-2[0-3]$/);
   await expect(chart).toHaveAttribute('data-drawn', 'true');
   // With 60 days of history 1Y and All would show what 3M shows: they are off, and the note under the buttons says why.
   await expect(ranges.getByRole('button', { name: 'All history' })).toBeDisabled();
   await expect(ranges.getByRole('button', { name: 'Last year' })).toBeDisabled();
   await expect(page.getByTestId('trend-ranges-note')).toHaveText('1Y and All show the same as 3M: the history starts on Aug 28, 2026 (60 reports).');
   await ranges.getByRole('button', { name: 'Last 3 months' }).click();
-  await expect(chart.getByRole('img')).toHaveAttribute('aria-label', /over 60 reports/);
-  expect(trendRequests).toEqual([]);
+  await expect(chart.getByTestId('trend-summary')).toHaveText(/over 60 reports/);
+  // The live chart loads the trend's static file once; a range only moves its view.
+  expect(trendRequests).toHaveLength(1);
 });
 
 /** The modal's script island listens for row clicks once hydrated (client:idle); Astro then drops its ssr attribute. */
@@ -303,7 +315,8 @@ test.describe('the detail modal', () => {
     // Spec: the modal shows 'Earnings:' with the short month and day of the next date.
     await expect(dialog.getByTestId('earnings-badge')).toHaveText(`Earnings: ${formatShortDate(pnwNextEarnings())}`);
     await expect(dialog.getByTestId('trend-chart')).toHaveAttribute('data-state', 'chart');
-    expect((await dialog.getByTestId('trend-chart').boundingBox())!.height).toBe(225);
+    // The price pane's 96 px above the spec's 225 px of C-Score in the modal.
+    expect((await dialog.getByTestId('trend-chart').boundingBox())!.height).toBe(96 + 225);
     const price = dialog.getByTestId('price-card');
     await expect(price.getByRole('heading')).toHaveText('Price Details');
     for (const text of ['Current Price$120.47', 'Open$119.62', 'High$120.53', 'Low$118.81', 'Last Updated']) await expect(price).toContainText(text);

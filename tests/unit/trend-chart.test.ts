@@ -2,10 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toChartPoints, TREND_CHART_HEIGHTS, type TrendPoint } from '../../src/lib/domain/trend/trend';
 import {
   AVERAGE_LABEL_HEIGHT,
-  monotonePath,
-  nearestDay,
-  pricePoints,
-  priceWindow,
+  linePath,
   scoreY,
   spreadLabels,
   trendGeometry,
@@ -48,45 +45,24 @@ describe('spreadLabels', () => {
   });
 });
 
-/** The y of every point of an "M x,y c dx1,dy1,dx2,dy2,dx,dy ..." path, made absolute: the start, then each curve's two control points and end. */
+/** The y of every point of an "M x,y l dx,dy dx,dy ..." path, made absolute. */
 function absoluteYs(path: string): number[] {
-  const [start, ...curves] = path.split('c');
-  const [, y] = start!.slice(1).split(',').map(Number);
-  const ys = [y!];
-  let y0 = y!;
-  for (const curve of curves) {
-    const values = curve.match(/-?\d+/g)!.map(Number);
-    expect(values).toHaveLength(6);
-    ys.push(y0 + values[1]!, y0 + values[3]!, y0 + values[5]!);
-    y0 += values[5]!;
-  }
+  const values = path.slice(1).match(/-?\d+/g)!.map(Number);
+  const ys = [values[1]!];
+  for (let i = 3; i < values.length; i += 2) ys.push(ys.at(-1)! + values[i]!);
   return ys;
 }
 
-describe('monotonePath', () => {
-  it('draws relative curves whose ends land on the rounded points', () => {
-    const points = [{ x: 0.4, y: 10.2 }, { x: 11.6, y: 49.7 }, { x: 22.5, y: 50.4 }];
-    const path = monotonePath(points);
-    expect(path.startsWith('M0,10c')).toBe(true);
-    expect(absoluteYs(path).filter((_, i) => i % 3 === 0)).toEqual([10, 50, 50]);
-  });
-
-  it('never overshoots the scores of the two days it joins', () => {
-    const points = [{ x: 0, y: 10 }, { x: 100, y: 50 }, { x: 200, y: 50 }, { x: 300, y: 20 }, { x: 400, y: 90 }];
-    const ys = absoluteYs(monotonePath(points));
-    // Each curve's control points stay between its ends.
-    for (let i = 0; i < points.length - 1; i += 1) {
-      const [a, b] = [points[i]!.y, points[i + 1]!.y];
-      for (const y of ys.slice(1 + 3 * i, 1 + 3 * i + 3)) {
-        expect(y).toBeGreaterThanOrEqual(Math.min(a, b) - 1e-9);
-        expect(y).toBeLessThanOrEqual(Math.max(a, b) + 1e-9);
-      }
-    }
+describe('linePath', () => {
+  it('draws relative straight segments whose ends land on the rounded points', () => {
+    const path = linePath([{ x: 0.4, y: 10.2 }, { x: 11.6, y: 49.7 }, { x: 22.5, y: 50.4 }, { x: 30, y: 20 }]);
+    expect(path).toBe('M0,10l12,40 11,0 7-30');
+    expect(absoluteYs(path)).toEqual([10, 50, 50, 20]);
   });
 
   it('is empty without points and a move with one', () => {
-    expect(monotonePath([])).toBe('');
-    expect(monotonePath([{ x: 5, y: 7 }])).toBe('M5,7');
+    expect(linePath([])).toBe('');
+    expect(linePath([{ x: 5, y: 7 }])).toBe('M5,7');
   });
 });
 
@@ -124,35 +100,5 @@ describe('trendGeometry', () => {
       ['11/20', 'end'],
     ]);
     expect(geometry.yTicks.map((t) => t.value)).toEqual([-100, -65, 0, 65, 100]);
-  });
-
-  it('finds the day nearest to a place on the axis', () => {
-    expect(nearestDay(geometry.days, 0.5)!.point.date).toBe('2026-11-06');
-    expect(nearestDay(geometry.days, 0.6)!.point.date).toBe('2026-11-19');
-    expect(nearestDay([], 0.5)).toBeNull();
-  });
-});
-
-describe('the price panel', () => {
-  it.each([
-    ['2026-08-28', '2026-11-20', '2026-11-24', { from: '2026-10-21', to: '2026-11-20' }],
-    ['2026-11-10', '2026-11-20', '2026-11-24', { from: '2026-11-10', to: '2026-11-20' }],
-    ['2026-08-28', '2026-11-20', '2026-11-18', { from: '2026-10-19', to: '2026-11-18' }],
-  ])('asks for the closes of %s to %s (today %s): %j', (first, last, today, window) => {
-    expect(priceWindow(first, last, today)).toEqual(window);
-  });
-
-  it('puts the closes within the chart\'s dates on its time axis, between their low and high', () => {
-    const { points } = toChartPoints(trend);
-    const { days } = trendGeometry(points, TREND_CHART_HEIGHTS.card);
-    const bar = (date: string, c: number) => ({ t: Date.parse(`${date}T05:00:00Z`), o: c, h: c, l: c, c, v: 1 });
-    const placed = pricePoints([bar('2026-11-20', 12), bar('2026-10-30', 99), bar('2026-11-06', 10), bar('2026-11-19', 11)], days);
-    expect(placed.points.map((p) => [p.date, p.close, Number(p.x.toFixed(4)), Number(p.y.toFixed(2))])).toEqual([
-      ['2026-11-06', 10, 0.2222, 0.92],
-      ['2026-11-19', 11, 0.9444, 0.5],
-      ['2026-11-20', 12, 1, 0.08],
-    ]);
-    expect([placed.low, placed.high]).toEqual([10, 12]);
-    expect(pricePoints([bar('2026-10-01', 5)], days).points).toEqual([]);
   });
 });

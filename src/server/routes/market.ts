@@ -9,13 +9,14 @@ import { refusal } from '../errors';
 import { SECURITY_HEADERS } from '../security';
 import { NO_EARNINGS, ProviderError } from '../providers/provider';
 import { optionalQuery, TickerParams, validate } from '../validate';
+import { BARS_ROUTE_DAYS } from '../../lib/domain/trend/chart-series';
 import { knownRecord, orEmpty, typedJson, type ApiContext } from './context';
 import { clientAddress, spendsUpstream } from '../upstream';
 
 /** Default window of /api/polygon/aggs when no `from` is given (spec section 7). */
 export const DEFAULT_AGGS_DAYS = 14;
 /** Longest bar window: a month, twice what the spec's default asks for, so a stranger cannot spend the budget on history. */
-export const MAX_AGGS_DAYS = 31;
+export const MAX_AGGS_DAYS = BARS_ROUTE_DAYS;
 const DAY_MS = 86_400_000;
 
 const QUOTE = { 'Cache-Control': cacheControl('quote') };

@@ -1,12 +1,11 @@
 /**
- * The geometry of the trend chart (a chart that tells the truth): where each day, tick, reference line,
- * average label and daily close sits. Pure, so the page's first paint (rendered at build time) and the live chart
+ * The geometry of the trend chart's first paint (the server-rendered SVG): where each day, tick, reference line
+ * and average label sits. Pure, so the page's first paint (rendered at build time) and the live chart
  * are the same drawing: same axes, thresholds and scale, nothing jumps when the island takes over.
  *
  * Positions are fractions of the plot box (x from the first to the last report day on a calendar time axis, y on
  * the -110..110 domain), so one drawing fits any width; the plot box's insets are fixed pixels.
  */
-import type { Bar } from '../market-data/market';
 import { TREND_Y_DOMAIN, TREND_Y_TICKS, type ChartPoint } from './trend';
 
 /** The plot box's insets in px inside the chart: averages' labels on the left, the score ticks on the right, dates below. */
@@ -15,11 +14,8 @@ export const TREND_PLOT_INSETS = { top: 8, right: 34, bottom: 20, left: 56 } as 
 /** Height in px of an average's label in the left gutter: two labels closer than this are moved apart. */
 export const AVERAGE_LABEL_HEIGHT = 15;
 
-/** Height in px of the price panel under the C-Score chart. */
-export const PRICE_PANEL_HEIGHT = 72;
-
-/** Most calendar days of daily closes the price panel asks for (the bars route's limit, /api/polygon/aggs). */
-export const PRICE_PANEL_DAYS = 31;
+/** Height in px of the price pane above the C-Score chart (the live chart's top pane, reserved in the first paint). */
+export const PRICE_PANE_HEIGHT = 96;
 
 /** SVG user units of the plot: x 0..1000, y the score domain (110 at the top). */
 export const PLOT_VIEWBOX = { width: 1000, height: TREND_Y_DOMAIN[1] - TREND_Y_DOMAIN[0] } as const;
@@ -44,13 +40,12 @@ export interface ChartAverage {
 export interface TrendGeometry {
   days: ChartDay[];
   averages: ChartAverage[];
-  /** The line through the days: a monotone curve in PLOT_VIEWBOX units ('' for no day). */
+  /** The line through the days in PLOT_VIEWBOX units ('' for no day). */
   path: string;
   xTicks: { date: string; label: string; x: number; align: 'start' | 'middle' | 'end' }[];
   yTicks: { value: number; y: number }[];
 }
 
-const DAY_MS = 86_400_000;
 
 /** y of a score as a fraction of the plot's height from its top, on the chart's domain. */
 export function scoreY(score: number): number {
@@ -65,41 +60,18 @@ function timeScale(first: string, last: string): (date: string) => number {
 }
 
 /**
- * A monotone cubic curve through the points (Fritsch-Carlson tangents, as d3's curveMonotoneX): it never
- * overshoots between two days, so the line never shows a score no report had.
+ * The line through the points as straight segments, as the live chart draws it: relative moves in whole units (a
+ * thousandth of the plot's width, half a point of score), each from the rounded end of the one before, so no rounding
+ * adds up and the drawing costs every stock page a few bytes a day.
  */
-export function monotonePath(points: readonly { x: number; y: number }[]): string {
-  const n = points.length;
-  if (n === 0) return '';
-  // Whole units: a thousandth of the plot's width, half a point of score; finer adds bytes to every stock page, not detail.
-  if (n === 1) return `M${Math.round(points[0]!.x)},${Math.round(points[0]!.y)}`;
-  const widths = points.slice(1).map((p, i) => p.x - points[i]!.x || 1e-9);
-  const slopes = points.slice(1).map((p, i) => (p.y - points[i]!.y) / widths[i]!);
-  const tangents = points.map((_, i) => {
-    if (i === 0) return slopes[0]!;
-    if (i === n - 1) return slopes[n - 2]!;
-    const [a, b, ha, hb] = [slopes[i - 1]!, slopes[i]!, widths[i - 1]!, widths[i]!];
-    if (a * b <= 0) return 0;
-    const mean = (a * hb + b * ha) / (ha + hb);
-    return Math.sign(a) * Math.min(Math.abs(a), Math.abs(b), 0.5 * Math.abs(mean)) * 2;
-  });
-  // Relative curves ("c"), each from the rounded end of the one before, so no rounding adds up: a day is about 11
-  // units wide, and two-digit offsets cut the path of a 90-day chart by a third (bytes on every stock page).
+export function linePath(points: readonly { x: number; y: number }[]): string {
+  if (points.length === 0) return '';
   let [x0, y0] = [Math.round(points[0]!.x), Math.round(points[0]!.y)];
   let d = `M${x0},${y0}`;
-  const rel = (values: number[]) => values.map((v, i) => (i > 0 && v >= 0 ? ',' : '') + String(v)).join('');
-  for (let i = 0; i < n - 1; i += 1) {
-    const [p, q] = [points[i]!, points[i + 1]!];
-    const h = (q.x - p.x) / 3;
-    const [x1, y1] = [Math.round(q.x), Math.round(q.y)];
-    d += `c${rel([
-      Math.round(p.x + h) - x0,
-      Math.round(p.y + h * tangents[i]!) - y0,
-      Math.round(q.x - h) - x0,
-      Math.round(q.y - h * tangents[i + 1]!) - y0,
-      x1 - x0,
-      y1 - y0,
-    ])}`;
+  for (let i = 1; i < points.length; i += 1) {
+    const [x1, y1] = [Math.round(points[i]!.x), Math.round(points[i]!.y)];
+    const [dx, dy] = [x1 - x0, y1 - y0];
+    d += `${i === 1 ? 'l' : dx < 0 ? '' : ' '}${dx}${dy < 0 ? '' : ','}${dy}`;
     [x0, y0] = [x1, y1];
   }
   return d;
@@ -139,7 +111,7 @@ export function trendGeometry(points: readonly ChartPoint[], height: number): Tr
   const averageList = indexed.filter(({ point }) => point.type === '7d-avg' || point.type === '14d-avg');
   const labelTops = spreadLabels(averageList.map(({ point }) => scoreY(point.cScore) * plotHeight), AVERAGE_LABEL_HEIGHT, plotHeight);
   const averages = averageList.map(({ point, index }, k) => ({ point, index, y: scoreY(point.cScore), labelTop: labelTops[k]! }));
-  const path = monotonePath(days.map((d) => ({ x: d.x * PLOT_VIEWBOX.width, y: d.y * PLOT_VIEWBOX.height })));
+  const path = linePath(days.map((d) => ({ x: d.x * PLOT_VIEWBOX.width, y: d.y * PLOT_VIEWBOX.height })));
   const ticks = tickDays(days, 4);
   const xTicks = ticks.map((d, k) => ({
     date: d.point.date,
@@ -148,45 +120,4 @@ export function trendGeometry(points: readonly ChartPoint[], height: number): Tr
     align: ticks.length > 1 && k === 0 ? ('start' as const) : k === ticks.length - 1 ? ('end' as const) : ('middle' as const),
   }));
   return { days, averages, path, xTicks, yTicks: TREND_Y_TICKS.map((value) => ({ value, y: scoreY(value) })) };
-}
-
-/** The day nearest to `x` (a fraction of the plot's width), or null without days. */
-export function nearestDay(days: readonly ChartDay[], x: number): ChartDay | null {
-  let best: ChartDay | null = null;
-  for (const day of days) if (best === null || Math.abs(day.x - x) < Math.abs(best.x - x)) best = day;
-  return best;
-}
-
-/** The window of daily closes the price panel asks for: up to PRICE_PANEL_DAYS days ending on the last day, never after `today`. */
-export function priceWindow(first: string, last: string, today: string): { from: string; to: string } {
-  const to = last < today ? last : today;
-  const earliest = new Date(Date.parse(to) - (PRICE_PANEL_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  return { from: first > earliest ? first : earliest, to };
-}
-
-/** A daily close placed on the chart's time axis. */
-export interface PricePoint {
-  date: string;
-  close: number;
-  x: number;
-  y: number;
-}
-
-/** The closes of the bars within the chart's days, on the same x as the C-Score line, y between their low and high. */
-export function pricePoints(bars: readonly Bar[], days: readonly ChartDay[]): { points: PricePoint[]; low: number; high: number; path: string } {
-  if (days.length === 0) return { points: [], low: 0, high: 0, path: '' };
-  const [first, last] = [days[0]!.point.date, days.at(-1)!.point.date];
-  const x = timeScale(first, last);
-  const closes = bars
-    .map((b) => ({ date: new Date(b.t).toISOString().slice(0, 10), close: b.c }))
-    .filter((b) => b.date >= first && b.date <= last && Number.isFinite(b.close))
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  if (closes.length === 0) return { points: [], low: 0, high: 0, path: '' };
-  const low = Math.min(...closes.map((b) => b.close));
-  const high = Math.max(...closes.map((b) => b.close));
-  const span = high - low || 1;
-  // 8% margin above and below so the line never touches the panel's edges.
-  const points = closes.map((b) => ({ ...b, x: x(b.date), y: 0.08 + 0.84 * ((high - b.close) / span) }));
-  const path = monotonePath(points.map((p) => ({ x: p.x * PLOT_VIEWBOX.width, y: p.y * 100 })));
-  return { points, low, high, path };
 }

@@ -1,0 +1,33 @@
+/**
+ * What the live chart loads besides the trend: the ticker's daily bars over a span (the bars route's windows, in
+ * parallel) and its stored signal ledger (the track record's static file), for the markers.
+ */
+import type { Bar } from '../domain/market-data/market';
+import { BARS_ROUTE_DAYS, LedgerFileSchema, barWindows, type LedgerEntry } from '../domain/trend/chart-series';
+import { fetchDailyBars } from './api';
+import { staticJson } from './static-files';
+
+/** The bars from `from` to `to`: each window asked once per page, so a wider range only asks for what is new. */
+const windows = new Map<string, Promise<{ bars: Bar[]; isDemo: boolean }>>();
+
+export async function fetchBarsSpan(ticker: string, from: string, to: string): Promise<{ bars: Bar[]; isDemo: boolean }> {
+  // Windows counted back from `to`, so two ranges ending on the same day share theirs.
+  const parts = barWindows(from, to, BARS_ROUTE_DAYS, 'end').map(({ from: start, to: end }) => {
+    const key = `${ticker}/${start}/${end}`;
+    let answer = windows.get(key);
+    if (!answer) windows.set(key, (answer = fetchDailyBars(ticker, start, end)));
+    return answer;
+  });
+  const answers = await Promise.all(parts);
+  return { bars: answers.flatMap((a) => a.bars), isDemo: answers.some((a) => a.isDemo) };
+}
+
+/** The ticker's ledger rows (GET /api/track-record/{T}); none when the file is missing or locked. */
+export async function fetchLedger(ticker: string): Promise<LedgerEntry[]> {
+  try {
+    return (await staticJson(`/api/track-record/${encodeURIComponent(ticker)}`, LedgerFileSchema)).ledger;
+  } catch (error) {
+    console.warn(`The signal events of ${ticker} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
+}
