@@ -7,6 +7,7 @@
 import { signalEvents, type DigestMail } from '../lib/domain/alerts/alerts';
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { AlertStore, QueuedDigest } from '../storage/alerts';
+import { fireRules, type PushStep } from './push';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */
 export type SendDigest = (mail: DigestMail, id: string) => Promise<void>;
@@ -35,6 +36,8 @@ export interface AlertsStep {
   retry?: Partial<RetryPolicy>;
   /** How the sender waits for a retry (tests pass a quicker clock). */
   sleep?: (ms: number) => Promise<void>;
+  /** Own alert rules (fired with the events) and Web Push (sent after the digests): src/ingest/push.ts. */
+  push?: PushStep;
 }
 
 /** What one sending run did. */
@@ -62,6 +65,7 @@ export async function queueAlerts(history: SignalHistory, step: AlertsStep, sett
     `${events.length} signal events on ${reportDate} (${added} new${borderline > 0 ? `, ${borderline} borderline` : ''})`,
     `${queued.queued} digests queued${queued.alreadyQueued > 0 ? `, ${queued.alreadyQueued} already queued for this report or today` : ''}${queued.notPro > 0 ? `, ${queued.notPro} not sent: alerts are Pro with PAYWALL=on` : ''}${queued.addressUnconfirmed > 0 ? `, ${queued.addressUnconfirmed} not sent: the digest address is not confirmed yet` : ''}`,
   ];
+  if (step.push) lines.push(...(await fireRules(history, step.push, settings.paywall)));
   return lines;
 }
 

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
-import { DEFAULT_SITE_NAME, type Config } from '../config';
+import { dirname, resolve } from 'node:path';
+import { DEFAULT_SITE_NAME, PROJECT_ROOT, type Config } from '../config';
 import { METHOD_GUARDS, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../lib/domain/site/live-routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
@@ -28,6 +29,9 @@ import { requirePro, sessionUser as readSession } from './auth/session';
 import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
 import { aiRoutes, type AiRouteOptions } from './routes/ai';
+import { alertRuleRoutes } from './routes/alert-rules';
+import { pushRoutes, type PushRouteOptions } from './routes/push';
+import { pushSetup } from './push';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -57,6 +61,8 @@ export interface ApiOptions {
   readiness?: () => Readiness;
   /** The AI model settings (Config's `llm`, null: not configured) and, for tests, a model of their own. */
   ai?: Omit<AiRouteOptions, 'runLog'>;
+  /** Web Push's public key (null: push is off) and whether endpoints get production's rule; default off. */
+  push?: PushRouteOptions;
 }
 
 /**
@@ -90,6 +96,8 @@ export function createApi(options: ApiOptions) {
     .route('/account', accountRoutes(context))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))
+    .route('/alert-rules', alertRuleRoutes(context))
+    .route('/push', pushRoutes(context, options.push ?? { publicKey: null, production: false }))
     .route('/ai', aiRoutes(context, { settings: null, ...options.ai, runLog: new RunLog(options.accounts.database.db, context.now) }, sessionUser))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
@@ -135,5 +143,12 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     // With REDIS_URL the sign-in, sign-up and mail limits count across every process too.
     accounts: await openAccounts({ ...accountSettings(config), ...(redis ? { rateLimitStore: redisAuthLimits(redis) } : {}) }),
     ai: { settings: config.llm },
+    push: { publicKey: pushSetup(pushSettings(config)).keys?.publicKey ?? null, production: config.production },
   };
+}
+
+/** Web Push's settings from the Config: the development key pair lives beside the accounts database. */
+export function pushSettings(config: Config) {
+  const dataDir = config.database.file === ':memory:' ? resolve(PROJECT_ROOT, 'data') : dirname(config.database.file);
+  return { vapid: config.vapid, production: config.production, siteUrl: config.siteUrl, dataDir };
 }

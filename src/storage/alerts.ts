@@ -282,7 +282,7 @@ export class AlertStore {
   }
 
   /** Users with Pro: an operator's grant or a live Stripe subscription (the table exists only with Stripe). */
-  private async proUsers(): Promise<Set<string>> {
+  async proUsers(): Promise<Set<string>> {
     const pro = new Set((await this.db.selectFrom('plan_grant').select('user_id').execute()).map((r) => r.user_id));
     const tables = await this.db.introspection.getTables();
     if (tables.some((table) => table.name === 'subscription')) {
