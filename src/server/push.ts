@@ -94,6 +94,10 @@ const guardedLookup: typeof dnsLookup = ((hostname: string, options: unknown, ca
   });
 }) as typeof dnsLookup;
 
+/** A VAPID token's lifetime (push services accept up to 24 hours) and how long the sender reuses one. */
+const VAPID_TOKEN_SECONDS = 12 * 60 * 60;
+const VAPID_REUSE_MS = 60 * 60 * 1000;
+
 /** A subscription as the sender needs it. */
 export interface PushTarget {
   endpoint: string;
@@ -107,6 +111,17 @@ export interface PushTarget {
 export function createPushSender(settings: { keys: VapidKeys; production: boolean; timeoutMs?: number; ttlSeconds?: number }) {
   const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
   const timeout = settings.timeoutMs ?? 10_000;
+  // One signed VAPID token per push service for an hour (it is valid for 12), not one per message.
+  const tokens = new Map<string, { header: string; until: number }>();
+  const vapidHeader = (audience: string): string => {
+    const now = Date.now();
+    const cached = tokens.get(audience);
+    if (cached !== undefined && cached.until > now) return cached.header;
+    const expiration = Math.floor(now / 1000) + VAPID_TOKEN_SECONDS;
+    const header = webpush.getVapidHeaders(audience, settings.keys.subject, settings.keys.publicKey, settings.keys.privateKey, 'aes128gcm', expiration).Authorization;
+    tokens.set(audience, { header, until: now + VAPID_REUSE_MS });
+    return header;
+  };
   const send = (target: PushTarget, message: PushMessage): Promise<PushAnswer> => {
     const problem = endpointUrlProblem(target.endpoint, settings.production);
     if (problem !== null) return Promise.reject(new PushRefused(problem));
@@ -114,9 +129,9 @@ export function createPushSender(settings: { keys: VapidKeys; production: boolea
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (settings.production && /^[\d.]+$|:/.test(literal) && isForbiddenAddress(literal)) return Promise.reject(new PushRefused(`The push endpoint ${url.host} is not a public address.`));
     const details = webpush.generateRequestDetails(target, JSON.stringify(message), {
-      vapidDetails: settings.keys,
       TTL: settings.ttlSeconds ?? 24 * 60 * 60,
       contentEncoding: 'aes128gcm',
+      headers: { Authorization: vapidHeader(url.origin) },
     });
     return new Promise<PushAnswer>((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;

@@ -3,14 +3,12 @@
  * A fired rule is stored once per rule and report (its key), so publishing a report twice alerts once.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { type AlertRule, type RuleEvent, ruleFires, type RuleInput, type RuleKind, type ScoreChange } from '../lib/domain/alerts/rules';
+import { type Kysely, sql } from 'kysely';
+import type { AlertRule, RuleEvent, RuleInput, RuleKind, ScoreChange } from '../lib/domain/alerts/rules';
 import { chunks, type Database, nowText } from './db';
 
-/** Rules read from the database at a time while a report is evaluated (memory stays flat at any count). */
-const RULES_PER_PAGE = 20_000;
-/** Rows per multi-row insert: 9 values each, under both databases' bound-value limits. */
-const ROWS_PER_INSERT = 500;
+/** Tickers per statement: three bound values each, under both databases' bound-value limits. */
+const TICKERS_PER_STATEMENT = 2000;
 
 /** What evaluating one report did. */
 export interface RuleRun {
@@ -59,53 +57,29 @@ export class RuleStore {
   }
 
   /**
-   * Fires every rule against the report's score changes and stores what fired (each rule once per report); reads the
-   * rules a page at a time in id order, so a large table never sits in memory.
+   * Fires every rule against the report's score changes and stores what fired (each rule once per report), in one
+   * INSERT ... SELECT: the database joins the rules with the report's changes, so no rule is read into memory. The
+   * firing conditions are ruleFires's, in SQL.
    */
   async evaluate(reportDate: string, changes: ReadonlyMap<string, ScoreChange>): Promise<RuleRun> {
-    const run: RuleRun = { rules: 0, fired: 0, added: 0 };
-    if (changes.size === 0) return run;
+    const rules = Number((await this.db.selectFrom('alert_rule').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+    const run: RuleRun = { rules, fired: 0, added: 0 };
+    if (changes.size === 0 || rules === 0) return run;
     const createdAt = nowText(this.now());
-    let after = '';
-    for (;;) {
-      const page = await this.db
-        .selectFrom('alert_rule')
-        .select(['id', 'user_id', 'ticker', 'kind', 'value'])
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(RULES_PER_PAGE)
-        .execute();
-      if (page.length === 0) break;
-      run.rules += page.length;
-      after = page.at(-1)!.id;
-      const fired: Database['rule_event'][] = [];
-      for (const rule of page) {
-        const change = changes.get(rule.ticker);
-        const value = Number(rule.value);
-        if (change === undefined || !ruleFires({ kind: rule.kind as RuleKind, value }, change)) continue;
-        fired.push({
-          rule_id: rule.id,
-          report_date: reportDate,
-          user_id: rule.user_id,
-          ticker: rule.ticker,
-          kind: rule.kind,
-          value,
-          score_before: change.before,
-          score_after: change.after,
-          created_at: createdAt,
-        });
-      }
-      run.fired += fired.length;
-      for (const batch of chunks(fired, ROWS_PER_INSERT)) {
-        const result = await this.db
-          .insertInto('rule_event')
-          .values(batch)
-          .onConflict((oc) => oc.columns(['rule_id', 'report_date']).doNothing())
-          .executeTakeFirst();
-        run.added += Number(result.numInsertedOrUpdatedRows ?? 0);
-      }
-      if (page.length < RULES_PER_PAGE) break;
+    for (const batch of chunks([...changes], TICKERS_PER_STATEMENT)) {
+      const values = sql.join(batch.map(([ticker, change]) => sql`(${ticker}, cast(${change.before} as double precision), cast(${change.after} as double precision))`));
+      const result = await sql`
+        with report_change(ticker, score_before, score_after) as (values ${values})
+        insert into rule_event (rule_id, report_date, user_id, ticker, kind, value, score_before, score_after, created_at)
+        select r.id, ${reportDate}, r.user_id, r.ticker, r.kind, r.value, c.score_before, c.score_after, ${createdAt}
+        from alert_rule r join report_change c on c.ticker = r.ticker
+        where (r.kind = 'above' and c.score_before < r.value and c.score_after >= r.value)
+           or (r.kind = 'below' and c.score_before > r.value and c.score_after <= r.value)
+           or (r.kind = 'move' and abs(c.score_after - c.score_before) >= r.value)
+        on conflict (rule_id, report_date) do nothing`.execute(this.db);
+      run.added += Number(result.numAffectedRows ?? 0);
     }
+    run.fired = Number((await this.db.selectFrom('rule_event').select((eb) => eb.fn.countAll<number>().as('n')).where('report_date', '=', reportDate).executeTakeFirst())?.n ?? 0);
     return run;
   }
 

@@ -621,6 +621,7 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('created_at', 'text', (col) => col.notNull())
         .addUniqueConstraint('alert_rule_unique', ['user_id', 'ticker', 'kind', 'value'])
         .execute();
+      await db.schema.createIndex('alert_rule_ticker').ifNotExists().on('alert_rule').columns(['ticker', 'kind', 'value']).execute();
       await db.schema
         .createTable('rule_event')
         .ifNotExists()

@@ -9,6 +9,7 @@ import webpush from 'web-push';
 import { queueAlerts } from '../../src/ingest/alerts';
 import { type PushStep, sendPushes } from '../../src/ingest/push';
 import type { SignalHistory } from '../../src/lib/domain/report/schemas';
+import { type AlertRule, ruleFires, type RuleInput } from '../../src/lib/domain/alerts/rules';
 import { createPushSender } from '../../src/server/push';
 import { RuleStore } from '../../src/storage/alert-rules';
 import { AlertStore } from '../../src/storage/alerts';
@@ -159,6 +160,39 @@ describe.each(DATABASES)('own alert rules and Web Push on $name', (database) => 
     const second = await sendPushes(step, alerts, { siteName: 'C-Score Signals', siteUrl: SITE, paywall: false });
     expect(second).toMatchObject({ sent: 0, already: 3 });
     expect(fake.received.length).toBe(before);
+  });
+
+  it('the database fires exactly the rules the domain rule (ruleFires) fires, boundaries included', async () => {
+    const store = new RuleStore(server.accounts.database.db);
+    const owner = (await server.accounts.database.db.selectFrom('user').select('id').where('email', '=', 'ann@example.com').executeTakeFirstOrThrow()).id;
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const tickers = Array.from({ length: 30 }, (_, i) => `P${i}`);
+    const changes = new Map(tickers.map((ticker, i) => [ticker, i % 5 === 0 ? { before: 40, after: 50 } : { before: Math.round((next() * 200 - 100) * 100) / 100, after: Math.round((next() * 200 - 100) * 100) / 100 }]));
+    const added: AlertRule[] = [];
+    for (const ticker of tickers) {
+      const change = changes.get(ticker)!;
+      // Levels on the scores themselves and a move equal to the change, so "crosses" and "by N or more" meet their edges.
+      const candidates: RuleInput[] = [
+        { ticker, kind: 'above', value: change.after },
+        { ticker, kind: 'above', value: change.before },
+        { ticker, kind: 'below', value: change.after },
+        { ticker, kind: 'below', value: change.before },
+        { ticker, kind: 'move', value: Math.max(1, Math.round(Math.abs(change.after - change.before) * 100) / 100) },
+        { ticker, kind: next() < 0.5 ? 'above' : 'below', value: Math.round((next() * 200 - 100) * 100) / 100 },
+        { ticker, kind: 'move', value: 1 + Math.round(next() * 50) },
+      ];
+      for (const candidate of candidates) {
+        const rule = await store.add(owner, candidate);
+        if (rule !== null) added.push(rule);
+      }
+    }
+    await store.evaluate('2030-01-02', changes);
+    const fired = new Set((await store.events('2030-01-02')).map((event) => event.ruleId));
+    const expected = new Set(added.filter((rule) => ruleFires(rule, changes.get(rule.ticker)!)).map((rule) => rule.id));
+    expect(expected.size).toBeGreaterThan(20);
+    expect([...fired].sort()).toEqual([...expected].sort());
+    for (const rule of added) await store.remove(owner, rule.id);
   });
 
   it('a push service that fails every way never throws out of the run', async () => {
