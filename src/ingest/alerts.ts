@@ -7,7 +7,7 @@
 import { signalEvents, type DigestMail } from '../lib/domain/alerts/alerts';
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { AlertStore, QueuedDigest } from '../storage/alerts';
-import { fireRules, type PushStep } from './push';
+import { fireRules, type PushStep, ruleDigestLines } from './push';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */
 export type SendDigest = (mail: DigestMail, id: string) => Promise<void>;
@@ -60,12 +60,14 @@ export async function queueAlerts(history: SignalHistory, step: AlertsStep, sett
   const events = signalEvents(history);
   const added = await step.store.saveEvents(events);
   const borderline = events.filter((event) => event.borderline).length;
-  const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall });
+  const rules = step.push ? await fireRules(history, step.push, settings.paywall) : [];
+  const ownLines = step.push ? await ruleDigestLines(step.push, reportDate) : undefined;
+  const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall, ownLines });
   const lines = [
     `${events.length} signal events on ${reportDate} (${added} new${borderline > 0 ? `, ${borderline} borderline` : ''})`,
     `${queued.queued} digests queued${queued.alreadyQueued > 0 ? `, ${queued.alreadyQueued} already queued for this report or today` : ''}${queued.notPro > 0 ? `, ${queued.notPro} not sent: alerts are Pro with PAYWALL=on` : ''}${queued.addressUnconfirmed > 0 ? `, ${queued.addressUnconfirmed} not sent: the digest address is not confirmed yet` : ''}`,
   ];
-  if (step.push) lines.push(...(await fireRules(history, step.push, settings.paywall)));
+  lines.push(...rules);
   return lines;
 }
 

@@ -8,7 +8,7 @@
 import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
 import type { SignalEvent } from '../lib/domain/alerts/alerts';
 import { composePush, type PushMessage } from '../lib/domain/alerts/push';
-import { reportChanges, type RuleEvent } from '../lib/domain/alerts/rules';
+import { reportChanges, type RuleEvent, ruleEventText } from '../lib/domain/alerts/rules';
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { AlertStore } from '../storage/alerts';
 import type { RuleStore } from '../storage/alert-rules';
@@ -50,6 +50,16 @@ export async function fireRules(history: SignalHistory, step: PushStep, paywall:
   published.set(step, { reportDate, locked: anonymousLockedTickers(history.latest, paywall) });
   const run = await step.rules.evaluate(reportDate, reportChanges(history));
   return [`${run.fired} of ${run.rules} alert rules fired on ${reportDate} (${run.added} new)`];
+}
+
+/** Each user's fired rules of the report in words, for the digest (which only Pro gets with PAYWALL=on, so with scores). */
+export async function ruleDigestLines(step: PushStep, reportDate: string): Promise<Map<string, string[]>> {
+  const lines = new Map<string, string[]>();
+  for (const event of await step.rules.events(reportDate)) {
+    const text = ruleEventText(event);
+    lines.set(event.userId, [...(lines.get(event.userId) ?? []), text.charAt(0).toUpperCase() + text.slice(1)]);
+  }
+  return lines;
 }
 
 const MAX_RETRY_AFTER_MS = 30_000;

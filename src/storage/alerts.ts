@@ -302,12 +302,14 @@ export class AlertStore {
    * affected ticker (of a kind they chose), at most one per user and report and one per user and day. With
    * PAYWALL=on only Pro users get one.
    */
-  async enqueueDigests(options: { reportDate: string; siteUrl: string; siteName: string; paywall: boolean }): Promise<EnqueueResult> {
+  async enqueueDigests(options: { reportDate: string; siteUrl: string; siteName: string; paywall: boolean; ownLines?: ReadonlyMap<string, readonly string[]> }): Promise<EnqueueResult> {
     const events = await this.events({ reportDate: options.reportDate });
     const byTicker = new Map<string, SignalEvent[]>();
     for (const event of events) byTicker.set(event.ticker, [...(byTicker.get(event.ticker) ?? []), event]);
     const result: EnqueueResult = { queued: 0, alreadyQueued: 0, notPro: 0, addressUnconfirmed: 0 };
-    if (byTicker.size === 0) return result;
+    // Own rules that fired (src/ingest/push.ts) join the digest, one line each, after the watchlist's events.
+    const ownLines = options.ownLines ?? new Map<string, readonly string[]>();
+    if (byTicker.size === 0 && ownLines.size === 0) return result;
 
     const subscribers = await this.db
       .selectFrom('alert_settings')
@@ -324,7 +326,7 @@ export class AlertStore {
       .where('alert_settings.enabled', '=', 1)
       .execute();
     if (subscribers.length === 0) return result;
-    const watches = await this.db
+    const watches = byTicker.size === 0 ? [] : await this.db
       .selectFrom('watchlist')
       .innerJoin('alert_settings', 'alert_settings.user_id', 'watchlist.user_id')
       .select(['watchlist.user_id as userId', 'watchlist.ticker as ticker'])
@@ -363,10 +365,11 @@ export class AlertStore {
     };
     for (const subscriber of subscribers) {
       const tickers = (watchedBy.get(subscriber.userId) ?? []).sort();
-      if (tickers.length === 0) continue;
+      const own = ownLines.get(subscriber.userId) ?? [];
+      if (tickers.length === 0 && own.length === 0) continue;
       const kinds = new Set(subscriber.kinds.split(','));
       const mine = tickers.flatMap((ticker) => byTicker.get(ticker) ?? []).filter((event) => kinds.has(event.kind));
-      if (mine.length === 0) continue;
+      if (mine.length === 0 && own.length === 0) continue;
       if (pro !== null && !pro.has(subscriber.userId)) {
         result.notPro += 1;
         continue;
@@ -386,7 +389,7 @@ export class AlertStore {
         continue;
       }
       const unsubscribeUrl = new URL(`/api/alerts/unsubscribe?token=${subscriber.token}`, options.siteUrl).href;
-      const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, unsubscribeUrl });
+      const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, own, unsubscribeUrl });
       rows.push({
         id: randomUUID(),
         user_id: subscriber.userId,

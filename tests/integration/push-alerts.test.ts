@@ -16,6 +16,7 @@ import { AlertStore } from '../../src/storage/alerts';
 import { grantPro } from '../../src/storage/plan-grants';
 import { PushStore } from '../../src/storage/push';
 import { type AccountServer, DATABASES, postJson, signUp, startAccountServer } from '../fixtures/account-server';
+import { confirmEmail } from '../fixtures/accounts';
 import { type FakePush, startFakePush } from '../fixtures/fake-push';
 import { signalRecord } from '../fixtures/records';
 
@@ -119,6 +120,9 @@ describe.each(DATABASES)('own alert rules and Web Push on $name', (database) => 
     expect((await rule('cat', { ticker: 'AAPL', kind: 'above', value: 50 })).status).toBe(201);
     expect((await rule('dan', { ticker: 'AAPL', kind: 'above', value: 55 })).status).toBe(201);
     expect((await postJson(server, '/api/watchlist', { tickers: ['XOM'] }, cookies.ann, 'PUT')).status).toBe(200);
+    // ann has the email digest on too: her rules join it.
+    await confirmEmail(server.accounts, 'ann@example.com');
+    expect((await postJson(server, '/api/alerts/settings', { enabled: true }, cookies.ann, 'PUT')).status).toBe(200);
   });
 
   it('a published report fires the rules once and sends one decryptable, signed notification per user; 410 drops the subscription; 429 and 5xx are retried', async () => {
@@ -126,6 +130,11 @@ describe.each(DATABASES)('own alert rules and Web Push on $name', (database) => 
     fake.answer('dan', 429, 503);
     const lines = await queueAlerts(history(), { store: alerts, send: async () => undefined, siteUrl: SITE, push: step }, { siteName: 'C-Score Signals', paywall: false });
     expect(lines).toContain('13 of 54 alert rules fired on 2026-11-20 (13 new)');
+    expect(lines).toContain('1 digests queued');
+    const digest = await server.accounts.database.db.selectFrom('digest_queue').selectAll().where('address', '=', 'ann@example.com').executeTakeFirstOrThrow();
+    expect(digest.subject).toBe('C-Score Signals: 3 signal alerts for Nov 20, 2026');
+    expect(digest.body_text).toContain(`- XOM is a new bullish signal: C-Score 60.00 to 70.00\n  ${SITE}/signal/XOM\n- AAPL crossed above 50: C-Score 40.00 to 60.00\n- MSFT moved 5 points or more: C-Score 10.00 to 20.00\n`);
+    expect(digest.body_html).toContain('<li>AAPL crossed above 50: C-Score 40.00 to 60.00</li>');
     const run = await sendPushes(step, alerts, { siteName: 'C-Score Signals', siteUrl: SITE, paywall: false });
     expect(run).toMatchObject({ users: 4, sent: 3, dropped: 1, retried: 2, failed: [] });
 

@@ -185,19 +185,23 @@ export function composeDigest(input: {
   siteUrl: string;
   reportDate: string;
   events: readonly SignalEvent[];
+  /** The user's own rules that fired, in words (src/lib/domain/alerts/rules.ts ruleEventText). */
+  own?: readonly string[];
   unsubscribeUrl: string;
 }): DigestMail {
   const { siteName, siteUrl, reportDate, events, unsubscribeUrl } = input;
-  const count = events.length === 1 ? '1 signal alert' : `${events.length} signal alerts`;
+  const own = input.own ?? [];
+  const total = events.length + own.length;
+  const count = total === 1 ? '1 signal alert' : `${total} signal alerts`;
   const subject = `${siteName}: ${count} for ${formatDate(reportDate)}`;
   const settingsUrl = new URL('/account#alerts', siteUrl).href;
   const intro = `Your watched stocks on the report of ${formatDate(reportDate)}:`;
-  const lines = events.map((event) => `- ${capital(eventText(event))}\n  ${stockUrl(siteUrl, event.ticker)}`);
+  const lines = [...events.map((event) => `- ${capital(eventText(event))}\n  ${stockUrl(siteUrl, event.ticker)}`), ...own.map((line) => `- ${line}`)];
   const footer = [`Change your alerts: ${settingsUrl}`, `Unsubscribe from these emails: ${unsubscribeUrl}`];
   const text = [intro, '', ...lines, '', ...footer, ''].join('\n');
   const items = events
     .map((event) => `<li><a href="${escapeHtml(stockUrl(siteUrl, event.ticker))}">${escapeHtml(event.ticker)}</a>: ${escapeHtml(eventText(event).slice(event.ticker.length + 1))}</li>`)
-    .join('');
+    .join('') + own.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>` +
     `<p>${escapeHtml(intro)}</p><ul>${items}</ul>` +
