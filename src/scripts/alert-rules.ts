@@ -34,7 +34,7 @@ export function alertRuleNodes(ticker: string | null): Node[] {
     const list = element('ul', '', { class: 'alert-rule-list' });
     for (const rule of rules) {
       const item = element('li', rule.text);
-      const remove = element('button', 'Delete', { type: 'button', class: 'btn btn-small', 'aria-label': `Delete the rule ${rule.text}` });
+      const remove = element('button', 'Delete', { type: 'button', class: 'btn', 'aria-label': `Delete the rule ${rule.text}` });
       remove.addEventListener('click', () => void removeAlertRule(rule.id));
       item.append(' ', remove);
       list.append(item);

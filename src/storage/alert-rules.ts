@@ -9,6 +9,8 @@ import { chunks, type Database, nowText } from './db';
 
 /** Tickers per statement: three bound values each, under both databases' bound-value limits. */
 const TICKERS_PER_STATEMENT = 2000;
+/** Users per `in (...)` list. */
+const USERS_PER_STATEMENT = 5000;
 
 /** What evaluating one report did. */
 export interface RuleRun {
@@ -85,10 +87,13 @@ export class RuleStore {
 
   /** The rules that fired on a report, for the given users (all when omitted), by user then ticker. */
   async events(reportDate: string, userIds?: readonly string[]): Promise<RuleEvent[]> {
-    if (userIds !== undefined && userIds.length === 0) return [];
-    let query = this.db.selectFrom('rule_event').selectAll().where('report_date', '=', reportDate);
-    if (userIds !== undefined) query = query.where('user_id', 'in', [...userIds]);
-    const rows = await query.orderBy('user_id').orderBy('ticker').orderBy('kind').orderBy('value').execute();
+    const rows: Database['rule_event'][] = [];
+    // A few thousand users a statement: PostgreSQL takes at most 65,535 bound values.
+    for (const ids of userIds === undefined ? [undefined] : chunks(userIds, USERS_PER_STATEMENT)) {
+      let query = this.db.selectFrom('rule_event').selectAll().where('report_date', '=', reportDate);
+      if (ids !== undefined) query = query.where('user_id', 'in', ids);
+      rows.push(...(await query.orderBy('user_id').orderBy('ticker').orderBy('kind').orderBy('value').execute()));
+    }
     return rows.map((row) => ({
       ruleId: row.rule_id,
       userId: row.user_id,

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { DEFAULT_ALERT_KINDS, type AlertKind } from '../lib/domain/alerts/alerts';
 import { MAX_PUSH_SUBSCRIPTIONS } from '../lib/domain/alerts/push';
-import { type Database, nowText } from './db';
+import { chunks, type Database, nowText } from './db';
 
 /** A browser's subscription as stored (the keys base64url, as PushSubscription.toJSON() gives them). */
 export interface StoredSubscription {
@@ -81,10 +81,13 @@ export class PushStore {
     const out = new Map<string, { tickers: string[]; kinds: ReadonlySet<AlertKind> }>();
     if (userIds.length === 0) return out;
     for (const id of userIds) out.set(id, { tickers: [], kinds: new Set(DEFAULT_ALERT_KINDS) });
-    const settings = await this.db.selectFrom('alert_settings').select(['user_id', 'kinds']).where('user_id', 'in', [...userIds]).execute();
-    for (const row of settings) out.get(row.user_id)!.kinds = new Set(row.kinds.split(',').filter(Boolean) as AlertKind[]);
-    const watches = await this.db.selectFrom('watchlist').select(['user_id', 'ticker']).where('user_id', 'in', [...userIds]).orderBy('ticker').execute();
-    for (const row of watches) out.get(row.user_id)!.tickers.push(row.ticker);
+    // A few thousand users a statement: PostgreSQL takes at most 65,535 bound values.
+    for (const ids of chunks(userIds, 5000)) {
+      const settings = await this.db.selectFrom('alert_settings').select(['user_id', 'kinds']).where('user_id', 'in', ids).execute();
+      for (const row of settings) out.get(row.user_id)!.kinds = new Set(row.kinds.split(',').filter(Boolean) as AlertKind[]);
+      const watches = await this.db.selectFrom('watchlist').select(['user_id', 'ticker']).where('user_id', 'in', ids).orderBy('ticker').execute();
+      for (const row of watches) out.get(row.user_id)!.tickers.push(row.ticker);
+    }
     return out;
   }
 
