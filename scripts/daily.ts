@@ -9,7 +9,7 @@ import { formatSummary } from '../src/ingest/summary';
 import { parseGateNames } from '../src/lib/domain/operator/gates';
 import { createDigestSender } from '../src/server/mail';
 import { jobTrackStep, openRunLog } from './job-database';
-import { pushStep } from './push-step';
+import type { pushStep } from './push-step';
 
 let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
 let digests: ReturnType<typeof createDigestSender> | null = null;
@@ -27,7 +27,8 @@ try {
   if (problem !== null) console.warn(`Warning: ${problem}`);
   runLog = await openRunLog(settings);
   digests = createDigestSender({ ...settings.mail, siteUrl: settings.siteUrl });
-  push = runLog === null ? null : pushStep(settings, runLog.alerts.db);
+  // Loaded after the run log, which quiets node:sqlite's notice for the job's stderr.
+  push = runLog === null ? null : (await import('./push-step')).pushStep(settings, runLog.alerts.db);
   if (push !== null) console.log(push.note);
   const options = {
     ...dailyConfig(settings),

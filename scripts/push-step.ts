@@ -2,8 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../src/config';
 import type { PushStep } from '../src/ingest/push';
-import { pushSettings } from '../src/server/api';
-import { createPushSender, pushSetup } from '../src/server/push';
+import { createPushSender, pushSettings, pushSetup } from '../src/server/push';
 import { RuleStore } from '../src/storage/alert-rules';
 import type { Database } from '../src/storage/db';
 import { PushStore } from '../src/storage/push';

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
-import { dirname, resolve } from 'node:path';
-import { DEFAULT_SITE_NAME, PROJECT_ROOT, type Config } from '../config';
+import { DEFAULT_SITE_NAME, type Config } from '../config';
 import { METHOD_GUARDS, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../lib/domain/site/live-routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
@@ -31,7 +30,7 @@ import { watchlistRoutes } from './routes/watchlist';
 import { aiRoutes, type AiRouteOptions } from './routes/ai';
 import { alertRuleRoutes } from './routes/alert-rules';
 import { pushRoutes, type PushRouteOptions } from './routes/push';
-import { pushSetup } from './push';
+import { pushSettings, pushSetup } from './push';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -145,10 +144,4 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     ai: { settings: config.llm },
     push: { publicKey: pushSetup(pushSettings(config)).keys?.publicKey ?? null, production: config.production },
   };
-}
-
-/** Web Push's settings from the Config: the development key pair lives beside the accounts database. */
-export function pushSettings(config: Config) {
-  const dataDir = config.database.file === ':memory:' ? resolve(PROJECT_ROOT, 'data') : dirname(config.database.file);
-  return { vapid: config.vapid, production: config.production, siteUrl: config.siteUrl, dataDir };
 }

@@ -10,7 +10,8 @@ import { lookup as lookupAll } from 'node:dns/promises';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { type Config, PROJECT_ROOT } from '../config';
 import webpush from 'web-push';
 import { endpointUrlProblem, isForbiddenAddress, type PushMessage } from '../lib/domain/alerts/push';
 
@@ -23,6 +24,12 @@ export interface VapidKeys {
 
 /** Push is on with these keys, or off with the reason (logged at start-up). */
 export type PushSetup = { keys: VapidKeys; note: string } | { keys: null; note: string };
+
+/** Web Push's settings from the Config: the development key pair lives beside the accounts database. */
+export function pushSettings(config: Config) {
+  const dataDir = config.database.file === ':memory:' ? resolve(PROJECT_ROOT, 'data') : dirname(config.database.file);
+  return { vapid: config.vapid, production: config.production, siteUrl: config.siteUrl, dataDir };
+}
 
 /** The development key pair's file in the data folder. */
 export const DEV_KEY_FILE = 'vapid-keys.json';
