@@ -9,9 +9,11 @@ import { formatSummary } from '../src/ingest/summary';
 import { parseGateNames } from '../src/lib/domain/operator/gates';
 import { createDigestSender } from '../src/server/mail';
 import { jobTrackStep, openRunLog } from './job-database';
+import type { pushStep } from './push-step';
 
 let runLog: Awaited<ReturnType<typeof openRunLog>> = null;
 let digests: ReturnType<typeof createDigestSender> | null = null;
+let push: ReturnType<typeof pushStep> | null = null;
 try {
   const { values } = parseArgs({
     options: { force: { type: 'boolean' }, verbose: { type: 'boolean' }, accept: { type: 'string', multiple: true } },
@@ -25,6 +27,9 @@ try {
   if (problem !== null) console.warn(`Warning: ${problem}`);
   runLog = await openRunLog(settings);
   digests = createDigestSender({ ...settings.mail, siteUrl: settings.siteUrl });
+  // Loaded after the run log, which quiets node:sqlite's notice for the job's stderr.
+  push = runLog === null ? null : (await import('./push-step')).pushStep(settings, runLog.alerts.db);
+  if (push !== null) console.log(push.note);
   const options = {
     ...dailyConfig(settings),
     deployRules: (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: settings.apiOrigin }),
@@ -36,7 +41,7 @@ try {
     // On a terminal a redrawn line with bars and the time left; in a log one line per stage.
     progress: { tty: process.stdout.isTTY === true, columns: process.stdout.columns, write: (text: string) => process.stdout.write(text) },
     runLog: runLog === null ? undefined : { log: runLog.log, trigger: 'cli' as const },
-    alerts: runLog === null ? undefined : { store: runLog.alerts, send: digests.send, siteUrl: settings.siteUrl },
+    alerts: runLog === null ? undefined : { store: runLog.alerts, send: digests.send, siteUrl: settings.siteUrl, push: push?.step },
     // The closes and the ledger live in the same database; without it the pages show the ledger unpriced.
     track: runLog === null ? undefined : await jobTrackStep(settings, runLog.track),
   };
@@ -53,4 +58,5 @@ try {
   process.exitCode = 1;
 }
 digests?.close();
+push?.close();
 await runLog?.close();

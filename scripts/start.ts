@@ -28,6 +28,7 @@ import { createDigestSender } from '../src/server/mail';
 import { digestNotes, sendDigests } from '../src/ingest/alerts';
 import { SiteIndexLoader } from '../src/storage/site-index';
 import { DatabaseCheckError } from '../src/storage/db';
+import { pushStep } from './push-step';
 
 let config: Config;
 try {
@@ -62,7 +63,10 @@ await closeInterruptedRuns(runLog, resolve(PROJECT_ROOT, config.archiveDir), { r
 // The CDN's and nginx's rules, written into every build from this server's own tables.
 const deployRules = (staging: string, build: { scriptHashes: readonly string[] }) => writeDeployRules(staging, { ...build, apiOrigin: config.apiOrigin });
 // Alerts: every publish of this process stores the report's events and sends the digests.
-const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl };
+// Own rules fire with the events; push goes out after the digests (off, and said so, without VAPID keys in production).
+const push = pushStep(config, options.accounts.database.db);
+logger.info(push.note);
+const alerts = { store: new AlertStore(options.accounts.database.db), send: createDigestSender({ ...config.mail, siteUrl: config.siteUrl }).send, siteUrl: config.siteUrl, push: push.step };
 // The track record: every publish stores the report dates' closes and records the ledger in the same database.
 const track = { store: new TrackStore(options.accounts.database.db), source: closingPricesSourceFor(config.polygon, await readUniverse(resolve(PROJECT_ROOT, config.universeFile))), ...config.trackRecord };
 const firstBuild = !(await hasBuild());

@@ -115,6 +115,9 @@ export const EnvSchema = z.object({
   API_ORIGIN: optional(httpUrl('the live API behind the CDN, such as https://api.signals.example.com').optional()),
   PUBLISH_COMMAND: optional(z.string().trim().optional()),
   TRUSTED_PROXIES: text(''),
+  VAPID_PUBLIC_KEY: optional(z.string().trim().regex(/^[A-Za-z0-9_-]{87}$/, 'expected the 65-byte public key in base64url (npx web-push generate-vapid-keys)').optional()),
+  VAPID_PRIVATE_KEY: optional(z.string().trim().regex(/^[A-Za-z0-9_-]{43}$/, 'expected the 32-byte private key in base64url').optional()),
+  VAPID_SUBJECT: optional(z.string().trim().regex(/^(mailto:|https:\/\/)\S+$/, 'expected a mailto: or https: address the push services may contact').optional()),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info')),
   LOG_FORMAT: optional(z.enum(['json', 'pretty'], { error: 'expected json or pretty' }).optional()),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(10_000, 0, 600_000),
@@ -188,6 +191,8 @@ export interface Config {
   apiOrigin: string | null;
   /** PUBLISH_COMMAND: run by the daily job after a successful swap, with the published folder, to push it to a host. */
   publishCommand: string | null;
+  /** Web Push's VAPID keys (both null: a development key pair is kept in the data folder; production has no push) and subject. */
+  vapid: { publicKey: string | null; privateKey: string | null; subject: string | null };
   /** TRUSTED_PROXIES: socket addresses (nginx's) whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   /** The server's structured log: pino's level, and JSON lines or pretty text (default: pretty on a terminal). */
@@ -315,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: e.TRUSTED_PROXIES.split(',')
       .map((address) => address.trim())
       .filter((address) => address !== ''),
+    vapid: { publicKey: e.VAPID_PUBLIC_KEY ?? null, privateKey: e.VAPID_PRIVATE_KEY ?? null, subject: e.VAPID_SUBJECT ?? null },
     logging: { level: e.LOG_LEVEL, format: e.LOG_FORMAT ?? null },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

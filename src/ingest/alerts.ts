@@ -10,6 +10,7 @@ import type { AlertStore, QueuedDigest } from '../storage/alerts';
 import type { StoredFundamentals } from '../lib/domain/market-data/fundamentals';
 import { screenRows } from '../lib/domain/signals/screener';
 import { SavedScreenStore, screenRowsFor } from '../storage/saved-screens';
+import { fireRules, type PushStep, ruleDigestLines } from './push';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */
 export type SendDigest = (mail: DigestMail, id: string) => Promise<void>;
@@ -38,6 +39,8 @@ export interface AlertsStep {
   retry?: Partial<RetryPolicy>;
   /** How the sender waits for a retry (tests pass a quicker clock). */
   sleep?: (ms: number) => Promise<void>;
+  /** Own alert rules (fired with the events) and Web Push (sent after the digests): src/ingest/push.ts. */
+  push?: PushStep;
 }
 
 /** What one sending run did. */
@@ -71,13 +74,16 @@ export async function queueAlerts(
   const rows = screenRowsFor(screenRows(history, fundamentals), history.latest);
   const pro = settings.paywall ? await step.store.proUsers() : new Set<string>();
   const screens = await new SavedScreenStore(step.store.db, step.store.now).advance(reportDate, rows, settings.paywall, pro);
-  const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall, screens });
+  const rules = step.push ? await fireRules(history, step.push, settings.paywall) : [];
+  const ownLines = step.push ? await ruleDigestLines(step.push, reportDate) : undefined;
+  const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall, screens, ownLines });
   const entered = [...screens.values()].flat();
   const lines = [
     ...(entered.length > 0 ? [`${entered.reduce((n, s) => n + s.tickers.length, 0)} stocks newly in ${entered.length} alerting saved screens`] : []),
     `${events.length} signal events on ${reportDate} (${added} new${borderline > 0 ? `, ${borderline} borderline` : ''})`,
     `${queued.queued} digests queued${queued.alreadyQueued > 0 ? `, ${queued.alreadyQueued} already queued for this report or today` : ''}${queued.notPro > 0 ? `, ${queued.notPro} not sent: alerts are Pro with PAYWALL=on` : ''}${queued.addressUnconfirmed > 0 ? `, ${queued.addressUnconfirmed} not sent: the digest address is not confirmed yet` : ''}`,
   ];
+  lines.push(...rules);
   return lines;
 }
 

@@ -26,6 +26,7 @@ import { DEFAULT_TICKER_DROP_PERCENT, type GateName } from '../lib/domain/operat
 import type { DailySummary } from './summary';
 import { createProgress, PUBLISH_STAGE_OF, type ProgressOutput } from './progress';
 import { type AlertsStep, digestNotes, queueAlerts, sendDigests } from './alerts';
+import { pushNotes, sendPushes } from './push';
 import { backfillPrices, priceDigest, priceNotes, recordTrack, type TrackStep } from './track';
 
 /** Where the daily job reads from and writes to (the Config's paths; tests give their own), and how it runs. */
@@ -109,21 +110,36 @@ export async function runDaily(config: DailyConfig): Promise<DailySummary> {
     const summary = await runDailyJob(config);
     if (config.alerts === undefined) return summary;
     // Outside the archive's lock: retries may wait a minute, and the site is already published.
+    const alerts = config.alerts;
     if (config.digestsInBackground) {
       const log = config.log ?? (() => undefined);
-      void sendDigests(config.alerts, log).then(
-        (run) => log(`Alert digests: ${digestNotes(run).join('; ')}`),
-        (error: unknown) => log(`The digests could not be sent: ${(error as Error).message}; the next run resumes the queue.`),
-      );
+      void sendDigests(alerts, log)
+        .then(
+          (run) => log(`Alert digests: ${digestNotes(run).join('; ')}`),
+          (error: unknown) => log(`The digests could not be sent: ${(error as Error).message}; the next run resumes the queue.`),
+        )
+        .then(() => pushLines(config, alerts))
+        .then((lines) => lines.length > 0 && log(`Push: ${lines.join('; ')}`));
       return { ...summary, alerts: [...(summary.alerts ?? []), 'digests are being sent in the background; the server log has the outcome'] };
     }
+    let lines: string[];
     try {
-      const run = await sendDigests(config.alerts, config.log);
-      return { ...summary, alerts: [...(summary.alerts ?? []), ...digestNotes(run)] };
+      lines = digestNotes(await sendDigests(alerts, config.log));
     } catch (error) {
-      return { ...summary, alerts: [...(summary.alerts ?? []), `The digests could not be sent: ${(error as Error).message}; the next run resumes the queue.`] };
+      lines = [`The digests could not be sent: ${(error as Error).message}; the next run resumes the queue.`];
     }
+    return { ...summary, alerts: [...(summary.alerts ?? []), ...lines, ...(await pushLines(config, alerts))] };
   });
+}
+
+/** The push notifications after the digests: their notes (a failure is a note, never a failed publish). */
+async function pushLines(config: DailyConfig, alerts: AlertsStep): Promise<string[]> {
+  if (alerts.push?.send == null) return [];
+  try {
+    return pushNotes(await sendPushes(alerts.push, alerts.store, { siteName: config.siteName, siteUrl: alerts.siteUrl, paywall: config.paywall ?? false }, config.log));
+  } catch (error) {
+    return [`The push notifications could not be sent: ${(error as Error).message}`];
+  }
 }
 
 /** The alerts step after a publish: its notes, or why it could not run (a published site is never undone for it). */

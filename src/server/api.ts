@@ -29,6 +29,9 @@ import { staticTickerRoutes } from './routes/static-tickers';
 import { watchlistRoutes } from './routes/watchlist';
 import { screenRoutes } from './routes/screens';
 import { aiRoutes, type AiRouteOptions } from './routes/ai';
+import { alertRuleRoutes } from './routes/alert-rules';
+import { pushRoutes, type PushRouteOptions } from './routes/push';
+import { pushSettings, pushSetup } from './push';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -58,6 +61,8 @@ export interface ApiOptions {
   readiness?: () => Readiness;
   /** The AI model settings (Config's `llm`, null: not configured) and, for tests, a model of their own. */
   ai?: Omit<AiRouteOptions, 'runLog'>;
+  /** Web Push's public key (null: push is off) and whether endpoints get production's rule; default off. */
+  push?: PushRouteOptions;
 }
 
 /**
@@ -92,6 +97,8 @@ export function createApi(options: ApiOptions) {
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))
     .route('/screens', screenRoutes(context))
+    .route('/alert-rules', alertRuleRoutes(context))
+    .route('/push', pushRoutes(context, options.push ?? { publicKey: null, production: false }))
     .route('/ai', aiRoutes(context, { settings: null, ...options.ai, runLog: new RunLog(options.accounts.database.db, context.now) }, sessionUser))
     .route('/admin', adminRoutes(context, { queue: options.operatorTools ? new PublishQueue(options.operatorTools) : null, runLog: new RunLog(options.accounts.database.db, context.now), distDir: options.distDir }))
     .route('/', marketRoutes(context))
@@ -137,5 +144,6 @@ export async function apiOptions(config: Config): Promise<ApiOptions> {
     // With REDIS_URL the sign-in, sign-up and mail limits count across every process too.
     accounts: await openAccounts({ ...accountSettings(config), ...(redis ? { rateLimitStore: redisAuthLimits(redis) } : {}) }),
     ai: { settings: config.llm },
+    push: { publicKey: pushSetup(pushSettings(config)).keys?.publicKey ?? null, production: config.production },
   };
 }

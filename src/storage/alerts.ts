@@ -303,13 +303,22 @@ export class AlertStore {
    * affected ticker (of a kind they chose), at most one per user and report and one per user and day. With
    * PAYWALL=on only Pro users get one.
    */
-  async enqueueDigests(options: { reportDate: string; siteUrl: string; siteName: string; paywall: boolean; screens?: ReadonlyMap<string, readonly ScreenEntry[]> }): Promise<EnqueueResult> {
+  async enqueueDigests(options: {
+    reportDate: string;
+    siteUrl: string;
+    siteName: string;
+    paywall: boolean;
+    screens?: ReadonlyMap<string, readonly ScreenEntry[]>;
+    ownLines?: ReadonlyMap<string, readonly string[]>;
+  }): Promise<EnqueueResult> {
     const events = await this.events({ reportDate: options.reportDate });
     const byTicker = new Map<string, SignalEvent[]>();
     for (const event of events) byTicker.set(event.ticker, [...(byTicker.get(event.ticker) ?? []), event]);
     const result: EnqueueResult = { queued: 0, alreadyQueued: 0, notPro: 0, addressUnconfirmed: 0 };
     const screens = options.screens ?? new Map<string, readonly ScreenEntry[]>();
-    if (byTicker.size === 0 && screens.size === 0) return result;
+    // Own rules that fired (src/ingest/push.ts) join the digest, one line each, after the watchlist's events.
+    const ownLines = options.ownLines ?? new Map<string, readonly string[]>();
+    if (byTicker.size === 0 && screens.size === 0 && ownLines.size === 0) return result;
 
     const subscribers = await this.db
       .selectFrom('alert_settings')
@@ -326,7 +335,7 @@ export class AlertStore {
       .where('alert_settings.enabled', '=', 1)
       .execute();
     if (subscribers.length === 0) return result;
-    const watches = await this.db
+    const watches = byTicker.size === 0 ? [] : await this.db
       .selectFrom('watchlist')
       .innerJoin('alert_settings', 'alert_settings.user_id', 'watchlist.user_id')
       .select(['watchlist.user_id as userId', 'watchlist.ticker as ticker'])
@@ -368,7 +377,8 @@ export class AlertStore {
       const kinds = new Set(subscriber.kinds.split(','));
       const mine = tickers.flatMap((ticker) => byTicker.get(ticker) ?? []).filter((event) => kinds.has(event.kind));
       const entered = screens.get(subscriber.userId) ?? [];
-      if (mine.length === 0 && entered.length === 0) continue;
+      const own = ownLines.get(subscriber.userId) ?? [];
+      if (mine.length === 0 && entered.length === 0 && own.length === 0) continue;
       if (pro !== null && !pro.has(subscriber.userId)) {
         result.notPro += 1;
         continue;
@@ -388,7 +398,7 @@ export class AlertStore {
         continue;
       }
       const unsubscribeUrl = new URL(`/api/alerts/unsubscribe?token=${subscriber.token}`, options.siteUrl).href;
-      const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, screens: entered, unsubscribeUrl });
+      const mail = composeDigest({ to: address, siteName: options.siteName, siteUrl: options.siteUrl, reportDate: options.reportDate, events: mine, screens: entered, own, unsubscribeUrl });
       rows.push({
         id: randomUUID(),
         user_id: subscriber.userId,

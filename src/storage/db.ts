@@ -244,6 +244,49 @@ export interface SavedScreenTable {
   updated_at: string;
 }
 
+/** A user's own alert rule on one ticker (src/lib/domain/alerts/rules.ts). */
+export interface AlertRuleTable {
+  id: string;
+  user_id: string;
+  ticker: string;
+  /** above, below or move. */
+  kind: string;
+  value: number;
+  created_at: string;
+}
+
+/** A rule that fired on a report: stored once per rule and report, so a report published twice alerts once. */
+export interface RuleEventTable {
+  rule_id: string;
+  report_date: string;
+  user_id: string;
+  ticker: string;
+  kind: string;
+  value: number;
+  score_before: number;
+  score_after: number;
+  created_at: string;
+}
+
+/** A browser's Web Push subscription (its PushSubscription JSON), for the signed-in user who made it. */
+export interface PushSubscriptionTable {
+  endpoint: string;
+  user_id: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
+}
+
+/** One user's notification of one report: claimed before sending, so it goes at most once. */
+export interface PushDeliveryTable {
+  user_id: string;
+  report_date: string;
+  /** sending, sent or failed. */
+  state: string;
+  claimed_at: string;
+  note: string | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -264,6 +307,10 @@ export interface Database {
   price_bar: PriceBarTable;
   ledger_entry: LedgerEntryTable;
   saved_screen: SavedScreenTable;
+  alert_rule: AlertRuleTable;
+  rule_event: RuleEventTable;
+  push_subscription: PushSubscriptionTable;
+  push_delivery: PushDeliveryTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -580,6 +627,57 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('alert_settings').addColumn('address_token_sent_at', 'text').execute();
       // SQLite cannot add a UNIQUE column: the index makes it one.
       await db.schema.createIndex('alert_settings_address_token').ifNotExists().unique().on('alert_settings').column('address_token_hash').execute();
+    },
+  },
+  '2026-11-30-push-01-rules-subscriptions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('alert_rule')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('ticker', 'text', (col) => col.notNull())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('value', 'double precision', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addUniqueConstraint('alert_rule_unique', ['user_id', 'ticker', 'kind', 'value'])
+        .execute();
+      await db.schema.createIndex('alert_rule_ticker').ifNotExists().on('alert_rule').columns(['ticker', 'kind', 'value']).execute();
+      await db.schema
+        .createTable('rule_event')
+        .ifNotExists()
+        .addColumn('rule_id', 'text', (col) => col.notNull())
+        .addColumn('report_date', 'text', (col) => col.notNull())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('ticker', 'text', (col) => col.notNull())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('value', 'double precision', (col) => col.notNull())
+        .addColumn('score_before', 'double precision', (col) => col.notNull())
+        .addColumn('score_after', 'double precision', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('rule_event_pk', ['rule_id', 'report_date'])
+        .execute();
+      await db.schema.createIndex('rule_event_report_user').ifNotExists().on('rule_event').columns(['report_date', 'user_id']).execute();
+      await db.schema
+        .createTable('push_subscription')
+        .ifNotExists()
+        .addColumn('endpoint', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('p256dh', 'text', (col) => col.notNull())
+        .addColumn('auth', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('push_subscription_user').ifNotExists().on('push_subscription').column('user_id').execute();
+      await db.schema
+        .createTable('push_delivery')
+        .ifNotExists()
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('report_date', 'text', (col) => col.notNull())
+        .addColumn('state', 'text', (col) => col.notNull())
+        .addColumn('claimed_at', 'text', (col) => col.notNull())
+        .addColumn('note', 'text')
+        .addPrimaryKeyConstraint('push_delivery_pk', ['user_id', 'report_date'])
+        .execute();
     },
   },
   '2026-11-30-screener-01-saved-screen': {

@@ -15,6 +15,7 @@ import { showToast } from '../../stores/toast';
 import { $watchedSet, toggleWatch } from '../../stores/watchlist';
 import { $user } from '../../stores/user';
 import { $alertSettings, loadAlertSettings, setAlertsEnabled } from '../../stores/alerts';
+import { alertRuleNodes, onRulesChange } from '../alert-rules';
 
 /** Spec section 9: the URL-copied toast shows for about 2 s. */
 const COPIED_TOAST_MS = 2000;
@@ -104,7 +105,7 @@ function alertNodes(ticker: string, watched: boolean, onToggle: (enabled: boolea
   if (state.status === 'failed') return [element('p', `Error: ${state.message}`)];
   if (state.status !== 'ready') return [];
   const { settings } = state;
-  if (settings.proOnly && !settings.isPremium) return [element('p', `Email alerts are part of Pro. ${about}`), element('a', 'See the Pro plan', { href: '/account', class: 'btn' })];
+  if (settings.proOnly && !settings.isPremium) return [element('p', `Email alerts are part of Pro. ${about}`), element('a', 'See the Pro plan', { href: '/account', class: 'btn' }), ...alertRuleNodes(ticker)];
   const nodes: Node[] = [];
   if (!watched) nodes.push(element('p', `Alerts cover the stocks you watch: press Watch to add ${ticker}.`));
   if (settings.enabled) {
@@ -119,7 +120,7 @@ function alertNodes(ticker: string, watched: boolean, onToggle: (enabled: boolea
     nodes.push(on);
   }
   nodes.push(settingsLink());
-  return nodes;
+  return [...nodes, ...alertRuleNodes(ticker)];
 }
 
 async function copyLink(): Promise<void> {
@@ -228,7 +229,7 @@ function wireAlerts(root: HTMLElement, { alertsPanel, alertsToggle, watch }: Hea
   alertsToggle.addEventListener('click', onAlertsToggle);
   root.addEventListener('keydown', onKey);
   document.addEventListener('click', onOutside);
-  const stops = [$watchedSet.listen(showAlerts), $user.listen(() => openAlerts(!alertsPanel.hidden)), $alertSettings.listen(showAlerts)];
+  const stops = [$watchedSet.listen(showAlerts), $user.listen(() => openAlerts(!alertsPanel.hidden)), $alertSettings.listen(showAlerts), onRulesChange(showAlerts)];
   const stop = () => {
     stops.forEach((s) => s());
     alertsToggle.removeEventListener('click', onAlertsToggle);

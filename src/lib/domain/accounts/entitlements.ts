@@ -159,3 +159,12 @@ export function lockedStockDescription(ticker: string, companyName: string, repo
   const name = companyName ? ` (${companyName})` : '';
   return `${ticker}${name} is a top signal on the report of ${reportDate}. Its C-Score and history are part of Pro.`;
 }
+
+/** Alert rules one account may keep: 50 without the paywall; with PAYWALL=on 5 on Free and 200 on Pro. */
+export const ALERT_RULE_LIMITS = { open: 50, free: 5, pro: 200 } as const;
+
+/** How many alert rules the viewer may keep (the server enforces it). */
+export function alertRuleLimit(viewer: Viewer): number {
+  if (!viewer.paywall) return ALERT_RULE_LIMITS.open;
+  return viewer.isPro ? ALERT_RULE_LIMITS.pro : ALERT_RULE_LIMITS.free;
+}

@@ -205,16 +205,19 @@ export function composeDigest(input: {
   reportDate: string;
   events: readonly SignalEvent[];
   screens?: readonly ScreenEntry[];
+  /** The user's own rules that fired, in words (src/lib/domain/alerts/rules.ts ruleEventText). */
+  own?: readonly string[];
   unsubscribeUrl: string;
 }): DigestMail {
   const { siteName, siteUrl, reportDate, events, unsubscribeUrl } = input;
   const screens = input.screens ?? [];
-  const total = events.length + screens.reduce((n, s) => n + s.tickers.length, 0);
+  const own = input.own ?? [];
+  const total = events.length + own.length + screens.reduce((n, s) => n + s.tickers.length, 0);
   const count = total === 1 ? '1 signal alert' : `${total} signal alerts`;
   const subject = `${siteName}: ${count} for ${formatDate(reportDate)}`;
   const settingsUrl = new URL('/account#alerts', siteUrl).href;
   const intro = `Your watched stocks on the report of ${formatDate(reportDate)}:`;
-  const lines = events.map((event) => `- ${capital(eventText(event))}\n  ${eventUrl(siteUrl, event)}`);
+  const lines = [...events.map((event) => `- ${capital(eventText(event))}\n  ${eventUrl(siteUrl, event)}`), ...own.map((line) => `- ${line}`)];
   const screenUrl = (screen: ScreenEntry) => new URL(`/screener?${screen.query}`, siteUrl).href;
   const screenLines = screens.flatMap((screen) => [
     `New in your screen "${screen.name}" (${screenUrl(screen)}):`,
@@ -222,10 +225,10 @@ export function composeDigest(input: {
     '',
   ]);
   const footer = [`Change your alerts: ${settingsUrl}`, `Unsubscribe from these emails: ${unsubscribeUrl}`];
-  const text = [...(events.length ? [intro, '', ...lines, ''] : []), ...screenLines, ...footer, ''].join('\n');
-  const items = events
-    .map((event) => `<li><a href="${escapeHtml(eventUrl(siteUrl, event))}">${escapeHtml(event.ticker)}</a>: ${escapeHtml(eventText(event).slice(event.ticker.length + 1))}</li>`)
-    .join('');
+  const text = [...(lines.length ? [intro, '', ...lines, ''] : []), ...screenLines, ...footer, ''].join('\n');
+  const items =
+    events.map((event) => `<li><a href="${escapeHtml(eventUrl(siteUrl, event))}">${escapeHtml(event.ticker)}</a>: ${escapeHtml(eventText(event).slice(event.ticker.length + 1))}</li>`).join('') +
+    own.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
   const screenHtml = screens
     .map(
       (screen) =>
@@ -236,7 +239,7 @@ export function composeDigest(input: {
     .join('');
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>` +
-    (events.length ? `<p>${escapeHtml(intro)}</p><ul>${items}</ul>` : '') +
+    (lines.length ? `<p>${escapeHtml(intro)}</p><ul>${items}</ul>` : '') +
     screenHtml +
     `<p><a href="${escapeHtml(settingsUrl)}">Change your alerts</a> · <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe from these emails</a></p>` +
     '</body></html>';

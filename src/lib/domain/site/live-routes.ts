@@ -65,6 +65,8 @@ export const LIVE_ROUTES: readonly LiveRoute[] = [
   { prefix: 'admin', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'screens', methods: ['GET', 'POST', 'PATCH', 'DELETE'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'alerts', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'alert-rules', methods: ['GET', 'POST', 'DELETE'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  { prefix: 'push', methods: ['GET', 'POST', 'DELETE'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires', sharedCache: 'checked' },
   // The Pro data: a CDN must forward it, never answer it with a static file.
   { prefix: 'pro', methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },

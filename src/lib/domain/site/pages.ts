@@ -80,7 +80,17 @@ export const PAGES: readonly Page[] = [
 ];
 
 /** The files under src/pages that are endpoints writing a non-page file (no navigation, no sitemap entry), by file. */
-export const ENDPOINT_FILES: readonly string[] = ['robots.txt.ts', 'search-index.json.ts', 'screener-rows.json.ts', 'feeds/signals.json.ts', 'feeds/signals.xml.ts', 'badge/[ticker].svg.ts'];
+export const ENDPOINT_FILES: readonly string[] = [
+  'robots.txt.ts',
+  'search-index.json.ts',
+  'screener-rows.json.ts',
+  'feeds/signals.json.ts',
+  'feeds/signals.xml.ts',
+  'feeds/signal/[ticker].json.ts',
+  'feeds/signal/[ticker].xml.ts',
+  'manifest.webmanifest.ts',
+  'badge/[ticker].svg.ts',
+];
 
 /** A page's address pattern as a regular expression: `[param]` is one segment. */
 function pathPattern(path: string): RegExp {
