@@ -109,7 +109,7 @@ describe('compareRow', () => {
   it('reads the hit rate at 30 trading days from the ledger', () => {
     const row = (hit: boolean | null, status: 'closed' | 'open'): LedgerRow => ({
       ticker: 'AAPL', date: '2026-09-01', direction: 'bullish', cScore: 70, entryClose: 100, exitDate: null, exitReturn: null,
-      outcomes: [5, 30, 90].map((horizon) => ({ horizon: horizon as 5 | 30 | 90, status, date: null, close: null, priceReturn: 0.1, signalReturn: hit ? 0.1 : -0.1, hit })),
+      outcomes: [5, 30, 90].map((horizon) => ({ horizon: horizon as 5 | 30 | 90, status, date: null, close: null, priceReturn: 0.1, signalReturn: hit ? 0.1 : -0.1, hit, benchmarkReturn: null, excessReturn: null })),
     });
     expect(compareHitRate([row(true, 'closed'), row(true, 'closed'), row(false, 'closed'), row(null, 'open')])).toEqual({ hitRate: 2 / 3, resolved: 3 });
     expect(compareHitRate([])).toEqual({ hitRate: null, resolved: 0 });

@@ -26,6 +26,8 @@ export const TickerTrackFileSchema = z.object({
           priceReturn: z.number().nullable(),
           signalReturn: z.number().nullable(),
           hit: z.boolean().nullable(),
+          benchmarkReturn: z.number().nullable(),
+          excessReturn: z.number().nullable(),
         }),
       ),
     }),
