@@ -4,6 +4,7 @@
  * and a report is marked as sample data exactly when its latest file is one the sample generator listed.
  */
 import { readSitemaps } from '../fixtures/sitemap';
+import { jsonLdProblems } from '../fixtures/structured-data';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -99,6 +100,21 @@ describe('search hygiene of the built site', () => {
     for (const path of listed) expect(inSitemap(path), path).toBe(true);
   });
 
+  it('every JSON-LD block of every built page keeps schema.org\'s rules (types, and properties of their types)', async () => {
+    const marked = new Set<string>();
+    const problems: string[] = [];
+    for (const file of pages) {
+      const html = await readFile(file, 'utf8');
+      for (const [, json] of html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)) {
+        marked.add(addressOf(file).replace(/^\/(signal|sector|industry)\/.*/, '/$1/…'));
+        for (const problem of jsonLdProblems(JSON.parse(json!))) problems.push(`${addressOf(file)}: ${problem}`);
+      }
+    }
+    // The stock pages, the hubs, the lists and the track record carry markup.
+    expect([...marked]).toEqual(expect.arrayContaining(['/signal/…', '/sector/…', '/industry/…', '/all-signals', '/currently-qualified', '/track-record']));
+    expect(problems.slice(0, 20)).toEqual([]);
+  });
+
   it('writes one sitemap file per family under an index, each address with the report day as lastmod (none for a text page)', async () => {
     const entries = await readSitemaps(client);
     const index = await readFile(join(client, 'sitemap-index.xml'), 'utf8');
@@ -125,8 +141,8 @@ describe('search hygiene of the built site', () => {
     };
     const sidebar = [...navEntries('main'), ...navEntries('more')].map(({ href, label }) => ({ href, label }));
     const info = navEntries('info').map(({ href, label }) => ({ href, label }));
-    // The embeddable cards are framed by other sites: no shell of their own.
-    for (const file of pages.filter((f) => !f.endsWith('archives/1/index.html') && !addressOf(f).startsWith('/embed/'))) {
+    // The embeddable cards (framed by other sites) and the service worker's offline page have no shell of their own.
+    for (const file of pages.filter((f) => !f.endsWith('archives/1/index.html') && !addressOf(f).startsWith('/embed/') && addressOf(f) !== '/offline')) {
       const html = await readFile(file, 'utf8');
       const path = addressOf(file);
       const nav = links(html, /<nav aria-label="Main">/, '</nav>');
