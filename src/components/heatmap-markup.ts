@@ -4,7 +4,7 @@
  * both draw one markup.
  */
 import { heatmapColor, UNCLASSIFIED, type HeatmapSector } from '../lib/domain/signals/heatmap';
-import { hubSlug } from '../lib/domain/signals/hubs';
+import { hubAddress } from '../lib/domain/signals/hubs';
 import { formatScore } from '../lib/domain/text/format';
 import { classifySignal, isQualified } from '../lib/domain/signals/signal';
 import { escapeHtml as escape } from '../lib/domain/text/text';
@@ -16,7 +16,7 @@ export function sectorSlug(sector: string): string {
 
 /** A sector's or sub-industry's name as a link to its hub (the stocks without one have none). */
 function hubLink(kind: 'sector' | 'industry', name: string): string {
-  return name === UNCLASSIFIED || name.trim() === '' ? escape(name) : `<a class="heat-hub" href="/${kind}/${hubSlug(name)}">${escape(name)}</a>`;
+  return name === UNCLASSIFIED || name.trim() === '' ? escape(name) : `<a class="heat-hub" href="${hubAddress(kind, name)}">${escape(name)}</a>`;
 }
 
 /** The links that jump to each sector, with its tile count. */

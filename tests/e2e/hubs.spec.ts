@@ -61,3 +61,18 @@ test("the stock page's breadcrumb leads to its sector and sub-industry; the heat
   await page.getByRole('heading', { name: /^Energy/ }).getByRole('link', { name: 'Energy' }).click();
   await expect(page).toHaveURL(/\/sector\/energy$/);
 });
+
+test("a list's sector filter links the chosen sector's hub, with and without JavaScript", async ({ browser }) => {
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ baseURL: DEMO_URL, javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto(javaScriptEnabled ? '/all-signals' : '/all-signals?sector=Energy');
+    const filters = page.getByRole('form', { name: 'Filter the list' });
+    if (javaScriptEnabled) {
+      await expect(filters.getByRole('link', { name: /stocks$/ })).toBeHidden();
+      await filters.getByLabel('Sector').selectOption('Energy');
+    }
+    await expect(filters.getByRole('link', { name: 'All Energy stocks' })).toHaveAttribute('href', '/sector/energy');
+    await context.close();
+  }
+});

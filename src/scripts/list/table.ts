@@ -28,6 +28,7 @@ import { enhanceStars, showRowStar } from './stars';
 import { enhanceRowChoice, makeRowChoosable } from './row-choose';
 import { enhanceComparePick } from './compare-pick';
 import { fillForm, readForm, readUrlState, writeUrlState } from './url-state';
+import { hubAddress, sectorHubText } from '../../lib/domain/signals/hubs';
 
 interface Table {
   element: HTMLTableElement;
@@ -201,11 +202,24 @@ export function enhanceTables(): void {
   const form = document.querySelector<HTMLFormElement>('form[data-table-filters]');
   let state = readUrlState();
   if (form) fillForm(form, state);
+  const hubLink = form?.querySelector<HTMLAnchorElement>('[data-sector-hub]') ?? null;
+  // The chosen sector's hub, beside the filter (a sector the list lacks leaves it hidden, as fillForm shows every sector).
+  const showHub = () => {
+    if (hubLink === null || form === null) return;
+    const select = form.elements.namedItem('sector') as HTMLSelectElement | null;
+    const sector = select !== null && [...select.options].some((o) => o.value === state.sector) ? state.sector : '';
+    hubLink.hidden = sector === '';
+    if (sector === '') return;
+    hubLink.href = hubAddress('sector', sector);
+    hubLink.textContent = sectorHubText(sector);
+  };
+  showHub();
 
   const update = (next: TableState) => {
     state = next;
     writeUrlState(state);
     apply(tables, state, form);
+    showHub();
   };
 
   for (const table of tables) {

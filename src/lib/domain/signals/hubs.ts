@@ -44,6 +44,16 @@ export function hubHref(hub: Pick<Hub, 'kind' | 'slug'>): string {
   return `/${hub.kind}/${hub.slug}`;
 }
 
+/** The words of a link to a sector's hub. */
+export function sectorHubText(sector: string): string {
+  return `All ${sector} stocks`;
+}
+
+/** The address of the hub of a sector or sub-industry by its name (every hub's slug is its name's: buildHubs). */
+export function hubAddress(kind: HubKind, name: string): string {
+  return hubHref({ kind, slug: hubSlug(name) });
+}
+
 /** The band of a score: 0 for [-100, -80), 9 for [80, 100]. */
 export function scoreBand(score: number): number {
   return Math.min(HUB_BANDS - 1, Math.max(0, Math.floor((score + 100) / (200 / HUB_BANDS))));

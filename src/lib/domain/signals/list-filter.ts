@@ -7,6 +7,12 @@
 import { FILTERABLE_PATHS } from '../site/pages';
 import { escapeHtml } from '../text/text';
 import { listOrder, matchesFilters, parseSortNumber, stockCountText, strengthPermutation, type FilterableRow, type TableState } from './table';
+import { hubAddress, sectorHubText } from './hubs';
+
+/** The filter bar's link to a chosen sector's hub (the page script makes the same one). */
+export function sectorHubLink(sector: string): string {
+  return `<a class="filter-hub link text-sm" data-sector-hub href="${escapeHtml(hubAddress('sector', sector))}">${escapeHtml(sectorHubText(sector))}</a>`;
+}
 
 /** The list pages whose filter form a query fills (the page table's `filterable` rows): their HTML holds every row. */
 export const FILTERABLE_LIST_PATHS: ReadonlySet<string> = new Set(FILTERABLE_PATHS);
@@ -68,6 +74,7 @@ export function filterListHtml(html: string, state: TableState, rowOf: (ticker: 
       .replace('<input type="search" name="q"', `<input type="search" name="q" value="${escapeHtml(state.q)}"`)
       .replace(/(<select name="direction">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${state.direction}">`, `<option value="${state.direction}" selected>`))
       .replace(/(<select name="sector">[\s\S]*?<\/select>)/, (select: string) => select.replace(`<option value="${escapeHtml(state.sector)}">`, `<option value="${escapeHtml(state.sector)}" selected>`))
+      .replace(/<a class="filter-hub[^"]*"[^>]*data-sector-hub[^>]*>[^<]*<\/a>/, (link: string) => (form.includes(`<option value="${escapeHtml(state.sector)}">`) && state.sector !== '' ? sectorHubLink(state.sector) : link))
       .replace(/(<p class="filter-count" aria-live="polite" data-count="(stocks|changes)">)[^<]*(<\/p>)/, (_, open: string, unit: string, close: string) =>
         `${open}${unit === 'changes' ? stockCountText(shownRows, totalRows, 'changes') : stockCountText(shown.size, total.size)}${close}`),
   );
