@@ -56,7 +56,7 @@ const FULL_PERFORMANCE: Budget = { op: '>=', limit: 100 };
 
 function budgetsFor(page: BenchPage): Partial<Record<Metric, Budget>> {
   if (page.kind === 'ticker') return { ...TICKER_BUDGETS, performance: FULL_PERFORMANCE };
-  if (page.kind === 'permalink') return { ...PAGE_BUDGETS, performance: FULL_PERFORMANCE };
+  if (page.kind === 'permalink' || page.kind === 'hub') return { ...PAGE_BUDGETS, performance: FULL_PERFORMANCE };
   // /, /heatmap and /archives have had Lighthouse budgets longest; three pages are held to 100.
   return FULL_MARKS.has(page.path) ? { ...PAGE_BUDGETS, performance: FULL_PERFORMANCE } : PAGE_BUDGETS;
 }

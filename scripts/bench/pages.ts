@@ -1,5 +1,5 @@
 /** The pages the weight and Lighthouse sections measure, and where each one is in a build. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TICKER_PATTERN } from '../../src/lib/domain/report/ticker';
 
@@ -8,7 +8,7 @@ export interface BenchPage {
   /** Short label for the tables: "/", "/heatmap", "ticker /signal/AAPL". */
   label: string;
   path: string;
-  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track' | 'permalink' | 'compare';
+  kind: 'list' | 'heatmap' | 'archives' | 'ticker' | 'track' | 'permalink' | 'compare' | 'hub';
 }
 
 const PREFERRED_TICKER = 'AAPL';
@@ -27,7 +27,19 @@ export function benchPages(clientDir: string): BenchPage[] {
     { label: '/track-record', path: '/track-record', kind: 'track' },
     { label: `ticker /signal/${ticker}`, path: `/signal/${ticker}`, kind: 'ticker' },
     ...permalinkPage(clientDir, ticker),
+    ...hubPage(clientDir),
   ];
+}
+
+/** The largest sector hub of the build (the heaviest hub page there is); none in a build without hubs. */
+function hubPage(clientDir: string): BenchPage[] {
+  const dir = join(clientDir, 'sector');
+  if (!existsSync(dir)) return [];
+  const sizes = readdirSync(dir)
+    .filter((slug) => existsSync(join(dir, slug, 'index.html')))
+    .map((slug) => ({ slug, bytes: statSync(join(dir, slug, 'index.html')).size }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return sizes.length === 0 ? [] : [{ label: 'largest hub /sector/{slug}', path: `/sector/${sizes[0]!.slug}`, kind: 'hub' }];
 }
 
 /** A signal's permalink: the ticker's newest one, else the first ticker's that has one; none in a build without. */

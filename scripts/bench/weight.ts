@@ -12,6 +12,8 @@ const KB = 1024;
 const TICKER_HTML: Budget = { op: '<=', limit: 14 };
 const TICKER_JS: Budget = { op: '<=', limit: 130 };
 const LIST_HTML: Budget = { op: '<=', limit: 60 };
+/** A sector or sub-industry hub: every stock of the sector linked, still a small page. */
+const HUB_HTML: Budget = { op: '<=', limit: 40 };
 // Islands with these directives load without any interaction (client:visible and afterpaint with a rootMargin when
 // on screen at load; the project's client:afterpaint once the first frame is on screen).
 const EAGER_ISLANDS = new Set(['load', 'idle', 'visible', 'media', 'afterpaint']);
@@ -165,6 +167,7 @@ function budgetFor(page: BenchPage, kind: Kind): Budget | null {
   if (page.kind === 'list' && kind === 'html') return LIST_HTML;
   // A signal's permalink is held to the stock page's HTML budget.
   if (page.kind === 'permalink' && kind === 'html') return TICKER_HTML;
+  if (page.kind === 'hub' && kind === 'html') return HUB_HTML;
   return null;
 }
 
