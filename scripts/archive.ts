@@ -1,4 +1,6 @@
 /** The archive's command line: `npm run archive -- list` and `npm run archive -- withdraw FILE` (docs/limits-and-gates.md). */
+// First, before any module that opens node:sqlite.
+import './sqlite-notice';
 import { config, ConfigError } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
 import { DailyJobError } from '../src/ingest/error';

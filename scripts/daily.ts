@@ -1,4 +1,6 @@
 /** The daily job's command line: `npm run daily [-- --force] [-- --verbose] [-- --accept GATE ...]`. */
+// First, before any module that opens node:sqlite.
+import './sqlite-notice';
 import { parseArgs } from 'node:util';
 import { config, ConfigError, ISLAND_FAULTS_IN_PRODUCTION, siteUrlProblem } from '../src/config';
 import { dailyConfig, runDaily } from '../src/ingest/daily';
@@ -27,7 +29,6 @@ try {
   if (problem !== null) console.warn(`Warning: ${problem}`);
   runLog = await openRunLog(settings);
   digests = createDigestSender({ ...settings.mail, siteUrl: settings.siteUrl });
-  // Loaded after the run log, which quiets node:sqlite's notice for the job's stderr.
   push = runLog === null ? null : (await import('./push-step')).pushStep(settings, runLog.alerts.db);
   if (push !== null) console.log(push.note);
   const options = {

@@ -1,4 +1,5 @@
 /** The accounts database as the command-line jobs (`npm run daily`, `npm run archive`) open it, and the track step on it. */
+import './sqlite-notice';
 import { resolve } from 'node:path';
 import { type Config, PROJECT_ROOT } from '../src/config';
 import type { TrackStep } from '../src/ingest/track';
@@ -10,11 +11,6 @@ import { readUniverse } from '../src/storage/universe';
 
 /** The accounts database's run log (the same one the server writes); without it the job still runs and says why. */
 export async function openRunLog(settings: Config): Promise<{ log: RunLog; alerts: AlertStore; track: TrackStore; close(): Promise<void> } | null> {
-  // node:sqlite's "experimental" notice would land in cron's failure mail on every run: this job's stderr is for refusals.
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
-    if (!String(warning).includes('SQLite is an experimental feature')) emitWarning.call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
   try {
     const { migrateOwnTables, openDatabase } = await import('../src/storage/db');
     const { RunLog } = await import('../src/storage/run-log');

@@ -9,7 +9,6 @@ import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { AlertStore, QueuedDigest } from '../storage/alerts';
 import type { StoredFundamentals } from '../lib/domain/market-data/fundamentals';
 import { screenRows } from '../lib/domain/signals/screener';
-import { SavedScreenStore, screenRowsFor } from '../storage/saved-screens';
 import { fireRules, type PushStep, ruleDigestLines } from './push';
 
 /** Hands one digest to the mail server (scripts/start.ts and scripts/daily.ts pass the SMTP one); `id` is stable per digest. */
@@ -71,6 +70,8 @@ export async function queueAlerts(
   const events = signalEvents(history);
   const added = await step.store.saveEvents(events);
   const borderline = events.filter((event) => event.borderline).length;
+  // Loaded as the step runs: a static import would open node:sqlite as the daily job starts, whose notice lands in its stderr.
+  const { SavedScreenStore, screenRowsFor } = await import('../storage/saved-screens');
   const rows = screenRowsFor(screenRows(history, fundamentals), history.latest);
   const pro = settings.paywall ? await step.store.proUsers() : new Set<string>();
   const screens = await new SavedScreenStore(step.store.db, step.store.now).advance(reportDate, rows, settings.paywall, pro);

@@ -3,17 +3,12 @@
  * (a dynamic import: never in the page's JavaScript before then) and the curve's points from the static JSON, and
  * draws the portfolio (solid) against the benchmark (dashed).
  */
-interface Point {
-  date: string;
-  equity: number;
-  benchmark: number | null;
-}
+import { staticJson } from '../lib/client/static-files';
+import { EquityCurveFileSchema } from '../lib/domain/track-record/portfolio';
 
 /** Draws the curve into `box` from the points of `src`. */
 async function draw(box: HTMLElement, status: HTMLElement | null): Promise<void> {
-  const [charts, answer] = await Promise.all([import('lightweight-charts'), fetch(box.dataset.src!)]);
-  if (!answer.ok) throw new Error(`${box.dataset.src} answered ${answer.status}`);
-  const body = (await answer.json()) as { portfolio?: { points?: Point[] } | null };
+  const [charts, body] = await Promise.all([import('lightweight-charts'), staticJson(box.dataset.src!, EquityCurveFileSchema)]);
   const points = body.portfolio?.points ?? [];
   if (points.length === 0) throw new Error('the track record holds no portfolio yet');
   const style = getComputedStyle(document.documentElement);

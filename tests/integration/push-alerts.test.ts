@@ -133,7 +133,8 @@ describe.each(DATABASES)('own alert rules and Web Push on $name', (database) => 
     expect(lines).toContain('1 digests queued');
     const digest = await server.accounts.database.db.selectFrom('digest_queue').selectAll().where('address', '=', 'ann@example.com').executeTakeFirstOrThrow();
     expect(digest.subject).toBe('C-Score Signals: 3 signal alerts for Nov 20, 2026');
-    expect(digest.body_text).toContain(`- XOM is a new bullish signal: C-Score 60.00 to 70.00\n  ${SITE}/signal/XOM\n- AAPL crossed above 50: C-Score 40.00 to 60.00\n- MSFT moved 5 points or more: C-Score 10.00 to 20.00\n`);
+    // A new signal links its permalink.
+    expect(digest.body_text).toContain(`- XOM is a new bullish signal: C-Score 60.00 to 70.00\n  ${SITE}/signal/XOM/2026-11-20\n- AAPL crossed above 50: C-Score 40.00 to 60.00\n- MSFT moved 5 points or more: C-Score 10.00 to 20.00\n`);
     expect(digest.body_html).toContain('<li>AAPL crossed above 50: C-Score 40.00 to 60.00</li>');
     const run = await sendPushes(step, alerts, { siteName: 'C-Score Signals', siteUrl: SITE, paywall: false });
     expect(run).toMatchObject({ users: 4, sent: 3, dropped: 1, retried: 2, failed: [] });

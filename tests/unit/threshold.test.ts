@@ -128,6 +128,13 @@ const OTHER_65S: readonly { file: string; line: string; why: string }[] = [
   { file: 'scripts/sample/raw-xlsx.ts', line: 'String.fromCharCode(65 +', why: "the character code of 'A' (spreadsheet column letters)" },
   { file: 'scripts/bench/limits.ts', line: 'String.fromCharCode(65 +', why: "the character code of 'A' (generated ticker letters)" },
   { file: 'scripts/sample/generator.ts', line: '25 + rng() * 65', why: "the spread of a sample ticker's relevance score (25 to 90)" },
+  { file: 'src/config.ts', line: 'expected the 65-byte public key', why: 'the length of an uncompressed P-256 public key (VAPID)' },
+  { file: 'src/server/routes/push.ts', line: 'p256dh: KEY(65)', why: "the length of a browser's P-256 push key" },
+  { file: 'src/storage/alert-rules.ts', line: '65,535 bound values', why: "PostgreSQL's bound-value limit" },
+  { file: 'src/storage/push.ts', line: '65,535 bound values', why: "PostgreSQL's bound-value limit" },
+  { file: 'src/lib/domain/signals/screener.ts', line: '`cscore=65..&signal=bullish', why: 'an example address in a doc comment' },
+  { file: 'scripts/bench/screener.ts', line: "'65..'", why: 'a benchmark query' },
+  { file: 'scripts/bench/screener.ts', line: 'cscore=65..&sort=-change', why: 'a benchmark query' },
 ];
 
 describe('the threshold is written once', () => {

@@ -87,7 +87,7 @@ export default function CompareChart({ lines, ready, demo }: { lines: ChartLine[
   return (
     <figure className="cmp-figure">
       <div className="cmp-panes-labels text-xs muted" aria-hidden="true">
-        <span>C-Score (−110 to 110; dashed at +65 and −65)</span>
+        <span>C-Score (−110 to 110; dashed at +{BULLISH_THRESHOLD} and {BEARISH_THRESHOLD})</span>
       </div>
       <div className="cmp-chart" style={{ height: HEIGHT }} role="img" aria-label={`Chart of C-Score and price rebased to 100. ${summary(lines)}`} data-testid="compare-chart" data-state={drawn === 'drawn' ? 'drawn' : ready ? drawn : 'loading'} data-lines={lines.length}>
         {!ready && <p className="muted p-4">Loading the comparison...</p>}

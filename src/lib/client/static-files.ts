@@ -25,6 +25,13 @@ export async function fetchSearchIndex(): Promise<SearchEntry[]> {
   return response.ok ? ((await response.json()) as SearchEntry[]) : [];
 }
 
+/** GET a file of the build as text (the screener's rows, its page as built); a refusal throws http.ts's ApiError. */
+export async function fetchStaticText(path: string): Promise<string> {
+  const response = await fetch(path, { credentials: 'same-origin' });
+  if (!response.ok) throw await answerError(response);
+  return response.text();
+}
+
 /** GET the ledger CSV at `url` (the page's link to it): its text; a refusal throws naming the status. */
 export async function fetchLedgerCsv(url: string): Promise<string> {
   const response = await fetch(url);

@@ -6,6 +6,7 @@
  */
 import { parseScreen, runScreen, screenCountText, missingText, screenToQuery, SCREEN_CSV_HEADER, screenCsvRow, type ParsedScreen, type ScreenRow } from '../../lib/domain/signals/screener';
 import { SCREEN_ROWS_PATH, unpackScreenRows } from '../../lib/domain/signals/screener-page';
+import { fetchStaticText } from '../../lib/client/static-files';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from '../list/row-window';
@@ -58,15 +59,9 @@ function fillForm(form: HTMLFormElement, parsed: ParsedScreen): void {
   }
 }
 
-async function fetchText(path: string): Promise<string> {
-  const response = await fetch(path, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-  return response.text();
-}
-
 /** Loads the rows' data; a page from the server (the result's rows only) also loads the static page's every row. */
 async function loadRows(state: State, partial: boolean): Promise<void> {
-  const [json, page] = await Promise.all([fetchText(SCREEN_ROWS_PATH), partial ? fetchText('/screener') : Promise.resolve(null)]);
+  const [json, page] = await Promise.all([fetchStaticText(SCREEN_ROWS_PATH), partial ? fetchStaticText('/screener') : Promise.resolve(null)]);
   state.rows = unpackScreenRows(json);
   if (page !== null) {
     const body = new DOMParser().parseFromString(page, 'text/html').querySelector<HTMLTableSectionElement>('table#screener tbody');

@@ -4,6 +4,7 @@
  * and the server's render of the pre-rendered page for a query (the result's rows only, in order).
  */
 import { escapeHtml } from '../text/text';
+import { BULLISH_THRESHOLD } from './signal';
 import { missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
 
 /** The screener's address: the Node server renders it for a query (nginx sends such requests to it). */
@@ -86,7 +87,7 @@ export function screenFormHtml(screen: Screen, options: ScreenOptions): string {
   }
   return (
     `<form method="get" action="/screener" class="scr-form" data-screener-form aria-label="Screen">` +
-    `<fieldset class="scr-ranges"><legend>Ranges <span class="muted">(min..max; either side may be empty: 65.. or ..-10)</span></legend>${ranges}</fieldset>` +
+    `<fieldset class="scr-ranges"><legend>Ranges <span class="muted">(min..max; either side may be empty: ${BULLISH_THRESHOLD}.. or ..-10)</span></legend>${ranges}</fieldset>` +
     `<fieldset class="scr-choices"><legend>Choices</legend>${signal}${multi('sector', 'Sector', options.sectors, screen.sectors)}${multi('industry', 'Sub-industry', options.industries, screen.industries)}` +
     `<label class="scr-field"><span>Qualified for N+ reports</span><input type="number" name="since" min="1" step="1" value="${screen.since ?? ''}" /></label>` +
     `<div class="scr-checks">${check('top', 'Top', screen.flags.top)}${check('new', 'New today', screen.flags.new)}${check('reversed', 'Reversed this week', screen.flags.reversed)}${check('watched', 'Watched only', screen.flags.watched)}</div>` +

@@ -6,6 +6,7 @@
  */
 import { canonicalUrl } from './canonical';
 import { pageAt, type SitemapFamily } from './pages';
+import { escapeHtml } from '../text/text';
 
 /** The most addresses one sitemap file holds (the protocol allows 50,000; a margin for growth between builds). */
 export const SITEMAP_FILE_LIMIT = 45_000;
@@ -32,10 +33,6 @@ export interface SitemapFile {
   xml: string;
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /**
  * The sitemap files for the built pages (`paths` as the build names them, with or without slashes): the family
  * files, then the index. `reportDate` is every data page's lastmod; a text page (`text` in the page table) has none.
@@ -53,7 +50,7 @@ export function sitemapFiles(paths: readonly string[], siteUrl: string, reportDa
     seen.add(loc);
     const lastmod = page!.text || reportDate === null ? '' : `<lastmod>${reportDate}</lastmod>`;
     const list = families.get(family) ?? families.set(family, []).get(family)!;
-    list.push(`<url><loc>${escapeXml(loc)}</loc>${lastmod}</url>`);
+    list.push(`<url><loc>${escapeHtml(loc)}</loc>${lastmod}</url>`);
   }
   const files: SitemapFile[] = [];
   for (const family of SITEMAP_FAMILIES) {
@@ -67,7 +64,7 @@ export function sitemapFiles(paths: readonly string[], siteUrl: string, reportDa
     }
   }
   const lastmod = reportDate === null ? '' : `<lastmod>${reportDate}</lastmod>`;
-  const entries = files.map((file) => `<sitemap><loc>${escapeXml(canonicalUrl(`/${file.name}`, siteUrl))}</loc>${lastmod}</sitemap>`);
+  const entries = files.map((file) => `<sitemap><loc>${escapeHtml(canonicalUrl(`/${file.name}`, siteUrl))}</loc>${lastmod}</sitemap>`);
   files.push({
     name: SITEMAP_INDEX,
     xml: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`,

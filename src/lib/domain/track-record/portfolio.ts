@@ -4,6 +4,7 @@
  * and held until the close of the report it stopped qualifying on; the weights are reset to equal every day and each
  * change of weight is a trade charged `costBps` of the amount traded. Pure; hand-checked in tests/unit/track-portfolio.test.ts.
  */
+import { z } from '../zod';
 import type { LedgerEntry, SignalSide } from './track-record';
 
 /** Trading days a year: the annualising factor of returns, volatility, Sharpe and turnover. */
@@ -160,3 +161,10 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
     benchmarkReturn: lastBench === null ? null : lastBench - 1,
   };
 }
+
+/** What the equity curve reads of /api/track-record: the portfolio's points (none before the first archived report). */
+export const EquityCurveFileSchema = z.object({
+  portfolio: z
+    .object({ points: z.array(z.object({ date: z.string(), equity: z.number(), benchmark: z.number().nullable() })) })
+    .nullish(),
+});
