@@ -21,6 +21,8 @@ export function enhanceAccountMenu(): void {
   const setMenu = (open: boolean) => {
     menu.hidden = !open;
     toggle.setAttribute('aria-expanded', String(open));
+    // At the foot of a long sidebar the opened menu may end below the window: bring all of it into view.
+    if (open) menu.scrollIntoView({ block: 'nearest' });
   };
   toggle.addEventListener('click', () => setMenu(menu.hidden));
   upgrade.addEventListener('click', () => {

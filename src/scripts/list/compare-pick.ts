@@ -1,7 +1,7 @@
 /**
  * Choosing list rows to compare: a "Compare stocks" button above each list table switches the table to picking, where
  * a click or Enter on a row (./row-choose) chooses it instead of opening it, up to COMPARE_MAX; the "Compare" link
- * then opens /compare with the chosen tickers in the order they were chosen. Made by the script: no bytes in the page.
+ * then opens /compare with the chosen tickers in the order they were chosen. The page holds only the bar's empty box.
  */
 import { COMPARE_MAX, compareHref } from '../../lib/domain/signals/compare';
 
@@ -24,18 +24,21 @@ function button(text: string, className: string): HTMLButtonElement {
 /** Adds the picking controls above `table`. */
 export function enhanceComparePick(table: HTMLTableElement): void {
   const wrap = table.closest('.sig-wrap') ?? table;
-  const bar = document.createElement('div');
+  // The table's own bar, kept in the page so nothing moves; a table without one gets a new one.
+  const kept = wrap.previousElementSibling;
+  const bar = kept?.matches('[data-compare-pick]') ? (kept as HTMLElement) : document.createElement('div');
   bar.className = 'cmp-pick';
   const toggle = button('Compare stocks', 'btn');
   toggle.setAttribute('aria-pressed', 'false');
   const status = document.createElement('span');
   status.className = 'text-sm muted';
-  status.setAttribute('role', 'status');
+  // Read out as it changes; not a status role, which the page's toasts own.
+  status.setAttribute('aria-live', 'polite');
   const go = document.createElement('a');
   go.className = 'btn btn-primary';
   go.hidden = true;
   bar.append(toggle, status, go);
-  wrap.before(bar);
+  if (bar !== kept) wrap.before(bar);
 
   const chosen: string[] = [];
   const rowOf = (ticker: string) => table.querySelector<HTMLTableRowElement>(`tr[data-t="${CSS.escape(ticker)}"]`);

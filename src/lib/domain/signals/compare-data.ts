@@ -16,7 +16,8 @@ export const TickerTrackFileSchema = z.object({
       cScore: z.number(),
       entryClose: z.number().nullable(),
       exitDate: z.string().nullable(),
-      exitReturn: z.number().nullable(),
+      // Absent from a row the published ledger has not closed yet.
+      exitReturn: z.number().nullish().transform((value) => value ?? null),
       outcomes: z.array(
         z.object({
           horizon: z.union([z.literal(5), z.literal(30), z.literal(90)]),
