@@ -44,7 +44,9 @@ function hubPage(clientDir: string): BenchPage[] {
 
 /** A signal's permalink: the ticker's newest one, else the first ticker's that has one; none in a build without. */
 function permalinkPage(clientDir: string, ticker: string): BenchPage[] {
-  const datesOf = (t: string) => (existsSync(join(clientDir, 'signal', t)) ? readdirSync(join(clientDir, 'signal', t)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort() : []);
+  // A ticker's folder; the not-found screen's own file (signal/404.html) sits beside them.
+  const isFolder = (t: string) => statSync(join(clientDir, 'signal', t), { throwIfNoEntry: false })?.isDirectory() === true;
+  const datesOf = (t: string) => (isFolder(t) ? readdirSync(join(clientDir, 'signal', t)).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort() : []);
   let dates = datesOf(ticker);
   let owner = ticker;
   if (dates.length === 0) {
