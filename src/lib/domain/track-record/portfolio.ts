@@ -5,7 +5,7 @@
  * change of weight is a trade charged `costBps` of the amount traded. Pure; hand-checked in tests/unit/track-portfolio.test.ts.
  */
 import { z } from '../zod';
-import type { LedgerEntry, SignalSide } from './track-record';
+import { upperIndex, type LedgerEntry, type SignalSide } from './track-record';
 
 /** Trading days a year: the annualising factor of returns, volatility, Sharpe and turnover. */
 export const TRADING_DAYS_PER_YEAR = 252;
@@ -51,21 +51,6 @@ export interface PortfolioInput {
   benchmark?: readonly (number | null)[] | null;
 }
 
-/** The index of the last day on or before `day`, or -1. */
-function dayIndex(days: readonly string[], day: string): number {
-  let lo = 0;
-  let hi = days.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (days[mid]! <= day) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
 interface Position {
   ticker: string;
   sign: 1 | -1;
@@ -98,11 +83,11 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
   // Positions by the day of their entry close: they are bought at that close and earn from the next day.
   const opening = new Map<number, Position[]>();
   for (const e of input.entries) {
-    const entry = Math.max(dayIndex(days, e.date), start);
+    const entry = Math.max(upperIndex(days, e.date), start);
     // A signal still open is held past the last day: the curve charges no exit it has not made.
-    const exit = e.exitDate === null ? days.length : dayIndex(days, e.exitDate);
+    const exit = e.exitDate === null ? days.length : upperIndex(days, e.exitDate);
     const last = closeAt(closes[e.ticker], entry);
-    if (e.date < input.firstReport || dayIndex(days, e.date) < 0 || exit <= entry || last === null) continue;
+    if (e.date < input.firstReport || upperIndex(days, e.date) < 0 || exit <= entry || last === null) continue;
     (opening.get(entry) ?? opening.set(entry, []).get(entry)!).push({ ticker: e.ticker, sign: signOf(e.direction), entry, exit, last });
   }
   const rate = costBps / 10_000;

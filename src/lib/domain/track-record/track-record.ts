@@ -75,8 +75,8 @@ function closeOnOrBefore(prices: PriceSeries, day: string): { date: string; clos
   return null;
 }
 
-/** The index of the last trading day on or before `day`, or -1. */
-function upperIndex(days: readonly string[], day: string): number {
+/** The index of the last trading day on or before `day` in ascending `days`, or -1. */
+export function upperIndex(days: readonly string[], day: string): number {
   let lo = 0;
   let hi = days.length - 1;
   let found = -1;
