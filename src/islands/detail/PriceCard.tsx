@@ -45,16 +45,15 @@ function PriceCard({ ticker, modal = false, expectedFigures = 0 }: { ticker: str
     <section className="card" aria-labelledby={`price-${ticker}`} data-testid="price-card">
       <div className="flex items-center justify-between">
         <h2 id={`price-${ticker}`} className="card-title shrink-0">{modal ? 'Price Details' : 'Price Information'}</h2>
-        {/* The session the prices belong to (a weekend shows Friday's), beside the title so the card's height stays. */}
-        {q?.sessionDate !== undefined && (
-          <span className="ml-auto mr-3 min-w-0 truncate text-xs muted" data-testid="price-session">
-            as of <time dateTime={q.sessionDate}>{formatDate(q.sessionDate)}</time>
-          </span>
-        )}
         <a className="link shrink-0 text-xs" href={`https://finance.yahoo.com/quote/${encodeURIComponent(ticker)}`} target="_blank" rel="noopener noreferrer">
           Yahoo<span className="sr-only"> Finance quote page for {ticker} (opens in a new tab)</span> <span aria-hidden="true">↗</span>
         </a>
       </div>
+      {/* The session the prices belong to (a weekend shows Friday's), whole on a line of its own that is there from the
+          first paint, so nothing moves when the quote fills it. */}
+      <p className="-mt-2 mb-2 min-h-4 text-xs muted" data-testid="price-session">
+        {q?.sessionDate !== undefined && <>as of <time dateTime={q.sessionDate}>{formatDate(q.sessionDate)}</time></>}
+      </p>
       {!q ? (
         // While loading, the card keeps the height of its six fixed rows and footer, so the cards below stay put.
         // With the figures the build knows will come (P/E, EPS, dividend yield), it keeps their rows' height too.
