@@ -21,3 +21,29 @@ export async function settleNetwork(page: Page): Promise<boolean> {
     return false;
   }
 }
+
+/** How long the main thread must have run no long task for the page to count as settled. */
+export const MAIN_THREAD_QUIET_MS = 1000;
+
+/**
+ * Waits until the page's main thread has run no long task (over 50 ms) for MAIN_THREAD_QUIET_MS, at most
+ * NETWORK_IDLE_TIMEOUT_MS; says whether it got there. Network idle alone comes before the islands that hydrate after
+ * the first paint have even loaded, at a slowed CPU.
+ */
+export async function settleMainThread(page: Page): Promise<boolean> {
+  // A string, not a function: tsx would add its __name helper, which the page lacks.
+  return page.evaluate<boolean>(`new Promise((resolve) => {
+    let last = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) last = Math.max(last, entry.startTime + entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+    const started = performance.now();
+    const check = () => {
+      const now = performance.now();
+      if (now - last >= ${MAIN_THREAD_QUIET_MS}) resolve(true);
+      else if (now - started > ${NETWORK_IDLE_TIMEOUT_MS}) resolve(false);
+      else setTimeout(check, 100);
+    };
+    setTimeout(check, 100);
+  })`);
+}

@@ -122,8 +122,9 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   const lastDay = scores?.data.at(-1)?.time ?? null;
   const [prices, setPrices] = useState<Prices>(null);
   const [ledger, setLedger] = useState<LedgerEntry[]>([]);
+  // The bars and the ledger load beside the library, not after it: the chart's first frame then has them all.
   useEffect(() => {
-    if (!liveChart || !rangeStart || !lastDay) return;
+    if (!rangeStart || !lastDay) return;
     let current = true;
     const today = new Date().toISOString().slice(0, 10);
     const from = scores!.data[0]!.time > rangeStart ? scores!.data[0]!.time : rangeStart;
@@ -133,15 +134,15 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
     return () => {
       current = false;
     };
-  }, [liveChart, ticker, rangeStart, lastDay, scores]);
+  }, [ticker, rangeStart, lastDay, scores]);
   useEffect(() => {
-    if (!liveChart) return;
+    if (!hasChart) return;
     let current = true;
     void fetchLedger(ticker).then((rows) => current && setLedger(rows));
     return () => {
       current = false;
     };
-  }, [liveChart, ticker]);
+  }, [hasChart, ticker]);
   const markers = useMemo(() => (scores ? signalMarkers(ledger, scores.data) : []), [ledger, scores]);
   useEffect(() => {
     if (!liveChart || !scores) return;
@@ -192,7 +193,8 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
         data-visible-to={span?.to}
       >
         {view.state === 'chart' || view.state === 'first-paint' ? (
-          <div className="relative" style={{ height: boxHeight }}>
+          // Contained: the library's size reads and DOM writes lay out this box alone, not the whole page.
+          <div className="relative" style={{ height: boxHeight, contain: 'strict' }}>
             {!drawn && children}
             <div
               ref={host}

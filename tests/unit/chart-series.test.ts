@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toChartPoints, type TrendPoint } from '../../src/lib/domain/trend/trend';
-import { ascendingUnique, averagesReading, barWindows, closeOn, dayReading, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../../src/lib/domain/trend/chart-series';
+import { ascendingUnique, averagesReading, axisTick, barWindows, closeOn, dayReading, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../../src/lib/domain/trend/chart-series';
 import { demoBars } from '../../src/lib/domain/market-data/demo-prices';
 
 // The spec's example numbers: averages 91.90 and 91.85, yesterday 93.29, today 96.81; given out of order, one day twice.
@@ -107,5 +107,17 @@ describe('signalMarkers: the stored events on the chart', () => {
 describe('ascendingUnique', () => {
   it('sorts by time and keeps the last item of a time', () => {
     expect(ascendingUnique([{ time: 'b', v: 1 }, { time: 'a', v: 2 }, { time: 'b', v: 3 }])).toEqual([{ time: 'a', v: 2 }, { time: 'b', v: 3 }]);
+  });
+});
+
+describe('axisTick: the time axis labels', () => {
+  it.each([
+    ['2026-01-02', 'year', '2026'],
+    ['2026-11-02', 'month', 'Nov'],
+    ['2026-03-02', 'month', 'Mar'],
+    ['2026-11-27', 'day', '27'],
+    ['2026-11-05', 'day', '5'],
+  ] as const)('%s as a %s tick reads %s', (day, kind, label) => {
+    expect(axisTick(day, kind)).toBe(label);
   });
 });

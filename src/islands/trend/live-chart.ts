@@ -7,6 +7,7 @@ import {
   CrosshairMode,
   LineSeries,
   LineStyle,
+  TickMarkType,
   createChart,
   createSeriesMarkers,
   type IChartApi,
@@ -15,7 +16,8 @@ import {
   type MouseEventParams,
   type Time,
 } from 'lightweight-charts';
-import { CHART_COLORS, averagesReading, closeOn, dayReading, type ChartMarker, type PriceSeries, type ScoreSeries } from '../../lib/domain/trend/chart-series';
+import { CHART_COLORS, averagesReading, axisTick, closeOn, dayReading, type ChartMarker, type PriceSeries, type ScoreSeries } from '../../lib/domain/trend/chart-series';
+import { formatDate } from '../../lib/domain/text/format';
 import { TREND_LINE, TREND_REFERENCE_LINES, TREND_Y_DOMAIN, TREND_Y_TICKS } from '../../lib/domain/trend/trend';
 import type { SignalDirection } from '../../lib/domain/signals/signal';
 
@@ -77,8 +79,15 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
     grid: { vertLines: { visible: false }, horzLines: { color: grid } },
     crosshair: { mode: CrosshairMode.Magnet },
     rightPriceScale: { borderVisible: false },
-    timeScale: { borderVisible: false, rightOffset: 1, fixLeftEdge: true, fixRightEdge: true },
-    localization: { locale: 'en-US' },
+    timeScale: {
+      borderVisible: false,
+      rightOffset: 1,
+      fixLeftEdge: true,
+      fixRightEdge: true,
+      tickMarkFormatter: (time: Time, type: TickMarkType) => axisTick(dayOf(time), type === TickMarkType.Year ? 'year' : type === TickMarkType.Month ? 'month' : 'day'),
+    },
+    // The crosshair's date as the tooltip writes it ('Nov 27, 2026').
+    localization: { locale: 'en-US', timeFormatter: (time: Time) => formatDate(dayOf(time)) },
   });
   // Both price series exist from the start (empty until the bars come), so the price pane is always the top one.
   const candles = chart.addSeries(CandlestickSeries, { upColor: CHART_COLORS.bullish, downColor: CHART_COLORS.bearish, wickUpColor: CHART_COLORS.bullish, wickDownColor: CHART_COLORS.bearish, borderVisible: false, priceLineVisible: false }, 0);

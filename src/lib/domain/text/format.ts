@@ -161,6 +161,12 @@ export function formatShortDate(value: string | Date | null | undefined): string
   return parts ? `${MONTHS[parts[1] - 1]} ${parts[2]}` : NOT_AVAILABLE;
 }
 
+/** A date's short month name ('Jan'), for chart axis ticks; missing or invalid shows 'N/A'. */
+export function formatMonthName(value: string | Date | null | undefined): string {
+  const parts = dateParts(value);
+  return parts ? MONTHS[parts[1] - 1]! : NOT_AVAILABLE;
+}
+
 /** Date as month/day ('1/5'), for chart axis labels; missing or invalid shows 'N/A'. */
 export function formatMonthDay(value: string | Date | null | undefined): string {
   const parts = dateParts(value);

@@ -7,7 +7,7 @@ import { z } from '../zod';
 import type { Bar } from '../market-data/market';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../signals/signal';
 import type { SignalSide } from '../track-record/track-record';
-import { formatDate, formatPrice, formatScore } from '../text/format';
+import { formatDate, formatMonthName, formatPrice, formatScore } from '../text/format';
 import { TREND_AVERAGE_AXIS_LABELS, TREND_AVERAGE_HEADINGS, TREND_TOOLTIP_LABELS, type ChartPoint, type TrendPointType } from './trend';
 
 /** A day of a series: the calendar day the library reads as a business day. */
@@ -159,6 +159,17 @@ export function dayReading(time: string, score: number | undefined, type: TrendP
   if (score !== undefined) parts.push(`${TREND_TOOLTIP_LABELS[type ?? 'historical']} ${formatScore(score)}`);
   for (const m of markers) if (m.time === time) parts.push(m.meaning);
   return parts.join(', ');
+}
+
+/**
+ * A time-axis tick of the chart: the year ('2026') where a year starts, the short month ('Nov') where a month starts,
+ * else the day of the month ('27'). Written out rather than left to the library, whose own builds an Intl formatter
+ * per tick on every frame.
+ */
+export function axisTick(day: string, kind: 'year' | 'month' | 'day'): string {
+  if (kind === 'year') return day.slice(0, 4);
+  if (kind === 'month') return formatMonthName(day);
+  return String(Number(day.slice(8, 10)));
 }
 
 /** The averages as the tooltip reads them beside a day, with the spec's labels ('14D avg. 91.90, 7D avg. 91.85'). */
