@@ -148,9 +148,10 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
     if (!liveChart || !scores) return;
     liveChart.update({ score: scores, price: prices ? priceSeries(prices.bars) : null, markers, color, isDemo: prices?.isDemo ?? false });
   }, [liveChart, scores, prices, markers, color]);
+  // Again when the bars come: a series that grows on the left moves the view.
   useEffect(() => {
     if (liveChart && lastDay) liveChart.showRange(trendRangeStart(reportDate, range), lastDay);
-  }, [liveChart, scores, range, reportDate, lastDay]);
+  }, [liveChart, scores, prices, range, reportDate, lastDay]);
 
   const summary = valid ? trendSummary(ticker, valid) : '';
   // A range that shows no more than a shorter one is off, with the reason on screen (same before and after hydration).

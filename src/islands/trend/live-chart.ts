@@ -208,9 +208,11 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
       host.dataset.markers = String(data.markers.length);
     },
     showRange(from, to) {
+      // The span is the C-Score's: bars a provider sends from before the first report do not widen it.
       const first = current?.score.data[0]?.time;
-      if (from === null || (first !== undefined && from <= first)) chart.timeScale().fitContent();
-      else chart.timeScale().setVisibleRange({ from, to });
+      const start = from === null || (first !== undefined && from < first) ? first : from;
+      if (start === undefined) chart.timeScale().fitContent();
+      else chart.timeScale().setVisibleRange({ from: start, to });
     },
     destroy() {
       host.removeEventListener('keydown', onKey);

@@ -15,7 +15,14 @@ import { showToast } from '../../stores/toast';
 import { $watchedSet, toggleWatch } from '../../stores/watchlist';
 import { $user } from '../../stores/user';
 import { $alertSettings, loadAlertSettings, setAlertsEnabled } from '../../stores/alerts';
-import { alertRuleNodes, onRulesChange } from '../alert-rules';
+
+/** The own-rules part of the Alerts panel: loaded the first time the panel opens, not with the page. */
+let rulesPart: typeof import('../alert-rules') | null = null;
+
+/** The rules' nodes once their module is here; until then a line saying they load. */
+function alertRuleNodes(ticker: string): Node[] {
+  return rulesPart ? rulesPart.alertRuleNodes(ticker) : [element('p', 'Loading your alert rules…')];
+}
 
 /** Spec section 9: the URL-copied toast shows for about 2 s. */
 const COPIED_TOAST_MS = 2000;
@@ -209,10 +216,21 @@ function wireAlerts(root: HTMLElement, { alertsPanel, alertsToggle, watch }: Hea
     // A redrawn panel keeps the keyboard in it.
     if (focused) alertsPanel.querySelector<HTMLElement>('button, a')?.focus();
   };
+  let rulesWatched = false;
+  let stopped = false;
   const openAlerts = (open: boolean) => {
     alertsPanel.hidden = !open;
     alertsToggle.setAttribute('aria-expanded', String(open));
     if (open && $user.get().status === 'signed-in') void loadAlertSettings();
+    if (open && !rulesWatched) {
+      rulesWatched = true;
+      void import('../alert-rules').then((part) => {
+        rulesPart = part;
+        if (stopped) return;
+        stops.push(part.onRulesChange(showAlerts));
+        showAlerts();
+      });
+    }
     showAlerts();
   };
   const onAlertsToggle = () => openAlerts(alertsPanel.hidden);
@@ -229,8 +247,9 @@ function wireAlerts(root: HTMLElement, { alertsPanel, alertsToggle, watch }: Hea
   alertsToggle.addEventListener('click', onAlertsToggle);
   root.addEventListener('keydown', onKey);
   document.addEventListener('click', onOutside);
-  const stops = [$watchedSet.listen(showAlerts), $user.listen(() => openAlerts(!alertsPanel.hidden)), $alertSettings.listen(showAlerts), onRulesChange(showAlerts)];
+  const stops = [$watchedSet.listen(showAlerts), $user.listen(() => openAlerts(!alertsPanel.hidden)), $alertSettings.listen(showAlerts)];
   const stop = () => {
+    stopped = true;
     stops.forEach((s) => s());
     alertsToggle.removeEventListener('click', onAlertsToggle);
     root.removeEventListener('keydown', onKey);
