@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { TickMarkType } from 'lightweight-charts';
 import { toChartPoints, type TrendPoint } from '../../src/lib/domain/trend/trend';
-import { ascendingUnique, averagesReading, axisTick, barWindows, closeOn, dayReading, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../../src/lib/domain/trend/chart-series';
+import { ascendingUnique, averagesReading, axisTick, barWindows, dateLabels, closeOn, dayReading, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../../src/lib/domain/trend/chart-series';
 import { demoBars } from '../../src/lib/domain/market-data/demo-prices';
 
 // The spec's example numbers: averages 91.90 and 91.85, yesterday 93.29, today 96.81; given out of order, one day twice.
@@ -119,5 +120,17 @@ describe('axisTick: the time axis labels', () => {
     ['2026-11-05', 'day', '5'],
   ] as const)('%s as a %s tick reads %s', (day, kind, label) => {
     expect(axisTick(day, kind)).toBe(label);
+  });
+});
+
+describe('dateLabels: what both live charts give the library for dates', () => {
+  const labels = dateLabels((time: string) => time);
+  it('labels the library\'s tick kinds by its own enum', () => {
+    expect(labels.tickMarkFormatter('2026-01-02', TickMarkType.Year)).toBe('2026');
+    expect(labels.tickMarkFormatter('2026-11-02', TickMarkType.Month)).toBe('Nov');
+    expect(labels.tickMarkFormatter('2026-11-27', TickMarkType.DayOfMonth)).toBe('27');
+  });
+  it('writes the crosshair\'s date as the tooltip does', () => {
+    expect(labels.timeFormatter('2026-11-27')).toBe('Nov 27, 2026');
   });
 });

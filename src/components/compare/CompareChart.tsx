@@ -4,11 +4,12 @@
  * labelled with its ticker on the price scale and drawn in its own style, so colour is never the only difference.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { LineStyle as LineStyleValue } from 'lightweight-charts';
+import type { LineStyle as LineStyleValue, Time } from 'lightweight-charts';
 import type { CompareStyle, DatedValue } from '../../lib/domain/signals/compare';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../../lib/domain/signals/signal';
 import { TREND_Y_DOMAIN } from '../../lib/domain/trend/trend';
 import { formatScore } from '../../lib/domain/text/format';
+import { dateLabels } from '../../lib/domain/trend/chart-series';
 
 /** One stock's lines. */
 export interface ChartLine {
@@ -45,14 +46,16 @@ export default function CompareChart({ lines, ready, demo }: { lines: ChartLine[
       .then(({ createChart, LineSeries, LineStyle }) => {
         if (disposed) return;
         const text = getComputedStyle(container).color;
+        // The data's times are yyyy-mm-dd strings, which the library hands back as given.
+        const labels = dateLabels((time: Time) => String(time));
         const chart = createChart(container, {
           height: HEIGHT,
           autoSize: true,
           layout: { background: { color: 'transparent' }, textColor: text, attributionLogo: false, panes: { separatorColor: 'rgba(128,128,128,0.4)' } },
           grid: { vertLines: { color: 'rgba(128,128,128,0.12)' }, horzLines: { color: 'rgba(128,128,128,0.12)' } },
-          timeScale: { borderVisible: false },
+          timeScale: { borderVisible: false, tickMarkFormatter: labels.tickMarkFormatter },
           rightPriceScale: { borderVisible: false },
-          localization: { locale: 'en-US' },
+          localization: { locale: 'en-US', timeFormatter: labels.timeFormatter },
         });
         for (const line of lines) {
           const base = { color: line.style.color, lineStyle: line.style.lineStyle as LineStyleValue, lineWidth: 2 as const, title: line.ticker, priceLineVisible: false };
@@ -92,7 +95,7 @@ export default function CompareChart({ lines, ready, demo }: { lines: ChartLine[
       <div className="cmp-chart" style={{ height: HEIGHT }} role="img" aria-label={`Chart of C-Score and price rebased to 100. ${summary(lines)}`} data-testid="compare-chart" data-state={drawn === 'drawn' ? 'drawn' : ready ? drawn : 'loading'} data-lines={lines.length}>
         {!ready && <p className="muted p-4">Loading the comparison...</p>}
         {/* The library's own markup (a layout table of canvases) is hidden: the label above and the table below speak for it. */}
-        <div ref={box} aria-hidden="true" style={{ height: ready ? HEIGHT : 0 }} />
+        <div ref={box} aria-hidden="true" style={{ height: ready ? HEIGHT : 0, contain: ready ? 'strict' : undefined }} />
       </div>
       <figcaption className="text-xs muted mt-1">{demo && <span className="badge badge-neutral">Demo prices</span>} Upper pane: each stock's C-Score. Lower pane: its daily close, rebased to 100 on the first day shown. {drawn === 'failed' && 'The chart could not be drawn; the table below has every figure.'}</figcaption>
     </figure>

@@ -7,7 +7,6 @@ import {
   CrosshairMode,
   LineSeries,
   LineStyle,
-  TickMarkType,
   createChart,
   createSeriesMarkers,
   type IChartApi,
@@ -16,8 +15,7 @@ import {
   type MouseEventParams,
   type Time,
 } from 'lightweight-charts';
-import { CHART_COLORS, averagesReading, axisTick, closeOn, dayReading, type ChartMarker, type PriceSeries, type ScoreSeries } from '../../lib/domain/trend/chart-series';
-import { formatDate } from '../../lib/domain/text/format';
+import { CHART_COLORS, averagesReading, closeOn, dateLabels, dayReading, type ChartMarker, type PriceSeries, type ScoreSeries } from '../../lib/domain/trend/chart-series';
 import { TREND_LINE, TREND_REFERENCE_LINES, TREND_Y_DOMAIN, TREND_Y_TICKS } from '../../lib/domain/trend/trend';
 import type { SignalDirection } from '../../lib/domain/signals/signal';
 
@@ -73,6 +71,7 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
   // The card's own colour behind the score axis' tick labels, so they read as plain axis labels.
   const card = getComputedStyle(document.documentElement).getPropertyValue(host.closest('.card') ? '--panel' : '--page-bg').trim() || (dark ? '#15171c' : '#ffffff');
   const grid = dark ? 'rgba(75, 85, 99, 0.35)' : 'rgba(209, 213, 219, 0.6)';
+  const labels = dateLabels(dayOf);
   const chart: IChartApi = createChart(host, {
     autoSize: true,
     layout: { background: { color: 'transparent' }, textColor: text, fontSize: 11, attributionLogo: false, panes: { separatorColor: grid } },
@@ -84,10 +83,9 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
       rightOffset: 1,
       fixLeftEdge: true,
       fixRightEdge: true,
-      tickMarkFormatter: (time: Time, type: TickMarkType) => axisTick(dayOf(time), type === TickMarkType.Year ? 'year' : type === TickMarkType.Month ? 'month' : 'day'),
+      tickMarkFormatter: labels.tickMarkFormatter,
     },
-    // The crosshair's date as the tooltip writes it ('Nov 27, 2026').
-    localization: { locale: 'en-US', timeFormatter: (time: Time) => formatDate(dayOf(time)) },
+    localization: { locale: 'en-US', timeFormatter: labels.timeFormatter },
   });
   // Both price series exist from the start (empty until the bars come), so the price pane is always the top one.
   const candles = chart.addSeries(CandlestickSeries, { upColor: CHART_COLORS.bullish, downColor: CHART_COLORS.bearish, wickUpColor: CHART_COLORS.bullish, wickDownColor: CHART_COLORS.bearish, borderVisible: false, priceLineVisible: false }, 0);

@@ -172,6 +172,20 @@ export function axisTick(day: string, kind: 'year' | 'month' | 'day'): string {
   return String(Number(day.slice(8, 10)));
 }
 
+/** The library's kinds of time tick (its TickMarkType: Year 0, Month 1, DayOfMonth 2; times of day are not drawn here). */
+const TICK_KINDS = ['year', 'month', 'day'] as const;
+
+/**
+ * The chart options both live charts share for their dates: the axis' ticks by `axisTick` and the crosshair's date
+ * as the tooltip writes it ('Nov 27, 2026'). `dayOf` turns the library's time back into yyyy-mm-dd.
+ */
+export function dateLabels<T>(dayOf: (time: T) => string) {
+  return {
+    tickMarkFormatter: (time: T, type: number) => axisTick(dayOf(time), TICK_KINDS[type] ?? 'day'),
+    timeFormatter: (time: T) => formatDate(dayOf(time)),
+  };
+}
+
 /** The averages as the tooltip reads them beside a day, with the spec's labels ('14D avg. 91.90, 7D avg. 91.85'). */
 export function averagesReading(averages: ScoreSeries['averages']): string {
   return averages.map((a) => `${TREND_TOOLTIP_LABELS[a.type]} ${formatScore(a.value)}`).join(', ');
