@@ -26,6 +26,11 @@ function afterFirstPaint(run: () => void): void {
   else addEventListener('load', afterLoad, { once: true });
 }
 
+/** The elements under `parent` that have a box: a slot shown as `display: contents` has none, its children do. */
+function boxes(parent: Element): Element[] {
+  return [...parent.children].flatMap((child) => (getComputedStyle(child).display === 'contents' ? boxes(child) : [child]));
+}
+
 /**
  * `client:afterpaint`: hydrates an island once the page's first contentful frame is on screen, so nothing of it
  * downloads or runs before the largest paint (client:load starts at once; client:idle and client:visible can start
@@ -72,7 +77,7 @@ const afterPaint: ClientDirective = (load, options, el) => {
       },
       { rootMargin: view.rootMargin, threshold: view.threshold },
     );
-    for (const child of el.children) observer.observe(child);
+    for (const child of boxes(el)) observer.observe(child);
   });
 };
 

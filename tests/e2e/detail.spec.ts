@@ -574,12 +574,14 @@ test.describe('first paint', () => {
       await page.goto('/signal/PNW');
       await expect(page.getByTestId('header-price')).toHaveText('$120.47', { timeout: 15_000 });
       await expect(page.locator('#dt-live')).toHaveAttribute('data-hydrated', '');
-      // The live header and the page's behaviour are plain scripts: a phone's first screen (the trend chart not yet
-      // wholly in view, the price and news cards below the fold) fetches no React at all.
-      const reactRenderer = await page.locator('astro-island[component-url*="PriceCard"]').getAttribute('renderer-url');
+      // The live header, the price and news cards and the page's behaviour are plain scripts: the page fetches no
+      // React until the trend chart, its one React island, comes into view.
+      const reactRenderer = await page.locator('astro-island[component-url*="TrendChart"]').getAttribute('renderer-url');
       const fetched = (url: string) => page.evaluate((u) => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === u), url);
       expect(reactRenderer).toMatch(/^\/_astro\/.+\.js$/);
       if (viewport.width < 640) expect(await fetched(reactRenderer!)).toBe(false);
+      // The cards are not React: scrolled to (below the fold on a phone), they still fetch none.
+      expect(await page.locator('astro-island[component-url*="PriceCard"]').getAttribute('renderer-url')).not.toBe(reactRenderer);
       // On a phone the price and news cards are below the fold and load once scrolled into view.
       await page.getByTestId('price-card').scrollIntoViewIfNeeded();
       await expect(page.getByTestId('price-card').getByText('Current Price')).toBeVisible({ timeout: 15_000 });
@@ -594,6 +596,9 @@ test.describe('first paint', () => {
       expect(timing.scripts).toBeGreaterThan(3);
       expect(timing.early).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+      if (viewport.width < 640) expect(await fetched(reactRenderer!)).toBe(false);
+      await page.getByTestId('trend-chart').scrollIntoViewIfNeeded();
+      await expect(page.getByTestId('trend-chart')).toHaveAttribute('data-drawn', 'true', { timeout: 15_000 });
       expect(await fetched(reactRenderer!)).toBe(true);
       // No error of any kind, hydration mismatches and failed requests included, but for the news image the fake
       // Polygon server points at port 1 on purpose (its placeholder is checked above).

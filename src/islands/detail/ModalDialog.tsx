@@ -11,7 +11,7 @@ import { Avatar, DetailFooter, HistoryCard, MetricsCard, ScoreCard, SignalBadge,
 import { countUp } from '../../scripts/detail/count-up';
 import { RESET_ON_OPEN_MS } from '../../stores/detail-modal';
 import HeaderLive from './HeaderLive';
-import PriceCard from './PriceCard';
+import PriceCardLive from './PriceCardLive';
 import WhatMovedDialog from '../../components/detail/WhatMovedDialog';
 import '../../styles/detail.css';
 
@@ -95,7 +95,7 @@ function Body({ ticker, load, siteName }: { ticker: string; load: Load; siteName
         <HistoryCard record={record} idPrefix="dm" />
       </div>
       <WhatMovedDialog ticker={ticker} />
-      <PriceCard ticker={ticker} modal />
+      <PriceCardLive ticker={ticker} />
       <DetailFooter reportDate={record.reportDate} siteName={siteName} />
     </div>
   );
