@@ -58,10 +58,10 @@ export async function fireRules(history: SignalHistory, step: PushStep, paywall:
   return [`${run.fired} of ${run.rules} alert rules fired on ${reportDate} (${run.added} new)`];
 }
 
-/** Each user's fired rules of the report in words, for the digest (which only Pro gets with PAYWALL=on, so with scores). */
+/** The fired rules of the report in words for each user with email alerts on, for the digest (which only Pro gets with PAYWALL=on, so with scores). */
 export async function ruleDigestLines(step: PushStep, reportDate: string): Promise<Map<string, string[]>> {
   const lines = new Map<string, string[]>();
-  for (const event of await step.rules.events(reportDate)) {
+  for (const event of await step.rules.events(reportDate, 'email-alerts-on')) {
     const text = ruleEventText(event);
     lines.set(event.userId, [...(lines.get(event.userId) ?? []), text.charAt(0).toUpperCase() + text.slice(1)]);
   }

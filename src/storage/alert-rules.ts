@@ -100,14 +100,16 @@ export class RuleStore {
     return run;
   }
 
-  /** The rules that fired on a report, for the given users (all when omitted), by user then ticker. */
-  async events(reportDate: string, userIds?: readonly string[]): Promise<RuleEvent[]> {
+  /** The rules that fired on a report, for the given users (all when omitted; or those with email alerts on), by user then ticker. */
+  async events(reportDate: string, userIds?: readonly string[] | 'email-alerts-on'): Promise<RuleEvent[]> {
     const rows: Database['rule_event'][] = [];
     // A few thousand users a statement: PostgreSQL takes at most 65,535 bound values.
-    for (const ids of userIds === undefined ? [undefined] : chunks(userIds, USERS_PER_STATEMENT)) {
-      let query = this.db.selectFrom('rule_event').selectAll().where('report_date', '=', reportDate);
-      if (ids !== undefined) query = query.where('user_id', 'in', ids);
-      rows.push(...(await query.orderBy('user_id').orderBy('ticker').orderBy('kind').orderBy('value').execute()));
+    for (const ids of userIds === undefined || userIds === 'email-alerts-on' ? [undefined] : chunks(userIds, USERS_PER_STATEMENT)) {
+      let query = this.db.selectFrom('rule_event').selectAll('rule_event').where('rule_event.report_date', '=', reportDate);
+      if (ids !== undefined) query = query.where('rule_event.user_id', 'in', ids);
+      // The digest's: only the users who get one, not every user's rules at once.
+      if (userIds === 'email-alerts-on') query = query.where('rule_event.user_id', 'in', (eb) => eb.selectFrom('alert_settings').select('alert_settings.user_id').where('alert_settings.enabled', '=', 1));
+      rows.push(...(await query.orderBy('rule_event.user_id').orderBy('rule_event.ticker').orderBy('rule_event.kind').orderBy('rule_event.value').execute()));
     }
     return rows.map((row) => ({
       ruleId: row.rule_id,
