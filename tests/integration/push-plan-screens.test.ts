@@ -51,7 +51,8 @@ describe.each(DATABASES)('rules over the plan limit and saved screens in the pus
 
   const stepOf = (server: AccountServer): PushStep => {
     const db = server.accounts.database.db;
-    return { rules: new RuleStore(db), push: new PushStore(db), send: (subscription, message) => sender.send(subscription, message), retry: { firstDelayMs: 5 } };
+    // One user a page, so the step's paging through the subscribed users is crossed.
+    return { rules: new RuleStore(db), push: new PushStore(db), send: (subscription, message) => sender.send(subscription, message), retry: { firstDelayMs: 5 }, pageSize: 1 };
   };
   const idOf = async (server: AccountServer, email: string) => (await server.accounts.database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 
