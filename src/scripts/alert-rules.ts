@@ -39,7 +39,7 @@ export function alertRuleNodes(ticker: string | null): Node[] {
     note.append(element('p', pausedNote));
     if (state.limit === ALERT_RULE_LIMITS.free) {
       const upgrade = element('button', 'Upgrade to Pro', { type: 'button', class: 'btn btn-primary' });
-      upgrade.addEventListener('click', () => openPaywall('Alert rules'));
+      upgrade.addEventListener('click', () => openPaywall(`A limit of ${ALERT_RULE_LIMITS.pro} alert rules`));
       note.append(upgrade);
     }
     section.append(note);
