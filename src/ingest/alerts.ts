@@ -75,7 +75,7 @@ export async function queueAlerts(
   const rows = screenRowsFor(screenRows(history, fundamentals), history.latest);
   const pro = settings.paywall ? await step.store.proUsers() : new Set<string>();
   const screens = await new SavedScreenStore(step.store.db, step.store.now).advance(reportDate, rows, settings.paywall, pro);
-  const rules = step.push ? await fireRules(history, step.push, settings.paywall) : [];
+  const rules = step.push ? await fireRules(history, step.push, settings.paywall, screens) : [];
   const ownLines = step.push ? await ruleDigestLines(step.push, reportDate) : undefined;
   const queued = await step.store.enqueueDigests({ reportDate, siteUrl: step.siteUrl, siteName: settings.siteName, paywall: settings.paywall, screens, ownLines });
   const entered = [...screens.values()].flat();

@@ -2,8 +2,10 @@
  * Own alert rules and this browser's push notifications, as DOM nodes: the stock page's Alerts panel shows the
  * stock's rules and a form for a new one on it; /account shows every rule with a ticker field. Plain DOM, no framework.
  */
-import { RULE_KINDS, RULE_RANGES, type RuleKind } from '../lib/domain/alerts/rules';
+import { ALERT_RULE_LIMITS } from '../lib/domain/accounts/entitlements';
+import { pausedRulesText, RULE_KINDS, RULE_RANGES, type RuleKind, rulePaused } from '../lib/domain/alerts/rules';
 import { $alertRules, $push, addAlertRule, loadAlertRules, loadPush, removeAlertRule, setPush } from '../stores/alert-rules';
+import { openPaywall } from '../stores/paywall';
 import { element } from './dom';
 
 const KIND_LABELS: Record<RuleKind, string> = { above: 'C-Score crosses above', below: 'C-Score crosses below', move: 'C-Score moves by (points, one report)' };
@@ -28,12 +30,29 @@ export function alertRuleNodes(ticker: string | null): Node[] {
     section.append(element('p', 'Loading your alert rules…'));
     return [section];
   }
+  // Paused is decided over all the account's rules, oldest first, as the server fires them.
+  const paused = new Set(state.rules.filter((_rule, index) => rulePaused(index, state.limit)).map((rule) => rule.id));
   const rules = state.rules.filter((rule) => ticker === null || rule.ticker === ticker);
+  const pausedNote = pausedRulesText(state.rules.length, state.limit, state.limit === ALERT_RULE_LIMITS.free);
+  if (pausedNote !== null) {
+    const note = element('div', '', { class: 'alert-rules-paused', 'data-testid': 'alert-rules-paused' });
+    note.append(element('p', pausedNote));
+    if (state.limit === ALERT_RULE_LIMITS.free) {
+      const upgrade = element('button', 'Upgrade to Pro', { type: 'button', class: 'btn btn-primary' });
+      upgrade.addEventListener('click', () => openPaywall(`A limit of ${ALERT_RULE_LIMITS.pro} alert rules`));
+      note.append(upgrade);
+    }
+    section.append(note);
+  }
   if (rules.length === 0) section.append(element('p', ticker === null ? 'No rules yet.' : `No rules on ${ticker} yet.`));
   else {
     const list = element('ul', '', { class: 'alert-rule-list' });
     for (const rule of rules) {
       const item = element('li', rule.text);
+      if (paused.has(rule.id)) {
+        item.setAttribute('data-paused', '');
+        item.append(' ', element('span', '(paused: over your plan\'s limit, it does not fire)', { class: 'muted rule-paused' }));
+      }
       const remove = element('button', 'Delete', { type: 'button', class: 'btn', 'aria-label': `Delete the rule ${rule.text}` });
       remove.addEventListener('click', () => void removeAlertRule(rule.id));
       item.append(' ', remove);

@@ -282,13 +282,17 @@ export class AlertStore {
     return rows.map((row) => row.ticker);
   }
 
-  /** Users with Pro: an operator's grant or a live Stripe subscription (the table exists only with Stripe). */
-  async proUsers(): Promise<Set<string>> {
-    const pro = new Set((await this.db.selectFrom('plan_grant').select('user_id').execute()).map((r) => r.user_id));
+  /** Users with Pro: an operator's grant or a live Stripe subscription (the table exists only with Stripe); of `among` when given. */
+  async proUsers(among?: readonly string[]): Promise<Set<string>> {
+    if (among !== undefined && among.length === 0) return new Set();
+    let grants = this.db.selectFrom('plan_grant').select('user_id');
+    if (among !== undefined) grants = grants.where('user_id', 'in', among);
+    const pro = new Set((await grants.execute()).map((r) => r.user_id));
     const tables = await this.db.introspection.getTables();
     if (tables.some((table) => table.name === 'subscription')) {
-      const rows = await this.db.selectFrom('subscription').select('referenceId').where('status', 'in', ['active', 'trialing']).execute();
-      for (const row of rows) pro.add(row.referenceId);
+      let live = this.db.selectFrom('subscription').select('referenceId').where('status', 'in', ['active', 'trialing']);
+      if (among !== undefined) live = live.where('referenceId', 'in', among);
+      for (const row of await live.execute()) pro.add(row.referenceId);
     }
     return pro;
   }

@@ -1,5 +1,5 @@
 /** Operator grants of Pro (`npm run admin -- grant-pro EMAIL | revoke-pro EMAIL`), beside any Stripe subscription. */
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { type Database, nowText } from './db';
 
 export type GrantOutcome = 'granted' | 'already-granted' | 'revoked' | 'not-granted' | 'unknown-email';
@@ -33,4 +33,15 @@ export async function revokePro(db: Kysely<Database>, email: string): Promise<Gr
   if (id === null) return 'unknown-email';
   const result = await db.deleteFrom('plan_grant').where('user_id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0 ? 'revoked' : 'not-granted';
+}
+
+/**
+ * SQL that is true when the user whose id is `userId` has Pro: an operator's grant, or a live Stripe subscription
+ * (its table exists only with Stripe), for statements that decide by plan inside the database.
+ */
+export async function hasPro(db: Kysely<Database>, userId: Expression<unknown>): Promise<RawBuilder<boolean>> {
+  const granted = sql<boolean>`exists (select 1 from plan_grant g where g.user_id = ${userId})`;
+  const tables = await db.introspection.getTables();
+  if (!tables.some((table) => table.name === 'subscription')) return granted;
+  return sql<boolean>`(${granted} or exists (select 1 from ${sql.table('subscription')} s where s.${sql.ref('referenceId')} = ${userId} and s.status in ('active', 'trialing')))`;
 }

@@ -64,16 +64,28 @@ export class PushStore {
     return Number(row?.n ?? 0);
   }
 
-  /** Every subscription, grouped by user (users in id order). */
-  async byUser(): Promise<Map<string, StoredSubscription[]>> {
-    const rows = await this.db.selectFrom('push_subscription').selectAll().orderBy('user_id').orderBy('created_at').execute();
-    const users = new Map<string, StoredSubscription[]>();
+  /**
+   * The subscriptions of the next `users` subscribed users after `afterUserId` (null: from the first), grouped by
+   * user in id order: the push step pages through them, so no run holds every subscription at once.
+   */
+  async subscriberPage(afterUserId: string | null, users: number): Promise<Map<string, StoredSubscription[]>> {
+    let ids = this.db.selectFrom('push_subscription').select('user_id').distinct().orderBy('user_id').limit(users);
+    if (afterUserId !== null) ids = ids.where('user_id', '>', afterUserId);
+    const rows = await this.db
+      .selectFrom('push_subscription')
+      .selectAll()
+      .where('user_id', 'in', ids)
+      .orderBy('user_id')
+      .orderBy('created_at')
+      .orderBy('endpoint')
+      .execute();
+    const page = new Map<string, StoredSubscription[]>();
     for (const row of rows) {
-      const list = users.get(row.user_id) ?? [];
+      const list = page.get(row.user_id) ?? [];
       list.push({ endpoint: row.endpoint, userId: row.user_id, keys: { p256dh: row.p256dh, auth: row.auth } });
-      users.set(row.user_id, list);
+      page.set(row.user_id, list);
     }
-    return users;
+    return page;
   }
 
   /** Each of these users' watched tickers and the event kinds they chose (the defaults when they never saved any). */

@@ -1,12 +1,12 @@
 /**
  * /api/alert-rules (signed in): the account's own alert rules. GET lists them with the plan's limit, POST adds one
  * (`{ticker, kind, value}`; a bad one is a 400 naming its field), DELETE /{id} removes one. The limit is the
- * server's: 50, or with PAYWALL=on 5 on Free and 200 on Pro.
+ * server's: 50, or with PAYWALL=on 5 on Free and 200 on Pro; rules over it (kept after a downgrade) are listed paused.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { alertRuleLimit } from '../../lib/domain/accounts/entitlements';
-import { checkRule, type AlertRule, ruleText } from '../../lib/domain/alerts/rules';
+import { checkRule, type AlertRule, rulePaused, ruleText } from '../../lib/domain/alerts/rules';
 import { RuleStore } from '../../storage/alert-rules';
 import { trustedOrigin } from '../auth/origin';
 import { requireUser, type SessionEnv } from '../auth/session';
@@ -21,7 +21,8 @@ const EXAMPLE = '{"ticker": "AAPL", "kind": "above", "value": 70}';
 const Body = z.object({ ticker: z.unknown(), kind: z.unknown(), value: z.unknown() }).strict();
 const IdParam = z.object({ id: z.uuid('expected a rule id from GET /api/alert-rules') });
 
-const shown = (rule: AlertRule) => ({ ...rule, text: ruleText(rule) });
+/** A rule as answered: its words, and whether it is paused (over the plan's limit, it does not fire). */
+const shown = (rule: AlertRule, paused = false) => ({ ...rule, text: ruleText(rule), paused });
 
 /** Mounted at /api/alert-rules. */
 export function alertRuleRoutes(context: ApiContext) {
@@ -32,7 +33,8 @@ export function alertRuleRoutes(context: ApiContext) {
     .use(trustedOrigin(context.siteOrigins), sessionUser(accounts.session), requireUser)
     .get('/', async (c) => {
       const rules = await store.list(c.var.user!.id);
-      return c.json({ rules: rules.map(shown), limit: limitOf(c.var.user!.isPremium) }, 200, NO_STORE);
+      const limit = limitOf(c.var.user!.isPremium);
+      return c.json({ rules: rules.map((rule, index) => shown(rule, rulePaused(index, limit))), limit }, 200, NO_STORE);
     })
     .post('/', validate('json', Body, EXAMPLE), async (c) => {
       const user = c.var.user!;

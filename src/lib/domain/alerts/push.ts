@@ -4,7 +4,7 @@
  * user and report that sums their events.
  */
 import ipaddr from 'ipaddr.js';
-import { eventText, type SignalEvent, stockUrl } from './alerts';
+import { eventText, type ScreenEntry, type SignalEvent, stockUrl } from './alerts';
 import { ruleEventText, type RuleEvent } from './rules';
 import { formatDate } from '../text/format';
 
@@ -62,24 +62,42 @@ export interface PushMessage {
   tag: string;
 }
 
-/** One user's events of one report: watchlist events and fired rules. */
+/** One user's events of one report: watchlist events, fired rules and the stocks new in their alerting saved screens. */
 export interface PushEvents {
   events: readonly SignalEvent[];
   rules: readonly RuleEvent[];
+  screens?: readonly ScreenEntry[];
   /** False when the user may not see the scores (PAYWALL=on, Free): the body names the changes only. */
   withScores: boolean;
 }
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The one notification summing a user's events of a report; null when there is nothing to tell. */
+/** A saved screen's new stocks in one line, e.g. 'New in your screen "Cheap growth": AAPL, MSFT'. */
+export function screenEntryText(screen: ScreenEntry): string {
+  return `New in your screen "${screen.name}": ${screen.tickers.join(', ')}`;
+}
+
+/**
+ * The one notification summing a user's events of a report; null when there is nothing to tell. Each stock new in a
+ * saved screen counts as one alert, as in the digest; its link is the stock page when one stock is concerned, the
+ * screen when only one screen's entries are, else /account's alerts.
+ */
 export function composePush(input: PushEvents & { siteName: string; siteUrl: string; reportDate: string }): PushMessage | null {
-  const lines = [...input.events.map((event) => eventText(event, input.withScores)), ...input.rules.map((event) => ruleEventText(event, input.withScores))];
+  const screens = (input.screens ?? []).filter((screen) => screen.tickers.length > 0);
+  const lines = [...input.events.map((event) => eventText(event, input.withScores)), ...input.rules.map((event) => ruleEventText(event, input.withScores)), ...screens.map(screenEntryText)];
   if (lines.length === 0) return null;
-  const count = lines.length === 1 ? '1 alert' : `${lines.length} alerts`;
+  const total = input.events.length + input.rules.length + screens.reduce((n, screen) => n + screen.tickers.length, 0);
+  const count = total === 1 ? '1 alert' : `${total} alerts`;
   const shown = lines.slice(0, PUSH_BODY_EVENTS).map(capital);
   if (lines.length > PUSH_BODY_EVENTS) shown.push(`and ${lines.length - PUSH_BODY_EVENTS} more`);
-  const tickers = new Set([...input.events.map((e) => e.ticker), ...input.rules.map((e) => e.ticker)]);
-  const url = tickers.size === 1 ? stockUrl(input.siteUrl, [...tickers][0]!) : new URL('/account#alerts', input.siteUrl).href;
+  const tickers = new Set([...input.events.map((e) => e.ticker), ...input.rules.map((e) => e.ticker), ...screens.flatMap((s) => s.tickers)]);
+  const onlyScreen = input.events.length === 0 && input.rules.length === 0 && screens.length === 1 ? screens[0]! : null;
+  const url =
+    tickers.size === 1
+      ? stockUrl(input.siteUrl, [...tickers][0]!)
+      : onlyScreen !== null
+        ? new URL(`/screener?${onlyScreen.query}`, input.siteUrl).href
+        : new URL('/account#alerts', input.siteUrl).href;
   return { title: `${input.siteName}: ${count} on the report of ${formatDate(input.reportDate)}`, body: shown.join('\n'), url, tag: `report-${input.reportDate}` };
 }

@@ -32,6 +32,29 @@ export interface AlertRule extends RuleInput {
   createdAt: string;
 }
 
+/** How many rules fire per account: Free's and Pro's limits (the same number without the paywall). */
+export interface RuleLimits {
+  free: number;
+  pro: number;
+}
+
+/**
+ * Whether the rule at `index` of an account's rules, oldest first, is paused: with more rules than the plan allows
+ * (after a downgrade), only the `limit` oldest fire until the user deletes some or upgrades. The firing SQL
+ * (RuleStore.evaluate) ranks the same way: by creation time, then id.
+ */
+export function rulePaused(index: number, limit: number): boolean {
+  return index >= limit;
+}
+
+/** The sentence over an account's rules when some are paused (`upgrade`: Pro would allow more); null when none is. */
+export function pausedRulesText(count: number, limit: number, upgrade: boolean): string | null {
+  if (count <= limit) return null;
+  const paused = count - limit;
+  const which = paused === 1 ? 'the newest is paused and does not fire' : `the ${paused} newest are paused and do not fire`;
+  return `Your plan allows ${limit} alert rules and you have ${count}: only your ${limit} oldest fire; ${which}. ${upgrade ? 'Upgrade to Pro or delete rules' : 'Delete rules'} to have them fire again.`;
+}
+
 /** A bad rule: the field to fix and what to do. */
 export interface RuleProblem {
   field: 'ticker' | 'kind' | 'value' | 'rules';
