@@ -11,7 +11,7 @@ import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
 import { acceptNewFiles } from './intake';
-import { inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
+import { codeHash, inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
 import { clientDir } from './build';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
@@ -202,7 +202,8 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     const shape = buildShape(config);
     // New closes are new inputs: the track record and the list prices change with them.
     const priceInputs = config.track ? await priceDigest(config.track) : null;
-    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, billing: (config.stripe ?? null) !== null, prices: priceInputs });
+    const code = await codeHash();
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, billing: (config.stripe ?? null) !== null, prices: priceInputs }, code);
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
@@ -237,6 +238,8 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
           verbose: config.verbose ?? false,
           progress,
           publishedClient: clientDir(distDir),
+          code,
+          shareImageCache: at(config.shareImageCache),
         };
         // A report date the archive held before this run and that this run's files (or a withdrawal) change is re-published:
         // only its ledger rows are rewritten, and the run log says so.

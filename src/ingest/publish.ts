@@ -151,13 +151,20 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
 }
 
 /** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`), the settings that shape it (BuildShape, API_ORIGIN for the deploy rules, the AI model) and the code. */
-export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean; prices?: string | null }): Promise<string> {
+export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean; prices?: string | null }, code?: string): Promise<string> {
   const hash = createHash('sha256');
   hash.update(`${JSON.stringify(shape)}\n`);
   for (const file of files) hash.update(`${file.sha256}\n`);
   hash.update(await readFile(universeFile));
   hash.update(await readFile(companyInfoFile).catch(() => ''));
   for (const store of stores) hash.update(await readFile(store).catch(() => ''));
+  hash.update(code ?? (await codeHash()));
+  return hash.digest('hex');
+}
+
+/** The hash of the site's code (CODE_INPUTS): the pages' shell changes only with it. */
+export async function codeHash(): Promise<string> {
+  const hash = createHash('sha256');
   for (const path of CODE_INPUTS) await hashTree(hash, PROJECT_ROOT, path);
   return hash.digest('hex');
 }

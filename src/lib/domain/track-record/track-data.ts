@@ -365,6 +365,10 @@ export interface PublishedTrackJson {
    */
   ledgerTotal?: number;
   ledgerIndex?: Record<string, [number, number]>;
+  /** Permalink pages (`T/date`) the daily job keeps from the published build: not rendered, listed in the sitemap. */
+  permalinkKept?: string[];
+  /** Permalink pages rendered with their own share image (`T/date`). */
+  permalinkImages?: string[];
 }
 
 /** The file beside the site data that holds each ticker's ledger rows, newest first: one JSON array a line. */
@@ -378,6 +382,8 @@ export const PublishedTrackJsonSchema = z.object({
   prices: z.array(z.tuple([z.string(), z.custom<ListPrice>(isObject)])),
   ledgerTotal: z.number().int().nonnegative().optional(),
   ledgerIndex: z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
+  permalinkKept: z.array(z.string()).optional(),
+  permalinkImages: z.array(z.string()).optional(),
 });
 
 /** The JSON form of a published track record. */

@@ -1,0 +1,124 @@
+/**
+ * The signal permalinks of a daily build (/signal/{T}/{date}): five years of 6,000 tickers are about 130,000 pages,
+ * too many to render every morning. A page whose signal has settled (exited, every horizon measured) and whose
+ * content and shell are what the published build rendered is kept from it (hard links, with its compressed copies
+ * and its share image); only the others are rendered. The manifest beside the site data names every page's content key.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { LedgerRow } from '../lib/domain/track-record/track-record';
+import { isSettled, PERMALINK_MANIFEST_FILE, permalinkId, permalinkContentKey, permalinkFolder, permalinkImage, type PermalinkContent } from '../lib/domain/track-record/permalink';
+import { z } from '../lib/domain/zod';
+
+/** Each page's content key (hashed) and whether it shows its own share image, by `T/date`; `shell` is the code and settings key. */
+const ManifestSchema = z.object({ shell: z.string(), pages: z.record(z.string(), z.tuple([z.string(), z.union([z.literal(0), z.literal(1)])])) });
+export type PermalinkManifest = z.infer<typeof ManifestSchema>;
+
+/** What the build does with the permalinks. */
+export interface PermalinkPlan {
+  /** Pages kept from the published build (`T/date`): not rendered, linked in. */
+  kept: string[];
+  /** Pages rendered this run that show their own share image (`T/date`). */
+  images: string[];
+  manifest: PermalinkManifest;
+}
+
+/** The previous build's manifest, or null (none, another shape, or unreadable: everything is rendered). */
+export function readManifest(dataDir: string | null): PermalinkManifest | null {
+  if (dataDir === null) return null;
+  try {
+    const parsed = ManifestSchema.safeParse(JSON.parse(readFileSync(join(dataDir, PERMALINK_MANIFEST_FILE), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The key of what every page shares: the code (its shell and assets), the site's settings and the data source. */
+export function shellKey(code: string, settings: unknown): string {
+  return createHash('sha256').update(code).update(JSON.stringify(settings)).digest('hex').slice(0, 32);
+}
+
+/**
+ * Which pages to keep and which to render. A page is kept when its signal has settled, the shell is the same and its
+ * content key is the one the published build rendered, and its file is still there. A signal still open draws its
+ * own share image; a settled one keeps the one it had (a fresh build of old signals draws none: the stock's card).
+ */
+export function planPermalinks(
+  previous: PermalinkManifest | null,
+  previousClient: string | null,
+  shell: string,
+  byTicker: ReadonlyMap<string, readonly LedgerRow[]>,
+  contentOf: (row: LedgerRow, rows: readonly LedgerRow[]) => Omit<PermalinkContent, 'row' | 'rows'>,
+): PermalinkPlan {
+  const same = previous !== null && previousClient !== null && previous.shell === shell ? previous.pages : null;
+  const pages: PermalinkManifest['pages'] = {};
+  const kept: string[] = [];
+  const images: string[] = [];
+  for (const [ticker, rows] of byTicker) {
+    for (const row of rows) {
+      const id = permalinkId(ticker, row.date);
+      const settled = isSettled(row);
+      const had = same?.[id];
+      const image: 0 | 1 = !settled || had?.[1] === 1 ? 1 : 0;
+      const key = createHash('sha1').update(permalinkContentKey({ row, rows, ...contentOf(row, rows) })).update(String(image)).digest('base64url');
+      pages[id] = [key, image];
+      if (settled && had?.[0] === key && existsSync(join(previousClient!, permalinkFolder(ticker, row.date), 'index.html'))) kept.push(id);
+      else if (image === 1) images.push(id);
+    }
+  }
+  return { kept, images, manifest: { shell, pages } };
+}
+
+/** Writes the manifest beside the site data. */
+export async function writeManifest(dataDir: string, manifest: PermalinkManifest): Promise<void> {
+  await writeFile(join(dataDir, PERMALINK_MANIFEST_FILE), JSON.stringify(manifest));
+}
+
+// A hard link costs no space and no copy; another file system gets a copy.
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyFileSync(from, to);
+  }
+}
+
+function linkIfThere(from: string, to: string): void {
+  if (existsSync(from)) linkOrCopy(from, to);
+}
+
+/**
+ * Links the kept pages from the published client folder into the new one: each page with its `.gz` and `.br`, and its
+ * share image when the manifest says it has one. Synchronous calls: a promise for each of 130,000 files costs more
+ * than the call. Returns how many pages it linked.
+ */
+export function keepPermalinks(previousClient: string, client: string, kept: readonly string[], manifest: PermalinkManifest): number {
+  const folders = new Set<string>();
+  const ensure = (folder: string) => {
+    if (folders.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    folders.add(folder);
+  };
+  for (const id of kept) {
+    const slash = id.lastIndexOf('/');
+    const ticker = id.slice(0, slash);
+    const date = id.slice(slash + 1);
+    const folder = permalinkFolder(ticker, date);
+    ensure(join(client, dirname(folder)));
+    mkdirSync(join(client, folder));
+    const page = join(folder, 'index.html');
+    linkOrCopy(join(previousClient, page), join(client, page));
+    linkIfThere(join(previousClient, `${page}.gz`), join(client, `${page}.gz`));
+    linkIfThere(join(previousClient, `${page}.br`), join(client, `${page}.br`));
+    if (manifest.pages[id]?.[1] === 1) {
+      const image = permalinkImage(ticker, date);
+      ensure(join(client, dirname(image)));
+      linkIfThere(join(previousClient, image), join(client, image));
+    }
+  }
+  return kept.length;
+}
