@@ -10,6 +10,7 @@ import { ledgerStatus } from './ledger-view';
 import { MIN_RESOLVED } from './stats';
 import { modelPortfolio, type Portfolio } from './portfolio';
 import { DEFAULT_COST_BPS, DEMO_INDEX_NAME, type BenchmarkSeries } from './benchmark';
+import { IsoDay, LedgerEntrySchema, publishedLedgerRow } from './ledger-schema';
 
 export { formatReturn, type ListPrice, type PriceSource };
 import {
@@ -21,8 +22,6 @@ import {
   type PriceSeries,
   type TrackAggregates,
 } from './track-record';
-
-const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
 
 /** The label every page and file built from demo closes carries (the price card's words). */
 export const DEMO_PRICES_LABEL = 'Demo prices';
@@ -51,14 +50,6 @@ export function closesOfGroupedBars(bars: readonly z.infer<typeof GroupedBarSche
   return bars.filter((bar) => Number.isFinite(bar.c) && bar.c > 0).map((bar) => ({ ticker: bar.T, close: bar.c }));
 }
 
-const LedgerEntrySchema = z.object({
-  ticker: z.string(),
-  date: IsoDay,
-  direction: z.enum(['bullish', 'bearish']),
-  cScore: z.number(),
-  exitDate: IsoDay.nullable(),
-  scores: z.object({ delta: z.number(), market: z.number(), accuracy: z.number(), relevance: z.number() }).nullable().optional(),
-});
 
 /** What the daily job hands the build for the track record. */
 export const TrackDataSchema = z.object({
@@ -260,7 +251,7 @@ function tickerTrackBody(report: TrackReport, rows: readonly LedgerRow[], ticker
     signals: rows.length,
     bullish: aggregates.directions.bullish,
     bearish: aggregates.directions.bearish,
-    ledger: rows,
+    ledger: rows.map(publishedLedgerRow),
   };
 }
 
