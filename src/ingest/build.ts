@@ -16,8 +16,7 @@ import type { ReportSource } from '../lib/domain/report/report-source';
 import { DailyJobError } from './error';
 import { CompressionPool, createCompressor } from './precompress';
 import { startCallImages, type ShareImages } from './share-images';
-import { codeHash } from './publish';
-import { keepPermalinks, planPermalinks, readManifest, shellKey, writeManifest, type PermalinkPlan } from './permalinks';
+import { keepPermalinks, planPermalinks, readManifest, shellKey, writeManifest, type PermalinkManifest, type PermalinkPlan } from './permalinks';
 import { permalinkCompanyName, permalinkImage } from '../lib/domain/track-record/permalink';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
@@ -59,10 +58,12 @@ export interface BuildSettings {
   progress?: Progress;
   /** The published build's client folder: a file that has not changed takes its compressed copies from there. */
   publishedClient?: string | null;
-  /** The hash of the site's code (codeHash), when the job has it already. */
-  code?: string;
+  /** The hash of the site's code (publish.ts, codeHash): the permalinks' shell changes with it. */
+  code: string;
   /** SHARE_IMAGE_CACHE: where the signal calls' share images are kept between runs; without, the permalinks show the stock's card. */
   shareImageCache?: string | null;
+  /** The build before the published one (publish.ts, recycledBuild): the kept permalinks are moved out of it. */
+  recycledDir?: string | null;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -199,10 +200,20 @@ async function buildPages(
   progress.stage('smoke check');
   const { pages, scriptHashes } = await smoke(client, tickers, pageCheck, api.value.problems);
   // After the smoke check and the compression, which need not walk them: the pages it saw when it rendered them.
-  const kept = previousDir === null || permalinks.kept.length === 0 ? 0 : keepPermalinks(previousDir, client, permalinks.kept, permalinks.manifest);
+  const kept = previousDir === null || permalinks.kept.length === 0 ? { moved: 0, linked: 0 } : keepPermalinks({ published: previousDir, recycled: recycledClient(settings) }, client, permalinks.kept, permalinks.manifest);
   await writeManifest(join(staging, 'data'), permalinks.manifest);
-  if (kept > 0) log(`Kept ${kept} signal permalink page(s) from the published build; rendered ${Object.keys(permalinks.manifest.pages).length - kept}.`);
-  return { siteData, pages: pages + kept, scriptHashes };
+  const keptPages = kept.moved + kept.linked;
+  if (keptPages > 0) {
+    log(`Signal permalinks: ${Object.keys(permalinks.manifest.pages).length - keptPages} rendered, ${keptPages} kept from the published build (${kept.moved} moved from the one before it, ${kept.linked} linked).`);
+  }
+  return { siteData, pages: pages + keptPages, scriptHashes };
+}
+
+/** The recycled build's client folder and permalink manifest (src/ingest/publish.ts, recycledBuild), or null. */
+function recycledClient(settings: BuildSettings): { client: string; manifest: PermalinkManifest } | null {
+  if (!settings.recycledDir) return null;
+  const manifest = readManifest(join(settings.recycledDir, 'data'));
+  return manifest === null ? null : { client: clientDir(settings.recycledDir), manifest };
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
@@ -271,7 +282,7 @@ async function permalinkPlan(
   const previousClient = settings.publishedClient ?? null;
   const previous = previousClient === null ? null : readManifest(join(dirname(previousClient), 'data'));
   // Whether the calls draw their own images is part of every page's shell.
-  const shell = shellKey(settings.code ?? (await codeHash()), { shape: settings.shape, source: settings.source, images: settings.shareImageCache != null });
+  const shell = shellKey(settings.code, { shape: settings.shape, source: settings.source, images: settings.shareImageCache != null });
   const { report } = published;
   const plan = planPermalinks(previous, previousClient, shell, published.byTicker, (row) => ({
     name: permalinkCompanyName(row.ticker, latest.get(row.ticker), names.get(row.ticker)),

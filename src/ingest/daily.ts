@@ -11,7 +11,7 @@ import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
 import { acceptNewFiles } from './intake';
-import { codeHash, inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
+import { codeHash, inputsHash, publish, recycledBuild, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
 import { clientDir } from './build';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
@@ -218,7 +218,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       try {
         progress.stage('parse');
         const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
-        const { history, universe, rows, warnings, archivedSizes, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
+        const { history, universe, rows, warnings, archivedSizes, store: stored, qualifiedScores } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
         // A withdrawal is the operator's own correction: the gates judge new files only.
         const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
         const gates = withdraw === null ? checkGates(archivedSizes, intake.added, gateSettings) : unchanged;
@@ -240,13 +240,14 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
           publishedClient: clientDir(distDir),
           code,
           shareImageCache: at(config.shareImageCache),
+          recycledDir: recycledBuild(distDir),
         };
         // A report date the archive held before this run and that this run's files (or a withdrawal) change is re-published:
         // only its ledger rows are rewritten, and the run log says so.
         const before = new Set(intake.archived.flatMap((file) => file.reportDates));
         const republished = new Set([...intake.added.flatMap((a) => a.file.reportDates), ...(withdraw?.file.reportDates ?? [])].filter((date) => before.has(date)));
         // The closes are kept beside the history store, so a run reads only the days stored since the last one.
-        const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
+        const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null, qualifiedScores) : null;
         const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
         const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { astro, images }, { history, files, universe, track: recorded?.track }, settings, log);
         await config.deployRules?.(staging, { scriptHashes });

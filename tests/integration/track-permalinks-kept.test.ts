@@ -18,8 +18,8 @@ import { dailyIn, serveDaily } from '../fixtures/daily';
 import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 import { readSitemaps } from '../fixtures/sitemap';
 
-// 100 trading days; the first run publishes 98 of them, the second and the third add one each.
-const DATES = tradingDaysEnding('2026-11-20', 100);
+// 101 trading days; the first run publishes 98 of them, each of the next three adds one.
+const DATES = tradingDaysEnding('2026-11-20', 101);
 const NAMES: Record<string, string> = { AAPL: 'Apple Inc.', XOM: 'Exxon Mobil' };
 // AAPL bullish on days 8 to 10, out on day 11: open at 90 days in the first run, settled in the second (day 98).
 // XOM bearish from day 2 on, never out.
@@ -35,25 +35,35 @@ describe('permalinks kept from the published build', () => {
   let server: ServerType;
   let origin: string;
   const first: Record<string, { ino: number; mtimeMs: number }> = {};
+  const third: Record<string, { ino: number; mtimeMs: number }> = {};
+  const logs: string[][] = [[]];
   const NOW = Date.parse('2026-11-24T15:00:00Z');
 
   const fileOf = (path: string) => join(daily.distDir, 'client', path);
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'track-permalinks-'));
-    await writeExports(join(work, 'source'), Object.fromEntries(DATES.slice(0, -2).map((date, i) => [`signals-${date}.csv`, dayCsv(date, i)])));
+    await writeExports(join(work, 'source'), Object.fromEntries(DATES.slice(0, 98).map((date, i) => [`signals-${date}.csv`, dayCsv(date, i)])));
+    const next = async (i: number) => {
+      await writeExports(join(work, 'source'), { [`signals-${DATES[i]}.csv`]: dayCsv(DATES[i]!, i) });
+      logs.push([]);
+      await runDaily(daily);
+    };
     accounts = await testAccounts();
     const universe = await readUniverse(join(import.meta.dirname, '../../data/universe/sp500-constituents.csv'));
-    daily = dailyIn(work, { track: { store: new TrackStore(accounts.database.db), source: new DemoProvider({ universe, now: () => NOW }), costBps: 10 } });
+    daily = dailyIn(work, { log: (line) => logs.at(-1)!.push(line), track: { store: new TrackStore(accounts.database.db), source: new DemoProvider({ universe, now: () => NOW }), costBps: 10 } });
     await runDaily(daily);
-    await writeExports(join(work, 'source'), { [`signals-${DATES.at(-2)}.csv`]: dayCsv(DATES.at(-2)!, DATES.length - 2) });
-    await runDaily(daily);
+    await next(98);
     for (const path of [`${settled}/index.html`, `${settled}/index.html.gz`, `og/signal/AAPL/${DATES[8]}.png`, `${open}/index.html`]) {
       const info = await stat(fileOf(path));
       first[path] = { ino: info.ino, mtimeMs: info.mtimeMs };
     }
-    await writeExports(join(work, 'source'), { [`signals-${DATES.at(-1)}.csv`]: dayCsv(DATES.at(-1)!, DATES.length - 1) });
-    await runDaily(daily);
+    await next(99);
+    for (const path of Object.keys(first)) {
+      const info = await stat(fileOf(path));
+      third[path] = { ino: info.ino, mtimeMs: info.mtimeMs };
+    }
+    await next(100);
     ({ server, origin } = await serveDaily(daily, accounts));
   }, 600_000);
 
@@ -63,11 +73,16 @@ describe('permalinks kept from the published build', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('the next day does not render a settled signal\'s page again: the same file, its compressed copy and its share image', async () => {
+  it('the next days do not render a settled signal\'s page again: the same file, its compressed copy and its share image', async () => {
     for (const path of [`${settled}/index.html`, `${settled}/index.html.gz`, `og/signal/AAPL/${DATES[8]}.png`]) {
+      // The third run links it from the published build (the one before holds the page as it was while open) ...
+      expect({ path, ...third[path] }).toEqual({ path, ...first[path] });
+      // ... the fourth moves it out of the build before the published one.
       const info = await stat(fileOf(path));
       expect({ path, ino: info.ino, mtimeMs: info.mtimeMs }).toEqual({ path, ...first[path] });
     }
+    expect(logs[2]!.join('\n')).toContain('Signal permalinks: 1 rendered, 1 kept from the published build (0 moved from the one before it, 1 linked).');
+    expect(logs[3]!.join('\n')).toContain('Signal permalinks: 1 rendered, 1 kept from the published build (1 moved from the one before it, 0 linked).');
     const manifest = JSON.parse(await readFile(join(daily.distDir, 'data', 'permalinks.json'), 'utf8')) as { pages: Record<string, unknown> };
     expect(Object.keys(manifest.pages).sort()).toEqual([`AAPL/${DATES[8]}`, `XOM/${DATES[2]}`]);
   });
@@ -87,6 +102,8 @@ describe('permalinks kept from the published build', () => {
     expect(html).toMatch(/<title>AAPL bullish signal of [^<]+ at 75\.00: what happened/);
     expect(html).toContain(`<meta property="og:image" content="http://localhost:4321/og/signal/AAPL/${DATES[8]}.png">`);
     expect(html).toContain('Exited on');
+    // The supporting scores of that day, from its export (the fixture's row: Delta 1, Market 2, Accuracy 3, Relevance 4).
+    expect(html).toMatch(/data-testid="permalink-subscores"[\s\S]*<dt>Delta Score<\/dt><dd>1\.00<\/dd>[\s\S]*<dt>Relevance Score<\/dt><dd>4\.00<\/dd>/);
     expect(html).not.toContain('data-report-day');
     const image = await fetch(`${origin}/og/signal/AAPL/${DATES[8]}.png`);
     expect(image.status).toBe(200);
