@@ -17,7 +17,7 @@ import { DailyJobError } from './error';
 import { CompressionPool, createCompressor } from './precompress';
 import { startCallImages, type ShareImages } from './share-images';
 import { keepPermalinks, planPermalinks, readManifest, shellKey, writeManifest, type PermalinkManifest, type PermalinkPlan } from './permalinks';
-import { permalinkCompanyName, permalinkImage } from '../lib/domain/track-record/permalink';
+import { permalinkCompanyName, permalinkImage, splitPermalinkId } from '../lib/domain/track-record/permalink';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
@@ -123,7 +123,7 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
       ? null
       : startCallImages(
           permalinks.images.map((id) => {
-            const [ticker, date] = splitId(id);
+            const [ticker, date] = splitPermalinkId(id);
             const row = track.byTicker.get(ticker)!.find((r) => r.date === date)!;
             return { ticker, date, cScore: row.cScore, companyName: permalinks.names.get(ticker) ?? ticker, target: permalinkImage(ticker, date) };
           }),
@@ -134,11 +134,6 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
   } finally {
     await calls?.stop();
   }
-}
-
-function splitId(id: string): [string, string] {
-  const slash = id.lastIndexOf('/');
-  return [id.slice(0, slash), id.slice(slash + 1)];
 }
 
 async function buildPages(

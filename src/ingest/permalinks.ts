@@ -9,8 +9,9 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { LedgerRow } from '../lib/domain/track-record/track-record';
-import { isSettled, PERMALINK_MANIFEST_FILE, permalinkId, permalinkContentKey, permalinkFolder, permalinkImage, type PermalinkContent } from '../lib/domain/track-record/permalink';
+import { isSettled, PERMALINK_MANIFEST_FILE, permalinkId, splitPermalinkId, permalinkContentKey, permalinkFolder, permalinkImage, type PermalinkContent } from '../lib/domain/track-record/permalink';
 import { z } from '../lib/domain/zod';
+import { DailyJobError } from './error';
 
 /** Each page's content key (hashed) and whether it shows its own share image, by `T/date`; `shell` is the code and settings key. */
 const ManifestSchema = z.object({ shell: z.string(), pages: z.record(z.string(), z.tuple([z.string(), z.union([z.literal(0), z.literal(1)])])) });
@@ -114,9 +115,7 @@ export function keepPermalinks(from: KeptSources, client: string, kept: readonly
   const recycled = from.recycled !== null && from.recycled.manifest.shell === manifest.shell ? from.recycled : null;
   let moved = 0;
   for (const id of kept) {
-    const slash = id.lastIndexOf('/');
-    const ticker = id.slice(0, slash);
-    const date = id.slice(slash + 1);
+    const [ticker, date] = splitPermalinkId(id);
     const folder = permalinkFolder(ticker, date);
     const entry = manifest.pages[id]!;
     const image = entry[1] === 1 ? permalinkImage(ticker, date) : null;
@@ -130,7 +129,7 @@ export function keepPermalinks(from: KeptSources, client: string, kept: readonly
     }
     mkdirSync(join(client, folder));
     const page = join(folder, 'index.html');
-    if (!linkOrCopy(join(from.published, page), join(client, page))) throw new Error(`The published build lost ${page} during the run; run the daily job again.`);
+    if (!linkOrCopy(join(from.published, page), join(client, page))) throw new DailyJobError(`The published build lost ${page} during the run; the published site is unchanged. Run the daily job again.`);
     linkOrCopy(join(from.published, `${page}.gz`), join(client, `${page}.gz`));
     if (image !== null) linkOrCopy(join(from.published, image), join(client, image));
   }

@@ -17,6 +17,12 @@ export function permalinkId(ticker: string, date: string): string {
   return `${ticker}/${date}`;
 }
 
+/** The ticker and the date of a permalink's id. */
+export function splitPermalinkId(id: string): [ticker: string, date: string] {
+  const slash = id.lastIndexOf('/');
+  return [id.slice(0, slash), id.slice(slash + 1)];
+}
+
 /** A permalink page's path under the build's folder, without the file name (`signal/AAPL/2026-03-02`), from its id. */
 export function permalinkFolderOf(id: string): string {
   return `signal/${id}`;
