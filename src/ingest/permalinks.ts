@@ -10,12 +10,20 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { LedgerRow } from '../lib/domain/track-record/track-record';
 import { isSettled, PERMALINK_MANIFEST_FILE, permalinkId, splitPermalinkId, permalinkContentKey, permalinkFolder, permalinkImage, type PermalinkContent } from '../lib/domain/track-record/permalink';
-import { z } from '../lib/domain/zod';
 import { DailyJobError } from './error';
 
-/** Each page's content key (hashed) and whether it shows its own share image, by `T/date`; `shell` is the code and settings key. */
-const ManifestSchema = z.object({ shell: z.string(), pages: z.record(z.string(), z.tuple([z.string(), z.union([z.literal(0), z.literal(1)])])) });
-export type PermalinkManifest = z.infer<typeof ManifestSchema>;
+/** Each page's content key (hashed) and whether it shows its own share image (1), by `T/date`; `shell` is the code and settings key. */
+export interface PermalinkManifest {
+  shell: string;
+  pages: Record<string, [key: string, image: 0 | 1]>;
+}
+
+// The job's own file, read back whole or not at all: a look at its shape, not a schema's parse of 130,000 entries
+// (seconds of the run). An entry of another shape simply never matches, so that page is rendered.
+function isManifest(value: unknown): value is PermalinkManifest {
+  const v = value as Partial<PermalinkManifest> | null;
+  return typeof v === 'object' && v !== null && typeof v.shell === 'string' && typeof v.pages === 'object' && v.pages !== null;
+}
 
 /** What the build does with the permalinks. */
 export interface PermalinkPlan {
@@ -30,8 +38,8 @@ export interface PermalinkPlan {
 export function readManifest(dataDir: string | null): PermalinkManifest | null {
   if (dataDir === null) return null;
   try {
-    const parsed = ManifestSchema.safeParse(JSON.parse(readFileSync(join(dataDir, PERMALINK_MANIFEST_FILE), 'utf8')));
-    return parsed.success ? parsed.data : null;
+    const parsed: unknown = JSON.parse(readFileSync(join(dataDir, PERMALINK_MANIFEST_FILE), 'utf8'));
+    return isManifest(parsed) ? parsed : null;
   } catch {
     return null;
   }

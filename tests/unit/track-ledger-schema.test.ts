@@ -42,12 +42,12 @@ describe('the per-ticker ledger file', () => {
   });
 
   it.each([
-    ['exitReturn null', { exitReturn: null }, true],
-    ['exitReturn a number', { exitReturn: 0.02 }, true],
-    ['exitReturn absent', { exitReturn: undefined }, false],
-    ['exitDate absent', { exitDate: undefined }, false],
-    ['an outcome\'s excessReturn absent', { outcomes: [{ horizon: 5, status: 'open', date: null, close: null, priceReturn: null, signalReturn: null, hit: null, benchmarkReturn: null }] }, false],
-  ])('the schema: %s -> %s', (_name, change, valid) => {
+    ['exitReturn null: valid', { exitReturn: null }, true],
+    ['exitReturn a number: valid', { exitReturn: 0.02 }, true],
+    ['exitReturn absent: refused', { exitReturn: undefined }, false],
+    ['exitDate absent: refused', { exitDate: undefined }, false],
+    ['an outcome\'s excessReturn absent: refused', { outcomes: [{ horizon: 5, status: 'open', date: null, close: null, priceReturn: null, signalReturn: null, hit: null, benchmarkReturn: null }] }, false],
+  ])('the schema: %s', (_name, change, valid) => {
     const row = JSON.parse(JSON.stringify({ ...rows[0]!, ...change })) as unknown;
     expect(LedgerRowSchema.safeParse(row).success).toBe(valid);
   });
