@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { config } from './src/config';
 import { LIVE_API_PATH_SOURCE } from './src/lib/domain/site/live-routes';
 import { sitemapFiles } from './src/lib/domain/site/sitemap';
+import { permalinkFolderOf } from './src/lib/domain/track-record/permalink';
 import { siteData } from './src/lib/site-data';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
@@ -52,7 +53,9 @@ const sitemaps = {
   hooks: {
     /** @param {{ pages: { pathname: string }[]; dir: URL }} options */
     'astro:build:done': async ({ pages, dir }) => {
-      for (const file of sitemapFiles(pages.map((page) => page.pathname), site, siteData().reportDate)) {
+      // The signal permalinks the daily job kept from the published build are pages of this one too.
+      const kept = (siteData().trackView?.permalinkKept ?? []).map(permalinkFolderOf);
+      for (const file of sitemapFiles([...pages.map((page) => page.pathname), ...kept], site, siteData().reportDate)) {
         await writeFile(new URL(file.name, dir), file.xml);
       }
     },

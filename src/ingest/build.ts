@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stripVTControlCharacters } from 'node:util';
 import { buildEnv, PROJECT_ROOT, type BuildShape } from '../config';
@@ -15,14 +15,16 @@ import { readFundamentalsStore } from '../storage/fundamentals';
 import type { ReportSource } from '../lib/domain/report/report-source';
 import { DailyJobError } from './error';
 import { CompressionPool, createCompressor } from './precompress';
-import type { ShareImages } from './share-images';
+import { startCallImages, type ShareImages } from './share-images';
+import { keepPermalinks, planPermalinks, readManifest, shellKey, writeManifest, type PermalinkManifest, type PermalinkPlan } from './permalinks';
+import { permalinkCompanyName, permalinkImage, splitPermalinkId } from '../lib/domain/track-record/permalink';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
 import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
 import { pageHistory } from '../lib/domain/trend/trend';
 import { createProgress, type Progress } from './progress';
-import { EMPTY_TRACK, LEDGER_PAGE_ROWS, LEDGER_ROWS_FILE, publishedTrack, publishedTrackJson, type TrackData } from '../lib/domain/track-record/track-data';
+import { EMPTY_TRACK, LEDGER_PAGE_ROWS, LEDGER_ROWS_FILE, publishedTrack, publishedTrackJson, type PublishedTrack, type TrackData } from '../lib/domain/track-record/track-data';
 import type { LedgerRow } from '../lib/domain/track-record/track-record';
 import { historyLedger } from '../lib/domain/track-record/track-record';
 
@@ -56,6 +58,12 @@ export interface BuildSettings {
   progress?: Progress;
   /** The published build's client folder: a file that has not changed takes its compressed copies from there. */
   publishedClient?: string | null;
+  /** The hash of the site's code (publish.ts, codeHash): the permalinks' shell changes with it. */
+  code: string;
+  /** SHARE_IMAGE_CACHE: where the signal calls' share images are kept between runs; without, the permalinks show the stock's card. */
+  shareImageCache?: string | null;
+  /** The build before the published one (publish.ts, recycledBuild): the kept permalinks are moved out of it. */
+  recycledDir?: string | null;
 }
 
 /** A staged build that passed the smoke check: the site data it was built from and its HTML page count. */
@@ -94,7 +102,6 @@ export async function buildIntoStaging(staging: string, started: StartedWork, in
 }
 
 async function buildWith(pool: CompressionPool, staging: string, { astro, images }: StartedWork, inputs: BuildInputs, settings: BuildSettings, log: (line: string) => void): Promise<StagedBuild> {
-  const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   progress.stage('site data');
   const expectedPages = inputs.history.latest.length + OTHER_PAGES_ESTIMATE;
@@ -104,12 +111,42 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
   const previousDir = settings.publishedClient ?? null;
   // The smoke check looks at each page as the compressor reads it, while the build renders the next ones.
   const pageCheck = new PageCheck();
-  const pageCompressor = createCompressor(client, { previousDir, pool, inspect: (path, findings) => pageCheck.record(path, findings) });
+  const pageCompressor = createCompressor(clientDir(staging), { previousDir, pool, inspect: (path, findings) => pageCheck.record(path, findings) });
   astro.onPage((done, path) => {
     progress.count('pages', done, expectedPages);
     pageCompressor.add(path);
   });
-  const { siteData, track } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings);
+  const { siteData, track, permalinks } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings);
+  // The calls' own share images: only the pages rendered this run draw theirs (the kept ones keep theirs).
+  const calls =
+    settings.shareImageCache == null || permalinks.images.length === 0
+      ? null
+      : startCallImages(
+          permalinks.images.map((id) => {
+            const [ticker, date] = splitPermalinkId(id);
+            const row = track.byTicker.get(ticker)!.find((r) => r.date === date)!;
+            return { ticker, date, cScore: row.cScore, companyName: permalinks.names.get(ticker) ?? ticker, target: permalinkImage(ticker, date) };
+          }),
+          { cacheDir: settings.shareImageCache, siteName: settings.shape.siteName, source: settings.source },
+        );
+  try {
+    return await buildPages(pool, staging, { astro, images, calls }, { siteData, track, permalinks, pageCompressor, pageCheck, previousDir }, settings, log);
+  } finally {
+    await calls?.stop();
+  }
+}
+
+async function buildPages(
+  pool: CompressionPool,
+  staging: string,
+  { astro, images, calls }: StartedWork & { calls: ShareImages | null },
+  made: { siteData: SiteData; track: PublishedTrack; permalinks: PermalinkPlan; pageCompressor: ReturnType<typeof createCompressor>; pageCheck: PageCheck; previousDir: string | null },
+  settings: BuildSettings,
+  log: (line: string) => void,
+): Promise<StagedBuild> {
+  const { siteData, track, permalinks, pageCompressor, pageCheck, previousDir } = made;
+  const client = clientDir(staging);
+  const progress = settings.progress ?? createProgress(null);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
   const { paywall, siteName } = settings.shape;
   const tickers = siteData.history.latest.map((r) => r.ticker);
@@ -121,7 +158,10 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
   const apiRoot = join(staging, 'static-api');
   const apiCompressor = createCompressor(apiRoot, { previousDir, pool });
   const [built, api] = await Promise.allSettled([
-    Promise.all([astro.done, images.drawn]).then(() => images.place(client)),
+    Promise.all([astro.done, images.drawn, calls?.drawn]).then(async () => {
+      await images.place(client);
+      await calls?.place(client);
+    }),
     (async () => {
       await nextTurn();
       // Each file goes to the compressor as soon as it is written: compressed while Astro still renders, not after.
@@ -154,7 +194,21 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
   await pageCompressor.finish();
   progress.stage('smoke check');
   const { pages, scriptHashes } = await smoke(client, tickers, pageCheck, api.value.problems);
-  return { siteData, pages, scriptHashes };
+  // After the smoke check and the compression, which need not walk them: the pages it saw when it rendered them.
+  const kept = previousDir === null || permalinks.kept.length === 0 ? { moved: 0, linked: 0 } : keepPermalinks({ published: previousDir, recycled: recycledClient(settings) }, client, permalinks.kept, permalinks.manifest);
+  await writeManifest(join(staging, 'data'), permalinks.manifest);
+  const keptPages = kept.moved + kept.linked;
+  if (keptPages > 0) {
+    log(`Signal permalinks: ${Object.keys(permalinks.manifest.pages).length - keptPages} rendered, ${keptPages} kept from the published build (${kept.moved} moved from the one before it, ${kept.linked} linked).`);
+  }
+  return { siteData, pages: pages + keptPages, scriptHashes };
+}
+
+/** The recycled build's client folder and permalink manifest (src/ingest/publish.ts, recycledBuild), or null. */
+function recycledClient(settings: BuildSettings): { client: string; manifest: PermalinkManifest } | null {
+  if (!settings.recycledDir) return null;
+  const manifest = readManifest(join(settings.recycledDir, 'data'));
+  return manifest === null ? null : { client: clientDir(settings.recycledDir), manifest };
 }
 
 /** Writes `data/site.json`, what the static build reads: the history, the archive list, the universe and company facts. */
@@ -162,7 +216,7 @@ async function writeSiteData(
   staging: string,
   siteDataFile: string,
   { history, files, universe, track }: BuildInputs,
-  settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source' | 'shape'>,
+  settings: Pick<BuildSettings, 'companyInfoFile' | 'fundamentalsFile' | 'source' | 'shape' | 'publishedClient' | 'code' | 'shareImageCache'>,
 ) {
   const store = await readCompanyInfoStore(settings.companyInfoFile);
   const companies = Object.fromEntries(history.latest.flatMap((r) => (store.companies[r.ticker] ? [[r.ticker, store.companies[r.ticker]!]] : [])));
@@ -190,17 +244,50 @@ async function writeSiteData(
   // an offset the site data gives, which its stock page reads. Five years of the ledger held whole by the build's
   // process were half a gigabyte. The static API is written from the whole of both, here.
   const ledgerIndex = writeLedgerRows(join(staging, 'data', LEDGER_ROWS_FILE), published.byTicker);
+  const permalinks = await permalinkPlan(published, history, universe, settings);
   const view = publishedTrackJson(published);
   const pageData: SiteData = {
     ...siteData,
     history: pageHistory(history),
     track: { ...siteData.track, days: [], closes: {}, entries: [] },
-    trackView: { ...view, report: { ...view.report, ledger: view.report.ledger.slice(0, LEDGER_PAGE_ROWS) }, ledgerTotal: view.report.ledger.length, ledgerIndex },
+    trackView: {
+      ...view,
+      report: { ...view.report, ledger: view.report.ledger.slice(0, LEDGER_PAGE_ROWS) },
+      ledgerTotal: view.report.ledger.length,
+      ledgerIndex,
+      permalinkKept: permalinks.kept,
+      permalinkImages: permalinks.images,
+    },
   };
   // Written whole, then named: `astro build` is already running and reads it as soon as it is there.
   await writeFile(`${siteDataFile}.partial`, JSON.stringify(pageData));
   await rename(`${siteDataFile}.partial`, siteDataFile);
-  return { siteData, track: published };
+  return { siteData, track: published, permalinks };
+}
+
+/** Which permalinks this build renders and which it keeps from the published one (src/ingest/permalinks.ts). */
+async function permalinkPlan(
+  published: PublishedTrack,
+  history: SignalHistory,
+  universe: readonly UniverseCompany[],
+  settings: Pick<BuildSettings, 'source' | 'shape' | 'publishedClient' | 'code' | 'shareImageCache'>,
+): Promise<PermalinkPlan & { names: Map<string, string> }> {
+  const latest = new Map(history.latest.map((r) => [r.ticker, r.companyName]));
+  const names = new Map(universe.map((c) => [c.ticker, c.name]));
+  const previousClient = settings.publishedClient ?? null;
+  const previous = previousClient === null ? null : readManifest(join(dirname(previousClient), 'data'));
+  // Whether the calls draw their own images is part of every page's shell.
+  const shell = shellKey(settings.code, { shape: settings.shape, source: settings.source, images: settings.shareImageCache != null });
+  const { report } = published;
+  const plan = planPermalinks(previous, previousClient, shell, published.byTicker, (row) => ({
+    name: permalinkCompanyName(row.ticker, latest.get(row.ticker), names.get(row.ticker)),
+    inLatest: latest.has(row.ticker),
+    benchmark: report.benchmark ?? null,
+    prices: report.prices,
+    asOf: report.asOf,
+  }));
+  const callNames = new Map([...published.byTicker.keys()].map((ticker) => [ticker, permalinkCompanyName(ticker, latest.get(ticker), names.get(ticker))]));
+  return { ...(settings.shareImageCache == null ? { ...plan, images: [] } : plan), names: callNames };
 }
 
 /** Writes each ticker's ledger rows to `path`, one JSON array a line; returns each one's byte offset and length. */

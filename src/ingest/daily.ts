@@ -11,7 +11,7 @@ import { refreshFundamentals, type FundamentalsSummary } from './fundamentals';
 import { loadHistory } from './history';
 import { openHistoryStore } from './history-store';
 import { acceptNewFiles } from './intake';
-import { inputsHash, publish, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
+import { codeHash, inputsHash, publish, recycledBuild, removeLeftovers, runPublishCommand, upToDateBuild, withLock, withStaging } from './publish';
 import { clientDir } from './build';
 import { reportSource } from './report-source';
 import { readUniverse } from '../storage/universe';
@@ -202,7 +202,8 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
     const shape = buildShape(config);
     // New closes are new inputs: the track record and the list prices change with them.
     const priceInputs = config.track ? await priceDigest(config.track) : null;
-    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, billing: (config.stripe ?? null) !== null, prices: priceInputs });
+    const code = await codeHash();
+    const hash = await inputsHash(files, universeFile, companyInfoFile, fundamentalsFile === null ? [] : [fundamentalsFile], { ...shape, apiOrigin: config.apiOrigin ?? null, aiModel: config.llm?.model ?? null, billing: (config.stripe ?? null) !== null, prices: priceInputs }, code);
     const counts = { pulled: intake.pulled, added: intake.added.length, alreadyArchived: intake.alreadyArchived, ignored: intake.ignored };
 
     const published = !config.force && withdraw === null && intake.added.length === 0 ? await upToDateBuild(distDir, hash) : null;
@@ -217,7 +218,7 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
       try {
         progress.stage('parse');
         const store = config.historyStore === undefined ? null : await openHistoryStore(at(config.historyStore), limits);
-        const { history, universe, rows, warnings, archivedSizes, store: stored } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
+        const { history, universe, rows, warnings, archivedSizes, store: stored, qualifiedScores } = await loadHistory(archiveDir, archived, intake.added, universeFile, limits, store);
         // A withdrawal is the operator's own correction: the gates judge new files only.
         const gateSettings = { accept: new Set(config.accept ?? []), tickerDropPercent: config.tickerDropPercent ?? DEFAULT_TICKER_DROP_PERCENT, now: now() };
         const gates = withdraw === null ? checkGates(archivedSizes, intake.added, gateSettings) : unchanged;
@@ -237,13 +238,16 @@ async function runDailyJob(config: DailyConfig): Promise<DailySummary> {
           verbose: config.verbose ?? false,
           progress,
           publishedClient: clientDir(distDir),
+          code,
+          shareImageCache: at(config.shareImageCache),
+          recycledDir: recycledBuild(distDir),
         };
         // A report date the archive held before this run and that this run's files (or a withdrawal) change is re-published:
         // only its ledger rows are rewritten, and the run log says so.
         const before = new Set(intake.archived.flatMap((file) => file.reportDates));
         const republished = new Set([...intake.added.flatMap((a) => a.file.reportDates), ...(withdraw?.file.reportDates ?? [])].filter((date) => before.has(date)));
         // The closes are kept beside the history store, so a run reads only the days stored since the last one.
-        const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null) : null;
+        const recorded = config.track ? await recordTrack(config.track, history, republished, store?.closesPath ?? null, qualifiedScores) : null;
         const track = recorded === null && prices === undefined ? undefined : [...(prices ?? []), ...(recorded?.notes ?? [])];
         const { siteData, pages, scriptHashes } = await buildIntoStaging(staging, { astro, images }, { history, files, universe, track: recorded?.track }, settings, log);
         await config.deployRules?.(staging, { scriptHashes });

@@ -12,12 +12,19 @@ import { PROJECT_ROOT } from '../config';
 import type { ExportLimits } from '../lib/domain/report/export';
 import type { ArchivedFile, SignalRecord } from '../lib/domain/report/schemas';
 import { isStringArray as isStrings, readMatrixFile, writeMatrixFile } from '../storage/matrix-file';
+import { signalDirection } from '../lib/domain/signals/signal';
+import type { SupportingScoreValues } from '../lib/domain/track-record/track-record';
 
 /** One report date of a file: its tickers and their C-Scores, in the same order. */
 export interface DateScores {
   date: string;
   tickers: string[];
   scores: number[];
+  /**
+   * The supporting scores of the rows that qualified (bullish or bearish), by ticker: what the ledger's entries of that
+   * day show. Absent in an entry made before they were kept.
+   */
+  qualified?: Record<string, SupportingScoreValues>;
 }
 
 /** One archived file's contribution to the history. */
@@ -45,9 +52,10 @@ export function fileScores(fileName: string, records: readonly SignalRecord[]): 
   const byDate = new Map<string, DateScores>();
   for (const record of records) {
     let date = byDate.get(record.reportDate);
-    if (!date) byDate.set(record.reportDate, (date = { date: record.reportDate, tickers: [], scores: [] }));
+    if (!date) byDate.set(record.reportDate, (date = { date: record.reportDate, tickers: [], scores: [], qualified: {} }));
     date.tickers.push(record.ticker);
     date.scores.push(record.cScore);
+    if (signalDirection(record.cScore) !== 'neutral') date.qualified![record.ticker] = [record.deltaScore, record.marketScore, record.accuracyScore, record.relevanceScore];
   }
   return { fileName, rows: records.length, dates: [...byDate.values()] };
 }
@@ -67,6 +75,7 @@ function isFileScores(value: unknown, fileName: string): value is FileScores {
   for (const d of v.dates) {
     if (typeof d?.date !== 'string' || !Array.isArray(d.tickers) || !Array.isArray(d.scores) || d.tickers.length !== d.scores.length) return false;
     if (!d.scores.every((s) => typeof s === 'number' && Number.isFinite(s))) return false;
+    if (d.qualified !== undefined && (typeof d.qualified !== 'object' || d.qualified === null)) return false;
     rows += d.tickers.length;
   }
   return rows === v.rows;

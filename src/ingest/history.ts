@@ -9,6 +9,49 @@ import { assembledSizes, assembleHistory, extendHistory, fileScores, type Assemb
 import { reportSizes, type ReportSizes } from './gates';
 import { rowLists } from '../storage/matrix-file';
 import { MOVED_REPORTS, subScoreHistory, type SubScoreHistory } from '../lib/domain/trend/what-moved';
+import type { SupportingScoreValues } from '../lib/domain/track-record/track-record';
+
+/**
+ * The lookup of the qualified rows' supporting scores, newest dates first: a new file's from memory, an archived one's
+ * from its stored entry, else parsed again (at most QUALIFIED_PARSES_PER_RUN files a run; later runs go on). Holds the
+ * dates and their files only, never the assembled scores.
+ */
+function qualifiedScoresOf(
+  dates: readonly string[],
+  dateFiles: readonly number[],
+  archived: readonly ArchivedFile[],
+  added: readonly AddedFile[],
+  store: HistoryStore | null,
+  parse: (file: ArchivedFile) => Promise<SignalRecord[]>,
+): QualifiedScores {
+  const fileOf = new Map(dates.map((date, i) => [date, dateFiles[i]!]));
+  return async (wanted) => {
+    const found = new Map<string, Record<string, SupportingScoreValues>>();
+    const entries = new Map<number, FileScores | null>();
+    let parses = 0;
+    for (const date of [...new Set(wanted)].sort().reverse()) {
+      const index = fileOf.get(date);
+      if (index === undefined) continue;
+      if (!entries.has(index)) {
+        const a = index >= archived.length ? added[index - archived.length]! : null;
+        const file = archived[index];
+        let entry: FileScores | null = a ? (a.scores ?? (a.records ? fileScores(a.records.fileName, a.records.records) : null)) : null;
+        if (!a && file) {
+          entry = store ? await store.read(file) : null;
+          if ((entry === null || entry.dates.some((d) => d.qualified === undefined)) && parses < QUALIFIED_PARSES_PER_RUN) {
+            parses += 1;
+            entry = fileScores(file.fileName, await parse(file));
+            await store?.write(file, entry);
+          }
+        }
+        entries.set(index, entry);
+      }
+      const qualified = entries.get(index)?.dates.find((d) => d.date === date)?.qualified;
+      if (qualified) found.set(date, qualified);
+    }
+    return found;
+  };
+}
 
 /** The records one accepted file contributed, in the order the files were archived. */
 export interface FileRecords {
@@ -54,7 +97,15 @@ export interface LoadedHistory extends HistoryResult {
   archivedSizes: ReportSizes;
   /** How the store of parsed files served this run (absent without a store). */
   store?: HistoryStore['counts'];
+  /** The supporting scores of the qualified rows of report dates (see qualifiedScoresOf). */
+  qualifiedScores: QualifiedScores;
 }
+
+/** Report date to ticker to the supporting scores of its qualified rows that day, for the dates asked (those found). */
+export type QualifiedScores = (dates: readonly string[]) => Promise<Map<string, Record<string, SupportingScoreValues>>>;
+
+/** Archived files a run parses again at most for their supporting scores (the store's older entries lack them). */
+export const QUALIFIED_PARSES_PER_RUN = 20;
 
 async function parseArchived(archiveDir: string, file: ArchivedFile, limits: ExportLimits): Promise<SignalRecord[]> {
   try {
@@ -158,5 +209,6 @@ export async function loadHistory(
   const lastDate = assembled.dates.at(-1);
   const latest = lastDate === undefined ? [] : recent.get(lastDate)!;
   const { history, warnings } = buildHistory(assembled, latest, universe, subScoreHistory(recent));
-  return { history, warnings, universe, archivedSizes, rows: assembled.rows, ...(store ? { store: store.counts } : {}) };
+  const qualifiedScores = qualifiedScoresOf(assembled.dates, assembled.dateFiles, archived, added, store, (file) => parseArchived(archiveDir, file, limits));
+  return { history, warnings, universe, archivedSizes, rows: assembled.rows, ...(store ? { store: store.counts } : {}), qualifiedScores };
 }

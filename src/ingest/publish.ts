@@ -151,13 +151,20 @@ async function hashTree(hash: ReturnType<typeof createHash>, root: string, path:
 }
 
 /** The hash of everything a build is made of: the archived files, the universe file, the company store (and `stores`), the settings that shape it (BuildShape, API_ORIGIN for the deploy rules, the AI model) and the code. */
-export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean; prices?: string | null }): Promise<string> {
+export async function inputsHash(files: readonly ArchivedFile[], universeFile: string, companyInfoFile: string, stores: readonly string[], shape: BuildShape & { apiOrigin?: string | null; aiModel?: string | null; billing?: boolean; prices?: string | null }, code?: string): Promise<string> {
   const hash = createHash('sha256');
   hash.update(`${JSON.stringify(shape)}\n`);
   for (const file of files) hash.update(`${file.sha256}\n`);
   hash.update(await readFile(universeFile));
   hash.update(await readFile(companyInfoFile).catch(() => ''));
   for (const store of stores) hash.update(await readFile(store).catch(() => ''));
+  hash.update(code ?? (await codeHash()));
+  return hash.digest('hex');
+}
+
+/** The hash of the site's code (CODE_INPUTS): the pages' shell changes only with it. */
+export async function codeHash(): Promise<string> {
+  const hash = createHash('sha256');
   for (const path of CODE_INPUTS) await hashTree(hash, PROJECT_ROOT, path);
   return hash.digest('hex');
 }
@@ -220,12 +227,22 @@ async function carryOverAssets(distDir: string, stagingClient: string): Promise<
 }
 
 /**
+ * The build before the published one, kept beside it (nothing serves it): the next build moves the signal permalinks
+ * it keeps out of it, one rename a page, where making each page's folder again costs several times more.
+ */
+export function recycledBuild(distDir: string): string {
+  return `${distDir}.previous`;
+}
+
+/**
  * Replaces distDir by the fresh build with two renames, so readers see the old site or the new one. The replaced
- * build (tens of thousands of files at 6,000 tickers, seconds to delete) is removed by a detached `rm` once the new
- * one is live; whatever a killed removal leaves, the next run's removeLeftovers takes.
+ * build becomes the recycled one (recycledBuild); the one recycled before it (what the new build did not take from it:
+ * tens of thousands of files at 6,000 tickers, seconds to delete) is removed by a detached `rm` once the new one is
+ * live; whatever a killed removal leaves, the next run's removeLeftovers takes.
  */
 async function swapInto(staging: string, distDir: string): Promise<void> {
-  const old = `${distDir}.old-${process.pid}-${Date.now()}`;
+  const stamp = `${process.pid}-${Date.now()}`;
+  const old = `${distDir}.old-${stamp}`;
   const hadDist = await exists(distDir);
   if (hadDist) {
     await carryOverAssets(distDir, clientDir(staging));
@@ -237,7 +254,14 @@ async function swapInto(staging: string, distDir: string): Promise<void> {
     if (hadDist) await rename(old, distDir);
     throw error;
   }
-  if (hadDist) removeInBackground(old);
+  if (!hadDist) return;
+  const recycled = recycledBuild(distDir);
+  const spent = `${distDir}.old-${stamp}-recycled`;
+  if (await exists(recycled)) {
+    await rename(recycled, spent);
+    removeInBackground(spent);
+  }
+  await rename(old, recycled);
 }
 
 function removeInBackground(path: string): void {

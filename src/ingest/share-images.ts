@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rm, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { threadId, Worker } from 'node:worker_threads';
 import { constants as zlib, crc32, deflateSync } from 'node:zlib';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
@@ -265,6 +265,8 @@ export interface ShareImageSummary {
 interface PendingImage {
   input: ShareImageInput;
   path: string;
+  /** Its path in the build. */
+  target?: string;
 }
 
 /** What the drawing thread is handed: the images the cache lacks, and how to draw them. */
@@ -323,19 +325,52 @@ const WORKER_ENTRY = new URL('./share-images-worker.mjs', import.meta.url);
  * end.
  */
 export function startShareImages(latest: readonly SignalRecord[], options: ShareImageOptions): ShareImages {
+  const { source, lockedTickers = new Set() } = options;
+  return startImages(
+    latest.map((record) => ({
+      input: {
+        ticker: record.ticker,
+        companyName: record.companyName,
+        cScore: lockedTickers.has(record.ticker) ? null : record.cScore,
+        reportDate: record.reportDate,
+        ...(source === 'sample' ? { sample: true } : {}),
+      },
+      target: `og/signal/${record.ticker}.png`,
+    })),
+    options,
+  );
+}
+
+/** One signal's call: its ticker and company, the C-Score it qualified at and the day, and its image's path in the build. */
+export interface CallImage {
+  ticker: string;
+  companyName: string;
+  cScore: number;
+  date: string;
+  target: string;
+}
+
+/**
+ * Starts drawing the share images of signal calls (each permalink's own: the stock's card as of the day it
+ * qualified) that the cache lacks, like startShareImages; kept in their own folder of the cache, which only they clean.
+ */
+export function startCallImages(calls: readonly CallImage[], options: Omit<ShareImageOptions, 'lockedTickers'>): ShareImages {
+  return startImages(
+    calls.map((call) => ({
+      input: { ticker: call.ticker, companyName: call.companyName, cScore: call.cScore, reportDate: call.date, ...(options.source === 'sample' ? { sample: true } : {}) },
+      target: call.target,
+    })),
+    { ...options, cacheDir: join(options.cacheDir, 'calls') },
+  );
+}
+
+function startImages(wanted: readonly { input: ShareImageInput; target: string }[], options: ShareImageOptions): ShareImages {
   const started = performance.now();
-  const { cacheDir: cache, siteName, source, lockedTickers = new Set() } = options;
+  const { cacheDir: cache, siteName } = options;
   const font = FONT_CANDIDATES.find((f) => f.files.every((file) => existsSync(file)));
-  const images = latest.map((record) => {
-    const input: ShareImageInput = {
-      ticker: record.ticker,
-      companyName: record.companyName,
-      cScore: lockedTickers.has(record.ticker) ? null : record.cScore,
-      reportDate: record.reportDate,
-      ...(source === 'sample' ? { sample: true } : {}),
-    };
+  const images = wanted.map(({ input, target }) => {
     const hash = createHash('sha256').update(JSON.stringify([TEMPLATE_VERSION, font?.family ?? '', siteName, input])).digest('hex').slice(0, 32);
-    return { input, path: join(cache, `${hash}.png`) };
+    return { input, target, path: join(cache, `${hash}.png`) };
   });
   mkdirSync(cache, { recursive: true });
   const missing = images.filter((image) => !existsSync(image.path));
@@ -367,12 +402,13 @@ export function startShareImages(latest: readonly SignalRecord[], options: Share
     },
     async place(clientDir) {
       await drawn;
-      const outDir = join(clientDir, 'og', 'signal');
-      await mkdir(outDir, { recursive: true });
       const now = new Date();
+      const folders = new Set<string>();
+      for (const image of images) folders.add(dirname(join(clientDir, image.target)));
+      for (const folder of folders) await mkdir(folder, { recursive: true });
       await Promise.all(
         images.map(async (image) => {
-          const target = join(outDir, `${image.input.ticker}.png`);
+          const target = join(clientDir, image.target);
           // A hard link costs no space; a cache on another file system gets a copy.
           await link(image.path, target).catch(() => copyFile(image.path, target));
           await utimes(image.path, now, now);

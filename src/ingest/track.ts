@@ -6,7 +6,8 @@
  */
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import type { ClosingPricesSource, TrackData } from '../lib/domain/track-record/track-data';
-import { historyLedger, mergeLedger, withLatestScores, type LedgerEntry } from '../lib/domain/track-record/track-record';
+import { historyLedger, mergeLedger, withFoundScores, withLatestScores, type LedgerEntry } from '../lib/domain/track-record/track-record';
+import type { QualifiedScores } from './history';
 import type { TrackStore } from '../storage/track';
 import { cachedCloses } from './closes-cache';
 import { DEFAULT_BENCHMARK_TICKER, DEFAULT_COST_BPS, DEMO_INDEX_NAME, demoIndexCloses } from '../lib/domain/track-record/benchmark';
@@ -76,9 +77,22 @@ export function priceNotes(summary: PricesSummary, source: ClosingPricesSource['
  * Records the ledger of `history` (new entries, exits filled; the `republished` dates' rows replaced) and returns the
  * track data the build reads with the run log's notes.
  */
-export async function recordTrack(step: TrackStep, history: SignalHistory, republished: ReadonlySet<string>, closesCache: string | null = null): Promise<{ track: TrackData; notes: string[] }> {
-  const computed = withLatestScores(historyLedger(history), history.dates.at(-1), history.latest);
+export async function recordTrack(
+  step: TrackStep,
+  history: SignalHistory,
+  republished: ReadonlySet<string>,
+  closesCache: string | null = null,
+  qualifiedScores: QualifiedScores | null = null,
+): Promise<{ track: TrackData; notes: string[] }> {
+  let computed = withLatestScores(historyLedger(history), history.dates.at(-1), history.latest);
   const previous = await step.store.ledger();
+  // The other entries' supporting scores are in their days' archived exports: looked up for the entries that neither
+  // the latest report nor the recorded ledger gives them.
+  if (qualifiedScores !== null) {
+    const recorded = new Set(previous.filter((e) => e.scores != null && !republished.has(e.date)).map((e) => `${e.ticker}|${e.date}`));
+    const lacking = computed.filter((e) => e.scores == null && !recorded.has(`${e.ticker}|${e.date}`)).map((e) => e.date);
+    if (lacking.length > 0) computed = withFoundScores(computed, await qualifiedScores(lacking));
+  }
   // A recorded date the archive no longer holds (its file withdrawn) has no report behind it: its rows go too.
   const reported = new Set(history.dates);
   const gone = [...new Set(previous.map((e) => e.date))].filter((date) => !reported.has(date)).sort();

@@ -64,3 +64,19 @@ export function siteTickerLedger(ticker: string): LedgerRow[] {
 export function siteListPrices(): Map<string, ListPrice> {
   return computed().prices;
 }
+
+let kept: Set<string> | undefined;
+
+/** The permalink pages (`T/date`) the daily job keeps from the published build: this build does not render them. */
+export function sitePermalinkKept(): Set<string> {
+  kept ??= new Set(siteData().trackView?.permalinkKept ?? []);
+  return kept;
+}
+
+let images: Set<string> | undefined;
+
+/** The permalink pages (`T/date`) this build renders with the call's own share image. */
+export function sitePermalinkImages(): Set<string> {
+  images ??= new Set(siteData().trackView?.permalinkImages ?? []);
+  return images;
+}

@@ -7,11 +7,8 @@ import { asciiUpper } from '../lib/domain/text/text';
 import { loadIndex, resultContent } from './search';
 import { nearestDates, permalinkParts, signalPermalink } from '../lib/domain/track-record/ledger-view';
 import { staticJson } from '../lib/client/static-files';
-import { z } from '../lib/domain/zod';
+import { TickerTrackFileSchema } from '../lib/domain/track-record/ledger-schema';
 import { formatDate } from '../lib/domain/text/format';
-
-/** What the permalink's screen reads of /api/track-record/{T}: each entry's date, direction and C-Score. */
-const TickerLedgerSchema = z.object({ ledger: z.array(z.object({ date: z.string(), direction: z.string(), cScore: z.number() })) });
 
 /** A /signal/{T}/{date} with no entry: says so and lists that stock's entries nearest the date, from its static ledger JSON. */
 export async function showMissingPermalink(pathname: string): Promise<boolean> {
@@ -24,7 +21,7 @@ export async function showMissingPermalink(pathname: string): Promise<boolean> {
   text.textContent = `${parts.ticker} has no signal on ${formatDate(parts.date)}.`;
   section.hidden = false;
   try {
-    const { ledger } = await staticJson(`/api/track-record/${encodeURIComponent(parts.ticker)}`, TickerLedgerSchema);
+    const { ledger } = await staticJson(`/api/track-record/${encodeURIComponent(parts.ticker)}`, TickerTrackFileSchema);
     const byDate = new Map(ledger.map((row) => [row.date, row]));
     const nearest = nearestDates([...byDate.keys()], parts.date);
     if (nearest.length === 0) {

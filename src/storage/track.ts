@@ -120,6 +120,16 @@ export class TrackStore {
         if (old !== undefined && old.exitDate === null && entry.exitDate !== null) {
           await trx.updateTable('ledger_entry').set({ exit_date: entry.exitDate }).where('ticker', '=', entry.ticker).where('report_date', '=', entry.date).execute();
         }
+        // Supporting scores found later in the entry's archived export (an entry recorded without them).
+        if (old !== undefined && old.scores == null && entry.scores != null) {
+          const s = entry.scores;
+          await trx
+            .updateTable('ledger_entry')
+            .set({ delta_score: s.delta, market_score: s.market, accuracy_score: s.accuracy, relevance_score: s.relevance })
+            .where('ticker', '=', entry.ticker)
+            .where('report_date', '=', entry.date)
+            .execute();
+        }
       }
     });
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ArchivedFile, SiteData } from '../../src/lib/domain/report/schemas';
-import { inputsHash, publish, upToDateBuild, withLock, withStaging } from '../../src/ingest/publish';
+import { inputsHash, publish, recycledBuild, upToDateBuild, withLock, withStaging } from '../../src/ingest/publish';
 import { buildEnv, loadConfig, type BuildShape } from '../../src/config';
 
 let work: string;
@@ -40,7 +40,7 @@ describe('publishing a staged build', () => {
     history: { dates: ['2026-11-19', '2026-11-20'], latest: [{ ticker: 'AAPL' }, { ticker: 'MSFT' }], scores: {} },
   } as unknown as SiteData;
 
-  it('swaps the build in with the replaced build\'s assets, writes build.json, commits the archive, and leaves no folder behind', async () => {
+  it('swaps the build in with the replaced build\'s assets, writes build.json, commits the archive, and keeps only the replaced build beside it', async () => {
     const dist = join(work, 'dist');
     const archiveDir = join(work, 'archive');
     await mkdir(join(dist, 'client', '_astro'), { recursive: true });
@@ -59,8 +59,16 @@ describe('publishing a staged build', () => {
     expect(build).toEqual({ builtAt: siteData.builtAt, reportDate: '2026-11-20', tickers: 2, reportDates: 2, files: 1, inputsHash: 'after', assets: ['page.NEW.js'] });
     expect(await upToDateBuild(dist, 'after')).toEqual(build);
     expect(JSON.parse(await readFile(join(archiveDir, 'index.json'), 'utf8')).files).toEqual([file]);
-    // The replaced build goes in a detached rm, which a loaded machine may still be running.
-    await expect.poll(async () => (await readdir(work)).sort(), { timeout: 10_000 }).toEqual(['archive', 'dist']);
+    // The replaced build is kept as the recycled one (the next build moves its permalinks out of it).
+    expect(JSON.parse(await readFile(join(recycledBuild(dist), 'build.json'), 'utf8'))).toEqual({ inputsHash: 'before', assets: ['page.OLD.js'] });
+    await expect.poll(async () => (await readdir(work)).sort(), { timeout: 10_000 }).toEqual(['archive', 'dist', 'dist.previous']);
+    // The next publish recycles this one; the one before goes in a detached rm, which a loaded machine may still be running.
+    await withStaging(dist, async (staging) => {
+      await mkdir(join(staging, 'client'), { recursive: true });
+      await publish(staging, dist, { siteData, inputsHash: 'later' }, { archiveDir, existing: [file], added: [] });
+    });
+    expect(JSON.parse(await readFile(join(recycledBuild(dist), 'build.json'), 'utf8')).inputsHash).toBe('after');
+    await expect.poll(async () => (await readdir(work)).sort(), { timeout: 10_000 }).toEqual(['archive', 'dist', 'dist.previous']);
   });
 });
 

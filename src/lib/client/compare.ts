@@ -1,7 +1,8 @@
 /** What /compare fetches for each stock: its record (or that it is locked or unknown), its ledger's hit rate. */
 import { LockedTickerSchema } from '../domain/accounts/entitlements';
 import type { SignalRecord } from '../domain/report/schemas';
-import { compareHitRate, TickerTrackFileSchema } from '../domain/signals/compare-data';
+import { compareHitRate } from '../domain/signals/compare-data';
+import { TickerTrackFileSchema } from '../domain/track-record/ledger-schema';
 import { StockFileSchema } from '../domain/site/api-responses';
 import { answer, api } from './api-client';
 import { ApiError } from './http';

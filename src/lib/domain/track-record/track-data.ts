@@ -10,6 +10,7 @@ import { ledgerStatus } from './ledger-view';
 import { MIN_RESOLVED } from './stats';
 import { modelPortfolio, type Portfolio } from './portfolio';
 import { DEFAULT_COST_BPS, DEMO_INDEX_NAME, type BenchmarkSeries } from './benchmark';
+import { IsoDay, LedgerEntrySchema, publishedLedgerRow } from './ledger-schema';
 
 export { formatReturn, type ListPrice, type PriceSource };
 import {
@@ -21,8 +22,6 @@ import {
   type PriceSeries,
   type TrackAggregates,
 } from './track-record';
-
-const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as yyyy-mm-dd');
 
 /** The label every page and file built from demo closes carries (the price card's words). */
 export const DEMO_PRICES_LABEL = 'Demo prices';
@@ -51,14 +50,6 @@ export function closesOfGroupedBars(bars: readonly z.infer<typeof GroupedBarSche
   return bars.filter((bar) => Number.isFinite(bar.c) && bar.c > 0).map((bar) => ({ ticker: bar.T, close: bar.c }));
 }
 
-const LedgerEntrySchema = z.object({
-  ticker: z.string(),
-  date: IsoDay,
-  direction: z.enum(['bullish', 'bearish']),
-  cScore: z.number(),
-  exitDate: IsoDay.nullable(),
-  scores: z.object({ delta: z.number(), market: z.number(), accuracy: z.number(), relevance: z.number() }).nullable().optional(),
-});
 
 /** What the daily job hands the build for the track record. */
 export const TrackDataSchema = z.object({
@@ -260,7 +251,7 @@ function tickerTrackBody(report: TrackReport, rows: readonly LedgerRow[], ticker
     signals: rows.length,
     bullish: aggregates.directions.bullish,
     bearish: aggregates.directions.bearish,
-    ledger: rows,
+    ledger: rows.map(publishedLedgerRow),
   };
 }
 
@@ -365,6 +356,10 @@ export interface PublishedTrackJson {
    */
   ledgerTotal?: number;
   ledgerIndex?: Record<string, [number, number]>;
+  /** Permalink pages (`T/date`) the daily job keeps from the published build: not rendered, listed in the sitemap. */
+  permalinkKept?: string[];
+  /** Permalink pages rendered with their own share image (`T/date`). */
+  permalinkImages?: string[];
 }
 
 /** The file beside the site data that holds each ticker's ledger rows, newest first: one JSON array a line. */
@@ -378,6 +373,8 @@ export const PublishedTrackJsonSchema = z.object({
   prices: z.array(z.tuple([z.string(), z.custom<ListPrice>(isObject)])),
   ledgerTotal: z.number().int().nonnegative().optional(),
   ledgerIndex: z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
+  permalinkKept: z.array(z.string()).optional(),
+  permalinkImages: z.array(z.string()).optional(),
 });
 
 /** The JSON form of a published track record. */

@@ -186,6 +186,20 @@ export function withLatestScores(entries: readonly LedgerEntry[], latestDate: st
   });
 }
 
+/** The supporting scores as the export's columns order them: Delta, Market, Accuracy, Relevance. */
+export type SupportingScoreValues = [number, number, number, number];
+
+/**
+ * The entries lacking supporting scores, given them from `found` (report date to ticker to the values of that report's
+ * export); the others as they are.
+ */
+export function withFoundScores(entries: readonly LedgerEntry[], found: ReadonlyMap<string, Readonly<Record<string, SupportingScoreValues>>>): LedgerEntry[] {
+  return entries.map((entry) => {
+    const values = entry.scores == null ? found.get(entry.date)?.[entry.ticker] : undefined;
+    return values ? { ...entry, scores: { delta: values[0], market: values[1], accuracy: values[2], relevance: values[3] } } : entry;
+  });
+}
+
 /** A ticker's entries in a report series (one per time it qualified), with their exit dates. */
 export function ledgerEntries(ticker: string, reportDates: readonly string[], scores: readonly (number | null)[]): LedgerEntry[] {
   return signalEntries(scores).map(({ index, direction, exitIndex }) => ({
@@ -397,14 +411,16 @@ export function mergeLedger(
   const kept = new Map<string, LedgerEntry>();
   let replaced = 0;
   let exits = 0;
+  // An entry recorded without its supporting scores takes them once the history finds them (its archived export).
+  const withScores = (entry: LedgerEntry, now: LedgerEntry | undefined): LedgerEntry => (entry.scores == null && now?.scores != null && same(entry, now) ? { ...entry, scores: now.scores } : entry);
   for (const entry of recorded) {
     const now = fresh.get(key(entry));
     if (republished.has(entry.date)) {
       if (!same(entry, now)) replaced += 1;
     } else if (entry.exitDate === null && now?.direction === entry.direction && now.exitDate !== null) {
       exits += 1;
-      kept.set(key(entry), { ...entry, exitDate: now.exitDate });
-    } else kept.set(key(entry), entry);
+      kept.set(key(entry), withScores({ ...entry, exitDate: now.exitDate }, now));
+    } else kept.set(key(entry), withScores(entry, now));
   }
   let added = 0;
   for (const entry of computed) {
