@@ -7,7 +7,8 @@
 import type { SignalHistory, SignalRecord } from '../report/schemas';
 import type { StoredFundamentals } from '../market-data/fundamentals';
 import { isQualified, scoreChange, signalDirection, type SignalDirection } from './signal';
-import { recentlyQualified, reversalsAndExits } from './lists';
+import { allSignals, recentlyQualified, reversalsAndExits } from './lists';
+import { visibleRows, type FreeSlice, type Viewer, type VisibleList } from '../accounts/entitlements';
 
 /** The numbers a screen bounds, by their query key, with the label the page shows. */
 export const RANGE_KEYS = [
@@ -466,6 +467,20 @@ export function screenRows(history: SignalHistory, fundamentals: Readonly<Record
       since: qualifiedStreak(history, r),
     };
   });
+}
+
+/**
+ * The records a viewer screens, in the table's order (All Signals'): every stock, or with PAYWALL=on and no Pro the
+ * free slice, by the lists' entitlement rule. The build (as an anonymous viewer) and the server (per session) ask it.
+ */
+export function screenerRecords(history: SignalHistory, slice: FreeSlice, viewer: Viewer): VisibleList<SignalRecord> {
+  return visibleRows(allSignals(history), slice, viewer, (r) => r.ticker);
+}
+
+/** The screen rows of `records`, in their order, from the rows of the whole report. */
+export function screenRowsOf(records: readonly SignalRecord[], all: readonly ScreenRow[]): ScreenRow[] {
+  const byTicker = new Map(all.map((r) => [r.ticker, r]));
+  return records.map((r) => byTicker.get(r.ticker)!);
 }
 
 /** A preset: a name and the query it stands for. */
