@@ -7,7 +7,7 @@
 import { parseScreen, runScreen, screenCountText, missingText, screenToQuery, SCREEN_CSV_HEADER, screenCsvRow, type ParsedScreen, type ScreenRow } from '../../lib/domain/signals/screener';
 import { PRO_ROWS_MARK, SCREEN_ROWS_PATH, unpackScreenRows } from '../../lib/domain/signals/screener-page';
 import { fetchStaticText } from '../../lib/client/static-files';
-import { proScreener } from '../../lib/client/pro';
+import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
 import { $user } from '../../stores/user';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from '../list/row-window';
@@ -77,6 +77,8 @@ function rowsFromHtml(html: string): HTMLTableRowElement[] {
  * refuses (signed out meanwhile, or not Pro). The row window, if any, shows them from the next render.
  */
 async function loadProRows(state: State): Promise<boolean> {
+  // Loaded only for a Pro account: nobody else pays for the Pro client's code.
+  const { proScreener } = await import('../../lib/client/pro');
   const body = await proScreener();
   if (body === null) return false;
   const rows = unpackScreenRows(body.rows);
@@ -296,11 +298,12 @@ export function enhanceScreener(): void {
   enhanceStars(() => {
     if (state.parsed.screen.flags.watched) update(state.parsed, false);
   });
-  // Once the data is there the table switches to its row window, showing the address's screen (the static page on a
-  // CDN shows the empty one until then). The CSV button says the data is there.
+  // The page shows its screen already (the static page the empty one, the server's the address's), except a query on a
+  // CDN and the watched flag: those are screened once the data is there. A big table switches to its row window then
+  // too; a smaller one on its first screen, which keeps the work of loading short. The CSV button says the data is there.
   void loading.then(
     () => {
-      apply(state);
+      if ((!partial && location.search !== '') || state.parsed.screen.flags.watched || state.trs.length >= WINDOW_FROM_ROWS) apply(state);
       if (csv) csv.hidden = false;
     },
     (error: unknown) => {
