@@ -10,7 +10,7 @@ import { proScreenerPage, renderScreenerPage, SCREEN_ROWS_PATH, splitScreenerPag
 import { parseScreen } from '../../lib/domain/signals/screener';
 import { seesEverything } from '../../lib/domain/accounts/entitlements';
 import type { SiteIndex } from '../../storage/site-index';
-import { proScreenRows } from './screener-rows';
+import { proScreenRows, type ScreenerViewers } from './screener-rows';
 import { isTicker } from '../../lib/domain/report/ticker';
 import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from '../security';
@@ -113,18 +113,6 @@ interface ScreenerAnswer {
   watched: boolean;
 }
 
-/** A signed-in viewer of the screener: their plan and, when a screen asks for it, their watchlist. */
-export interface ScreenerViewer {
-  isPro: boolean;
-  watchlist(): Promise<ReadonlySet<string>>;
-}
-
-/** Who asks for /screener on `npm start`: with them a Pro session screens every stock and `watched=1` the account's watchlist. */
-export interface ScreenerViewers {
-  paywall: boolean;
-  /** The signed-in viewer of a request's cookie header, or null. */
-  lookup(cookie: string | undefined): Promise<ScreenerViewer | null>;
-}
 
 /**
  * /screener with a query answered with the screen's result already in the HTML (the form filled, the result's rows in

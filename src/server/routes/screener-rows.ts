@@ -10,7 +10,6 @@ import { signalRowHtml } from '../../components/screener/signal-row-markup';
 import type { SiteIndex } from '../../storage/site-index';
 import { siteScreenRows } from './screens';
 import type { Accounts } from '../accounts';
-import type { ScreenerViewers } from './pages';
 import { storedWatchlist } from './watchlist';
 
 export interface ProScreenRows {
@@ -31,6 +30,19 @@ export function proScreenRows(site: SiteIndex): ProScreenRows {
   pro = { rows: screenRowsOf(records, siteScreenRows(site)), html };
   rowsOf.set(site, pro);
   return pro;
+}
+
+/** A signed-in viewer of the screener: their plan and, when a screen asks for it, their watchlist. */
+export interface ScreenerViewer {
+  isPro: boolean;
+  watchlist(): Promise<ReadonlySet<string>>;
+}
+
+/** Who asks for /screener on `npm start`: with them a Pro session screens every stock and `watched=1` the account's watchlist. */
+export interface ScreenerViewers {
+  paywall: boolean;
+  /** The signed-in viewer of a request's cookie header, or null. */
+  lookup(cookie: string | undefined): Promise<ScreenerViewer | null>;
 }
 
 /** The screener's viewers of an account layer: the session's plan, and the account's watchlist from the database. */
