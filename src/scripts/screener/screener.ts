@@ -164,8 +164,12 @@ function apply(state: State): void {
     state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS) ?? undefined;
   }
   if (state.view) {
-    state.view.order = result.order;
-    renderWindow(state.view, true);
+    const view = state.view;
+    view.order = result.order;
+    // No measuring on the input's own task (it would lay the page out twice before the frame): the window stands where
+    // it was last measured, and is measured again as the frame starts, in case the status lines above it moved.
+    renderWindow(view, true, false);
+    requestAnimationFrame(() => renderWindow(view, false));
   } else {
     const { body } = state;
     const parent = body.parentNode!;
@@ -177,24 +181,18 @@ function apply(state: State): void {
   }
 }
 
-let addressTimer = 0;
-let addressQuery: string | null = null;
+/** How long the address waits for typing to pause. */
+const ADDRESS_PAUSE_MS = 250;
+let addressTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * The address follows the screen once the updated table is on screen: history.replaceState costs the main thread
- * several milliseconds on a slow phone, which the reader does not wait for. Quick changes write the last one only.
+ * The address follows the screen once typing pauses: history.replaceState costs the main thread several milliseconds
+ * on a slow phone, which nobody waits for (the table and the count update at once), and a burst of keys writes it once.
  */
 function writeAddress(parsed: ParsedScreen): void {
-  addressQuery = screenToQuery(parsed.screen);
-  if (addressTimer !== 0) return;
-  addressTimer = requestAnimationFrame(() =>
-    setTimeout(() => {
-      addressTimer = 0;
-      const query = addressQuery ?? '';
-      addressQuery = null;
-      history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
-    }, 0),
-  );
+  const query = screenToQuery(parsed.screen);
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(() => history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`), ADDRESS_PAUSE_MS);
 }
 
 /** The result as a CSV file download (the CSV writer loads on the first download). */
