@@ -48,19 +48,25 @@ export function formQuery(form: HTMLFormElement): string {
 /** Shows a screen in the form. */
 function fillForm(form: HTMLFormElement, parsed: ParsedScreen): void {
   const { screen } = parsed;
+  // Only what differs is written: the page usually comes filled already, and each write re-renders its control.
   for (const element of form.elements) {
     if (element instanceof HTMLInputElement) {
       const name = element.name;
-      if (element.type === 'checkbox') element.checked = screen.flags[name as keyof typeof screen.flags] === true;
-      else if (name === 'since') element.value = screen.since === null ? '' : String(screen.since);
-      else {
-        const range = screen.ranges[name as keyof typeof screen.ranges];
-        element.value = range ? `${range.min ?? ''}..${range.max ?? ''}` : '';
+      if (element.type === 'checkbox') {
+        const on = screen.flags[name as keyof typeof screen.flags] === true;
+        if (element.checked !== on) element.checked = on;
+        continue;
       }
+      const range = screen.ranges[name as keyof typeof screen.ranges];
+      const value = name === 'since' ? (screen.since === null ? '' : String(screen.since)) : range ? `${range.min ?? ''}..${range.max ?? ''}` : '';
+      if (element.value !== value) element.value = value;
     } else if (element instanceof HTMLSelectElement) {
       const chosen = element.name === 'sector' ? screen.sectors : element.name === 'industry' ? screen.industries : element.name === 'signal' ? screen.signals.slice(0, 1) : [];
       const sort = screen.sort ? `${screen.sort.order === 'desc' ? '-' : ''}${screen.sort.key}` : '';
-      for (const opt of element.options) opt.selected = element.name === 'sort' ? opt.value === sort : chosen.includes(opt.value);
+      for (const opt of element.options) {
+        const selected = element.name === 'sort' ? opt.value === sort : chosen.includes(opt.value);
+        if (opt.selected !== selected) opt.selected = selected;
+      }
     }
   }
 }
