@@ -22,6 +22,7 @@ import { closingPricesSourceFor, fundamentalsSourceFor } from '../src/server/pro
 import { TrackStore } from '../src/storage/track';
 import { readUniverse } from '../src/storage/universe';
 import { operatorPages } from '../src/server/routes/pages';
+import { screenerViewers } from '../src/server/routes/screener-rows';
 import { RunLog } from '../src/storage/run-log';
 import { AlertStore } from '../src/storage/alerts';
 import { createDigestSender } from '../src/server/mail';
@@ -85,6 +86,7 @@ const app = createApp({
   site,
   api: createApi({ ...options, operatorTools: tools, site, readiness: () => readiness }),
   operatorPages: operatorPages(options.accounts.session, distDir),
+  screenerViewers: screenerViewers(options.accounts),
   security,
   operations: requestOperations(logger, { readiness: () => readiness }),
 });

@@ -1,6 +1,4 @@
-import { allSignals } from './domain/signals/lists';
-import { screenRows, type ScreenRow } from './domain/signals/screener';
-import { visibleRows } from './domain/accounts/entitlements';
+import { screenerRecords, screenRows, screenRowsOf, type ScreenRow } from './domain/signals/screener';
 import type { SignalRecord } from './domain/report/schemas';
 import { siteData } from './site-data';
 import { anonymousViewer, siteSlice } from './site-access';
@@ -14,8 +12,7 @@ let cached: { records: SignalRecord[]; rows: ScreenRow[]; locked: number } | und
 export function siteScreener(): { records: SignalRecord[]; rows: ScreenRow[]; locked: number } {
   if (cached) return cached;
   const data = siteData();
-  const { rows: records, locked } = visibleRows(allSignals(data.history), siteSlice(), anonymousViewer(), (r) => r.ticker);
-  const byTicker = new Map(screenRows(data.history, data.fundamentals).map((r) => [r.ticker, r]));
-  cached = { records, rows: records.map((r) => byTicker.get(r.ticker)!), locked };
+  const { rows: records, locked } = screenerRecords(data.history, siteSlice(), anonymousViewer());
+  cached = { records, rows: screenRowsOf(records, screenRows(data.history, data.fundamentals)), locked };
   return cached;
 }

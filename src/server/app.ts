@@ -4,6 +4,7 @@ import { OPERATOR_PAGES } from '../lib/domain/site/routes';
 import { requestBodyLimits } from './body-limits';
 import { answerError } from './errors';
 import { archiveFirstPageRedirect, filteredListPages, screenerPages, signalPageRedirect } from './routes/pages';
+import type { ScreenerViewers } from './routes/screener-rows';
 import { SiteIndexLoader } from '../storage/site-index';
 import { FILTERABLE_LIST_PATHS } from '../lib/domain/signals/list-filter';
 import { DEFAULT_SECURITY_POLICY, framableAnswers, type SecurityPolicy } from './security';
@@ -27,6 +28,8 @@ export interface AppOptions<E extends Env> extends StaticSiteOptions {
   security?: SecurityPolicy;
   /** The check in front of the operators' pages (routes/pages.ts `operatorPages`); without it they are plain static pages. */
   operatorPages?: MiddlewareHandler;
+  /** Who asks for /screener: a Pro session's and a watchlist's screens (routes/pages.ts); without it the answer is the same for all. */
+  screenerViewers?: ScreenerViewers;
   /** The published build's index, shared with the API (createApi's `site`) so the process holds one copy. */
   site?: SiteIndexLoader;
   /**
@@ -58,7 +61,7 @@ export function createApp<E extends Env = Env>(options: AppOptions<E>): Hono<E> 
   app.use('/archives/*', archiveFirstPageRedirect());
   const site = options.site ?? new SiteIndexLoader(options.distDir);
   const lists = filteredListPages(options.distDir, site, headers['content-security-policy']);
-  const screener = screenerPages(options.distDir, site, headers['content-security-policy']);
+  const screener = screenerPages(options.distDir, site, headers['content-security-policy'], options.screenerViewers);
   app.use('/screener', screener).use('/screener/', screener);
   for (const path of ['/', ...FILTERABLE_LIST_PATHS]) app.use(path, lists).use(`${path}/`.replace('//', '/'), lists);
   if (options.operatorPages !== undefined) for (const page of OPERATOR_PAGES) app.use(page, options.operatorPages).use(`${page}/*`, options.operatorPages);

@@ -55,6 +55,7 @@ describe.each(DATABASES)('PAYWALL=on on $name', ({ url }) => {
     '/api/pro/stock/AAPL',
     '/api/pro/ticker-metrics/AAPL',
     '/api/pro/c-score-trend/AAPL',
+    '/api/pro/screener',
   ];
 
   describe('/api/pro', () => {

@@ -102,6 +102,13 @@ describe('rowWindow', () => {
     expect(rowWindow(44 * 100 + 30, 440, 44, 6000, 12)).toEqual({ first: 88, last: 123 });
   });
 
+  it('keeps only the rows that reach into the view when the table starts below its top', () => {
+    // The table starts 300 px down a 440 px view: 140 px show rows (4 of them, one more for a partly shown row).
+    expect(rowWindow(-300, 440, 44, 6000, 4)).toEqual({ first: 0, last: 9 });
+    // The table starts below the view: no row shows, the overscan stays for the first scroll and the keyboard.
+    expect(rowWindow(-900, 440, 44, 6000, 4)).toEqual({ first: 0, last: 5 });
+  });
+
   it('clamps to the rows there are', () => {
     expect(rowWindow(44 * 5995, 440, 44, 6000, 12)).toEqual({ first: 5977, last: 6000 });
     expect(rowWindow(0, 440, 44, 7, 12)).toEqual({ first: 0, last: 7 });

@@ -24,3 +24,8 @@ export function proList(list: ProListName) {
 export function proStockRecord(ticker: string) {
   return refusedAsNull(answer(api.pro.stock[':ticker'].$get({ param: { ticker: encodeURIComponent(ticker) } })));
 }
+
+/** GET /api/pro/screener: every stock's screen row (packed as the static data is) and row HTML, in the table's order. */
+export function proScreener() {
+  return refusedAsNull(answer(api.pro.screener.$get()));
+}

@@ -5,7 +5,7 @@
  * every later frame slower; a window of a few dozen rows re-sorts and scrolls in a frame or two. The pre-rendered
  * table stays whole for readers without JavaScript.
  */
-import { rowWindow, type RowWindow } from '../../lib/domain/signals/table';
+import { rowWindow, WINDOW_OVERSCAN_ROWS, type RowWindow } from '../../lib/domain/signals/table';
 
 /** A windowed table: its rows, the shown rows in order, and which of them are in the page. */
 export interface RowView {
@@ -22,6 +22,8 @@ export interface RowView {
   /** Row indexes of the rows that pass the filters, in the shown order. */
   order: number[];
   range: RowWindow;
+  /** Rows kept in the page above and below the visible ones. */
+  overscan: number;
   frame: number;
   /** Brings a row up to date as it comes into the window (its star, say). */
   onRowShown: (row: HTMLTableRowElement) => void;
@@ -56,7 +58,7 @@ function measureWindow(view: Pick<RowView, 'table' | 'scrollTop' | 'viewport' | 
  * Every measurement comes first: once anything changes, the next read would lay out thousands of rows again. The rows
  * are put in the page by the first `renderWindow`.
  */
-export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[], onRowShown: RowView['onRowShown']): RowView | null {
+export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[], onRowShown: RowView['onRowShown'], overscan = WINDOW_OVERSCAN_ROWS): RowView | null {
   const sample = rows[0];
   const body = table.tBodies[0];
   if (!sample || !body) return null;
@@ -77,6 +79,7 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
     after: spacerRow(),
     order: rows.map((_, i) => i),
     range: { first: 0, last: 0 },
+    overscan,
     frame: 0,
     onRowShown,
   };
@@ -105,7 +108,7 @@ export function renderWindow(view: RowView, force: boolean, measure = true): voi
   const { table } = view;
   // Measured each time: what is above the table (a filter bar that wraps, a landing page's cards) may have moved it.
   if (measure) measureWindow(view);
-  const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length);
+  const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length, view.overscan);
   if (!force && range.first === view.range.first && range.last === view.range.last) return;
   view.range = range;
   table.setAttribute('aria-rowcount', String(view.order.length + 1));
@@ -120,24 +123,25 @@ export function renderWindow(view: RowView, force: boolean, measure = true): voi
   }
   wanted.push(view.after);
   const body = table.tBodies[0]!;
-  if (body.rows.length > 4 * wanted.length) {
-    // Most rows leave (the first window of a whole table): one bulk replace, far cheaper than a removal per row.
-    const focused = document.activeElement;
+  const focused = document.activeElement;
+  // A new order (a re-sort, a new filter) with no focus in the body: one bulk replace, far cheaper than a removal per row.
+  const bulk = body.rows.length > 4 * wanted.length || (force && !(focused instanceof Node && body.contains(focused)));
+  if (bulk) {
     body.replaceChildren(...wanted);
     if (focused instanceof HTMLElement && focused !== document.activeElement && body.contains(focused)) focused.focus({ preventScroll: true });
-    // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
-    if (!table.hasAttribute('data-windowed')) {
-      table.style.setProperty('--row-h', `${view.rowHeight}px`);
-      table.dataset.windowed = '';
+  } else {
+    // Rows that stay keep their place (and keyboard focus); only the rows that leave or arrive move.
+    const keep = new Set(wanted);
+    for (const row of [...body.rows]) if (!keep.has(row)) row.remove();
+    let next: Element | null = body.firstElementChild;
+    for (const row of wanted) {
+      if (row === next) next = next.nextElementSibling;
+      else body.insertBefore(row, next);
     }
-    return;
   }
-  // Rows that stay keep their place (and keyboard focus); only the rows that leave or arrive move.
-  const keep = new Set(wanted);
-  for (const row of [...body.rows]) if (!keep.has(row)) row.remove();
-  let next: Element | null = body.firstElementChild;
-  for (const row of wanted) {
-    if (row === next) next = next.nextElementSibling;
-    else body.insertBefore(row, next);
+  // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
+  if (!table.hasAttribute('data-windowed')) {
+    table.style.setProperty('--row-h', `${view.rowHeight}px`);
+    table.dataset.windowed = '';
   }
 }

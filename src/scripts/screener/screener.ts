@@ -5,13 +5,17 @@
  * rows are loaded with the data.
  */
 import { parseScreen, runScreen, screenCountText, missingText, screenToQuery, SCREEN_CSV_HEADER, screenCsvRow, type ParsedScreen, type ScreenRow } from '../../lib/domain/signals/screener';
-import { SCREEN_ROWS_PATH, unpackScreenRows } from '../../lib/domain/signals/screener-page';
+import { PRO_ROWS_MARK, SCREEN_ROWS_PATH, unpackScreenRows } from '../../lib/domain/signals/screener-page';
 import { fetchStaticText } from '../../lib/client/static-files';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
+import { $user } from '../../stores/user';
 import { $watchedSet } from '../../stores/watchlist';
 import { renderWindow, startWindow, type RowView } from '../list/row-window';
 import { enhanceStars, showRowStar } from '../list/stars';
 import { enhanceRowChoice, makeRowChoosable } from '../list/row-choose';
+
+/** Rows kept in the page above and below the visible ones: enough for the keyboard's next row and a short scroll. */
+const OVERSCAN_ROWS = 4;
 
 /** The table's column keys that a screen can sort by, as screen keys. */
 const SORTABLE: Record<string, string> = {
@@ -30,6 +34,8 @@ interface State {
   view?: RowView;
   parsed: ParsedScreen;
   order: number[];
+  /** The status lines, found once; `shownErrors` is the error list as last shown. */
+  status: { count: HTMLElement | null; missingLine: HTMLElement | null; errors: HTMLElement | null; watched: HTMLElement | null; shownErrors: string };
 }
 
 /** The query the form holds (empty fields left out). */
@@ -42,25 +48,59 @@ export function formQuery(form: HTMLFormElement): string {
 /** Shows a screen in the form. */
 function fillForm(form: HTMLFormElement, parsed: ParsedScreen): void {
   const { screen } = parsed;
+  // Only what differs is written: the page usually comes filled already, and each write re-renders its control.
   for (const element of form.elements) {
     if (element instanceof HTMLInputElement) {
       const name = element.name;
-      if (element.type === 'checkbox') element.checked = screen.flags[name as keyof typeof screen.flags] === true;
-      else if (name === 'since') element.value = screen.since === null ? '' : String(screen.since);
-      else {
-        const range = screen.ranges[name as keyof typeof screen.ranges];
-        element.value = range ? `${range.min ?? ''}..${range.max ?? ''}` : '';
+      if (element.type === 'checkbox') {
+        const on = screen.flags[name as keyof typeof screen.flags] === true;
+        if (element.checked !== on) element.checked = on;
+        continue;
       }
+      const range = screen.ranges[name as keyof typeof screen.ranges];
+      const value = name === 'since' ? (screen.since === null ? '' : String(screen.since)) : range ? `${range.min ?? ''}..${range.max ?? ''}` : '';
+      if (element.value !== value) element.value = value;
     } else if (element instanceof HTMLSelectElement) {
       const chosen = element.name === 'sector' ? screen.sectors : element.name === 'industry' ? screen.industries : element.name === 'signal' ? screen.signals.slice(0, 1) : [];
       const sort = screen.sort ? `${screen.sort.order === 'desc' ? '-' : ''}${screen.sort.key}` : '';
-      for (const opt of element.options) opt.selected = element.name === 'sort' ? opt.value === sort : chosen.includes(opt.value);
+      for (const opt of element.options) {
+        const selected = element.name === 'sort' ? opt.value === sort : chosen.includes(opt.value);
+        if (opt.selected !== selected) opt.selected = selected;
+      }
     }
   }
 }
 
+/** Table rows from their HTML, in order. */
+function rowsFromHtml(html: string): HTMLTableRowElement[] {
+  const template = document.createElement('template');
+  template.innerHTML = `<table><tbody>${html}</tbody></table>`;
+  return [...template.content.querySelector('tbody')!.rows];
+}
+
+/**
+ * A Pro account's rows with PAYWALL=on (every stock; the static page holds the free slice): false when the route
+ * refuses (signed out meanwhile, or not Pro). The row window, if any, shows them from the next render.
+ */
+async function loadProRows(state: State): Promise<boolean> {
+  // Loaded only for a Pro account: nobody else pays for the Pro client's code.
+  const { proScreener } = await import('../../lib/client/pro');
+  const body = await proScreener();
+  if (body === null) return false;
+  const rows = unpackScreenRows(body.rows);
+  const trs = rowsFromHtml(body.html);
+  if (trs.length !== rows.length) throw new Error('The Pro rows and their data differ; reload the page.');
+  state.rows = rows;
+  state.trs = trs;
+  if (state.view) state.view.rows = trs;
+  state.full = true;
+  return true;
+}
+
 /** Loads the rows' data; a page from the server (the result's rows only) also loads the static page's every row. */
 async function loadRows(state: State, partial: boolean): Promise<void> {
+  // The server rendered a Pro session's screen: its rows come from the Pro route, the free ones only if it refuses.
+  if (state.table.closest(`[${PRO_ROWS_MARK}]`) && (await loadProRows(state))) return;
   const [json, page] = await Promise.all([fetchStaticText(SCREEN_ROWS_PATH), partial ? fetchStaticText('/screener') : Promise.resolve(null)]);
   state.rows = unpackScreenRows(json);
   if (page !== null) {
@@ -72,26 +112,41 @@ async function loadRows(state: State, partial: boolean): Promise<void> {
   state.full = true;
 }
 
+/** Sets a text only when it changes: an unchanged live region is neither re-laid out nor read again. */
+function setText(element: HTMLElement | null, text: string): void {
+  if (element && element.textContent !== text) element.textContent = text;
+}
+
+/** The count, the stocks a missing figure left out, the parts of the query not used, and the sorted column. */
 function showStatus(state: State, missing: ReturnType<typeof runScreen>['missing']): void {
-  const count = document.querySelector<HTMLElement>('[data-screen-count]');
-  if (count) count.textContent = screenCountText(state.order.length, state.rows.length);
-  const missingLine = document.querySelector<HTMLElement>('[data-screen-missing]');
+  const { count, missingLine, errors } = state.status;
+  setText(count, screenCountText(state.order.length, state.rows.length));
   if (missingLine) {
-    missingLine.textContent = missingText(missing);
+    setText(missingLine, missingText(missing));
     missingLine.hidden = missingLine.textContent === '';
   }
-  const errors = document.querySelector<HTMLElement>('[data-screen-errors]');
   const list = errors?.querySelector('ul');
-  if (errors && list) {
-    list.replaceChildren(...state.parsed.errors.map((e) => Object.assign(document.createElement('li'), { textContent: e.message })));
-    errors.hidden = state.parsed.errors.length === 0;
+  const messages = state.parsed.errors.map((e) => e.message);
+  if (errors && list && messages.join('\n') !== state.status.shownErrors) {
+    state.status.shownErrors = messages.join('\n');
+    list.replaceChildren(...messages.map((message) => Object.assign(document.createElement('li'), { textContent: message })));
+    errors.hidden = messages.length === 0;
   }
+  showWatchedNote(state);
   const sort = state.parsed.screen.sort;
   for (const th of state.table.tHead?.rows[0]?.cells ?? []) {
     const key = SORTABLE[th.dataset.key ?? ''];
-    if (key && sort?.key === key) th.setAttribute('aria-sort', sort.order === 'asc' ? 'ascending' : 'descending');
-    else th.removeAttribute('aria-sort');
+    const wanted = key && sort?.key === key ? (sort.order === 'asc' ? 'ascending' : 'descending') : null;
+    if (th.getAttribute('aria-sort') === wanted) continue;
+    if (wanted === null) th.removeAttribute('aria-sort');
+    else th.setAttribute('aria-sort', wanted);
   }
+}
+
+/** Says why "Watched only" shows nothing when nobody is signed in and this browser watches no stock. */
+function showWatchedNote(state: State): void {
+  const note = state.status.watched;
+  if (note) note.hidden = !(state.parsed.screen.flags.watched && $user.get().status === 'signed-out' && $watchedSet.get().size === 0);
 }
 
 function showRow(row: HTMLTableRowElement): void {
@@ -99,18 +154,28 @@ function showRow(row: HTMLTableRowElement): void {
   makeRowChoosable(row);
 }
 
-/** Runs the screen and shows its rows. */
+/**
+ * Runs the screen and shows its rows through the row window (only the rows in view and a few around them are in the
+ * page, whatever the result's size; aria-rowcount and aria-rowindex say where they are). A table that is not
+ * displayed (no row height to measure) takes the whole result.
+ */
 function apply(state: State): void {
   const result = runScreen(state.rows, state.parsed.screen, $watchedSet.get());
   state.order = result.order;
-  if (state.trs.length >= WINDOW_FROM_ROWS && !state.view) {
+  // The status lines first: the window then measures the table where they leave it.
+  showStatus(state, result.missing);
+  if (!state.view && state.trs.length > 0) {
     // The window measures the first row: rows loaded from the static page are not in this page yet.
     if (!state.trs[0]!.isConnected) state.body.prepend(state.trs[0]!);
-    state.view = startWindow(state.table, state.trs, showRow) ?? undefined;
+    state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS) ?? undefined;
   }
   if (state.view) {
-    state.view.order = result.order;
-    renderWindow(state.view, true);
+    const view = state.view;
+    view.order = result.order;
+    // No measuring on the input's own task (it would lay the page out twice before the frame): the window stands where
+    // it was last measured, and is measured again as the frame starts, in case the status lines above it moved.
+    renderWindow(view, true, false);
+    requestAnimationFrame(() => renderWindow(view, false));
   } else {
     const { body } = state;
     const parent = body.parentNode!;
@@ -120,12 +185,20 @@ function apply(state: State): void {
     for (const i of result.order) showRow(state.trs[i]!);
     parent.insertBefore(body, next);
   }
-  showStatus(state, result.missing);
 }
 
+/** How long the address waits for typing to pause. */
+const ADDRESS_PAUSE_MS = 250;
+let addressTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The address follows the screen once typing pauses: history.replaceState costs the main thread several milliseconds
+ * on a slow phone, which nobody waits for (the table and the count update at once), and a burst of keys writes it once.
+ */
 function writeAddress(parsed: ParsedScreen): void {
   const query = screenToQuery(parsed.screen);
-  history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(() => history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`), ADDRESS_PAUSE_MS);
 }
 
 /** The result as a CSV file download (the CSV writer loads on the first download). */
@@ -147,7 +220,14 @@ export function enhanceScreener(): void {
   const form = document.querySelector<HTMLFormElement>('form[data-screener-form]');
   if (!table || !form || !table.tBodies[0]) return;
   const partial = table.closest('[data-screen-rows]')?.hasAttribute('data-partial') ?? false;
-  const state: State = { table, body: table.tBodies[0], form, rows: [], trs: [...table.tBodies[0].rows], full: false, parsed: parseScreen(location.search), order: [] };
+  const status = {
+    count: document.querySelector<HTMLElement>('[data-screen-count]'),
+    missingLine: document.querySelector<HTMLElement>('[data-screen-missing]'),
+    errors: document.querySelector<HTMLElement>('[data-screen-errors]'),
+    watched: document.querySelector<HTMLElement>('[data-screen-watched]'),
+    shownErrors: '',
+  };
+  const state: State = { table, body: table.tBodies[0], form, rows: [], trs: [...table.tBodies[0].rows], full: false, parsed: parseScreen(location.search), order: [], status };
   const loading = loadRows(state, partial);
   const update = (parsed: ParsedScreen, address = true) => {
     state.parsed = parsed;
@@ -200,6 +280,22 @@ export function enhanceScreener(): void {
       update(parsed);
     });
   }
+  // With the paywall a Pro account screens every stock: its rows replace the free slice once the shell knows the plan.
+  const gate = document.querySelector<HTMLElement>('[data-pro-gate]');
+  let proAsked = false;
+  $user.subscribe((user) => {
+    showWatchedNote(state);
+    if (!gate || proAsked || user.status !== 'signed-in' || !user.isPremium || state.table.closest(`[${PRO_ROWS_MARK}]`)) return;
+    proAsked = true;
+    void loading
+      .then(() => loadProRows(state))
+      .then((loaded) => {
+        if (!loaded) return;
+        gate.hidden = true;
+        apply(state);
+      })
+      .catch(() => undefined);
+  });
   const csv = document.querySelector<HTMLButtonElement>('[data-screen-csv]');
   csv?.addEventListener('click', () => void downloadCsv(state));
   enhanceRowChoice(table);
@@ -207,7 +303,8 @@ export function enhanceScreener(): void {
     if (state.parsed.screen.flags.watched) update(state.parsed, false);
   });
   // The page shows its screen already (the static page the empty one, the server's the address's), except a query on a
-  // CDN and the watched flag; a big table also switches to its row window. The CSV button says the data is there.
+  // CDN and the watched flag: those are screened once the data is there. A big table switches to its row window then
+  // too; a smaller one on its first screen, which keeps the work of loading short. The CSV button says the data is there.
   void loading.then(
     () => {
       if ((!partial && location.search !== '') || state.parsed.screen.flags.watched || state.trs.length >= WINDOW_FROM_ROWS) apply(state);

@@ -6,7 +6,11 @@ import type { MiddlewareHandler } from 'hono';
 import { FILTERABLE_LIST_PATHS, filterListHtml, hasServerFilter } from '../../lib/domain/signals/list-filter';
 import { signalDirection } from '../../lib/domain/signals/signal';
 import { parseTableState } from '../../lib/domain/signals/table';
-import { renderScreenerPage, SCREEN_ROWS_PATH, splitScreenerPage, type ScreenerPage } from '../../lib/domain/signals/screener-page';
+import { proScreenerPage, renderScreenerPage, SCREEN_ROWS_PATH, splitScreenerPage, type ScreenerPage } from '../../lib/domain/signals/screener-page';
+import { parseScreen } from '../../lib/domain/signals/screener';
+import { seesEverything } from '../../lib/domain/accounts/entitlements';
+import type { SiteIndex } from '../../storage/site-index';
+import { proScreenRows, type ScreenerViewers } from './screener-rows';
 import { isTicker } from '../../lib/domain/report/ticker';
 import { readBuildInfo, type SiteIndexLoader } from '../../storage/site-index';
 import { pagePolicy, SECURITY_HEADERS } from '../security';
@@ -105,7 +109,10 @@ interface ScreenerAnswer {
   html: string;
   gzip?: Uint8Array<ArrayBuffer>;
   etag: string;
+  /** The query asks for watched stocks only. */
+  watched: boolean;
 }
+
 
 /**
  * /screener with a query answered with the screen's result already in the HTML (the form filled, the result's rows in
@@ -113,8 +120,8 @@ interface ScreenerAnswer {
  * (lib/domain/signals/screener-page.ts). Renders are kept per build; the answer is the same for everyone, so shared
  * caches may keep it and revalidate it by its entity tag.
  */
-export function screenerPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!): MiddlewareHandler {
-  let build: { index: object; page: ScreenerPage | null; csp: string; tag: string; answers: Map<string, ScreenerAnswer> } | null = null;
+export function screenerPages(distDir: string, site: SiteIndexLoader, policy = SECURITY_HEADERS['content-security-policy']!, viewers?: ScreenerViewers): MiddlewareHandler {
+  let build: { index: SiteIndex; page: ScreenerPage | null; proPage?: ScreenerPage; csp: string; tag: string; answers: Map<string, ScreenerAnswer> } | null = null;
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const start = c.req.url.indexOf('?');
@@ -134,16 +141,37 @@ export function screenerPages(distDir: string, site: SiteIndexLoader, policy = S
     let answer = build.answers.get(query);
     if (answer === undefined) {
       const html = renderScreenerPage(build.page, query);
-      answer = { html, etag: `"${build.tag}-${createHash('sha256').update(query).digest('base64url').slice(0, 16)}"` };
+      answer = { html, etag: `"${build.tag}-${createHash('sha256').update(query).digest('base64url').slice(0, 16)}"`, watched: parseScreen(query).screen.flags.watched === true };
       if (build.answers.size >= SCREENER_CACHE_ENTRIES) build.answers.delete(build.answers.keys().next().value!);
       build.answers.set(query, answer);
+    }
+    // A Pro session with the paywall, or a screen of the watchlist, gets its own answer; the public one says it varies.
+    const personal = viewers !== undefined && (viewers.paywall || answer.watched);
+    const cookie = c.req.header('cookie');
+    const viewer = personal && cookie ? await viewers.lookup(cookie) : null;
+    if (viewer !== null) {
+      const pro = viewers!.paywall && seesEverything({ paywall: true, isPro: viewer.isPro });
+      const watched = answer.watched ? await viewer.watchlist() : null;
+      if (pro || watched !== null) {
+        let page = build.page;
+        if (pro) {
+          const rows = proScreenRows(build.index);
+          page = build.proPage ??= proScreenerPage(build.page, rows.rows, rows.html);
+        }
+        return c.body(renderScreenerPage(page, query, watched), 200, {
+          'Cache-Control': 'private, no-store',
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy': build.csp,
+          Vary: 'Cookie',
+        });
+      }
     }
     const headers: Record<string, string> = {
       'Cache-Control': 'public, max-age=0, must-revalidate',
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': build.csp,
       ETag: answer.etag,
-      Vary: 'Accept-Encoding',
+      Vary: personal ? 'Accept-Encoding, Cookie' : 'Accept-Encoding',
     };
     if (c.req.header('if-none-match')?.split(/\s*,\s*/).includes(answer.etag)) return c.body(null, 304, headers);
     if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {

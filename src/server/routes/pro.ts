@@ -14,13 +14,15 @@ import { refusal } from '../errors';
 import { routeTicker, validate } from '../validate';
 import { knownRecord, type ApiContext } from './context';
 import { requirePro, type SessionEnv } from '../auth/session';
+import { packScreenRows } from '../../lib/domain/signals/screener-page';
+import { proScreenRows } from './screener-rows';
 
 /** The Pro lists, by the page address they complete. */
 export const PRO_LISTS = ['all-signals', 'currently-qualified', 'recently-qualified', 'reversals-exits', 'heatmap'] as const;
 const ListParams = z.object({ list: z.enum(PRO_LISTS, { error: `expected one of ${PRO_LISTS.join(', ')}` }) });
 const TickerParams = z.object({ ticker: z.string().transform((raw, ctx) => routeTicker(raw, ctx)) });
 
-/** /pro/all-signals, /pro/lists/{list}, /pro/stock/{T}, /pro/ticker-metrics/{T}, /pro/c-score-trend/{T}. */
+/** /pro/all-signals, /pro/lists/{list}, /pro/screener, /pro/stock/{T}, /pro/ticker-metrics/{T}, /pro/c-score-trend/{T}. */
 export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<SessionEnv>) {
   async function history() {
     const site = await context.site.current();
@@ -60,6 +62,13 @@ export function proRoutes(context: ApiContext, sessionUser: MiddlewareHandler<Se
           return c.json({ rows: h.latest, caps });
         }
       }
+    })
+    // The screener's every row: its data as the page carries it (packScreenRows) and its HTML, in the table's order.
+    .get('/screener', async (c) => {
+      const site = await context.site.current();
+      if (site === null) throw refusal(503, 'No report is published yet: run "npm run daily" to build the site.', { 'Retry-After': '60' });
+      const { rows, html } = proScreenRows(site);
+      return c.json({ rows: packScreenRows(rows), html: rows.map((r) => html.get(r.ticker)!).join('') });
     })
     .get('/stock/:ticker', validate('param', TickerParams), async (c) => c.json((await knownRecord(context, c.req.valid('param').ticker)).record))
     .get('/ticker-metrics/:ticker', validate('param', TickerParams), async (c) =>

@@ -18,7 +18,8 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 const Body = z.object({ tickers: z.array(z.string().max(20, 'at most 20 characters')).max(MAX_WATCHLIST * 5, `at most ${MAX_WATCHLIST * 5} entries`) });
 const EXAMPLE = '{"tickers": ["AAPL", "MSFT"]}';
 
-async function stored(db: Kysely<Database>, userId: string): Promise<string[]> {
+/** The account's watchlist, upper-case tickers in the order they were added. */
+export async function storedWatchlist(db: Kysely<Database>, userId: string): Promise<string[]> {
   const rows = await db.selectFrom('watchlist').select('ticker').where('user_id', '=', userId).orderBy('added_at').orderBy('ticker').execute();
   return rows.map((row) => row.ticker);
 }
@@ -33,7 +34,7 @@ function checked(values: string[]): string[] {
 async function replace(db: Kysely<Database>, userId: string, tickers: string[], now: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const keep = new Set(tickers);
-    const before = await stored(trx, userId);
+    const before = await storedWatchlist(trx, userId);
     const gone = before.filter((ticker) => !keep.has(ticker));
     if (gone.length > 0) await trx.deleteFrom('watchlist').where('user_id', '=', userId).where('ticker', 'in', gone).execute();
     const had = new Set(before);
@@ -49,17 +50,17 @@ export function watchlistRoutes(context: ApiContext) {
   const { db } = accounts.database;
   return new Hono<SessionEnv>()
     .use(trustedOrigin(context.siteOrigins), sessionUser(accounts.session), requireUser)
-    .get('/', async (c) => c.json({ tickers: await stored(db, c.var.user!.id) }, 200, NO_STORE))
+    .get('/', async (c) => c.json({ tickers: await storedWatchlist(db, c.var.user!.id) }, 200, NO_STORE))
     .put('/', validate('json', Body, EXAMPLE), async (c) => {
       const user = c.var.user!;
       await replace(db, user.id, checked(c.req.valid('json').tickers), context.now());
-      return c.json({ tickers: await stored(db, user.id) }, 200, NO_STORE);
+      return c.json({ tickers: await storedWatchlist(db, user.id) }, 200, NO_STORE);
     })
     .post('/merge', validate('json', Body, EXAMPLE), async (c) => {
       const user = c.var.user!;
       const incoming = checked(c.req.valid('json').tickers);
-      const union = checked([...(await stored(db, user.id)), ...incoming]);
+      const union = checked([...(await storedWatchlist(db, user.id)), ...incoming]);
       await replace(db, user.id, union, context.now());
-      return c.json({ tickers: await stored(db, user.id) }, 200, NO_STORE);
+      return c.json({ tickers: await storedWatchlist(db, user.id) }, 200, NO_STORE);
     });
 }

@@ -97,12 +97,16 @@ export function screenFormHtml(screen: Screen, options: ScreenOptions): string {
   );
 }
 
+/** Why "Watched only" shows nothing when nobody is signed in (on a CDN the browser's own watchlist is all there is). */
+export const WATCHED_SIGNED_OUT = "Watched only: nobody is signed in and this browser's watchlist is empty. Star stocks, or sign in to screen your account's watchlist.";
+
 /** The status lines: the count, the stocks a missing figure left out, and every part of the query not used. */
 export function screenStatusHtml(shown: number, total: number, missing: ScreenResult['missing'], errors: readonly ScreenError[]): string {
   const missingLine = missingText(missing);
   return (
     `<p class="scr-count" data-screen-count aria-live="polite">${escapeHtml(screenCountText(shown, total))}</p>` +
     `<p class="scr-missing muted" data-screen-missing${missingLine ? '' : ' hidden'}>${escapeHtml(missingLine)}</p>` +
+    `<p class="scr-missing muted" data-screen-watched hidden>${escapeHtml(WATCHED_SIGNED_OUT)}</p>` +
     `<div class="scr-errors" data-screen-errors role="alert"${errors.length ? '' : ' hidden'}><p>Not used from this address:</p><ul>${errors.map((e) => `<li>${escapeHtml(e.message)}</li>`).join('')}</ul></div>`
   );
 }
@@ -148,10 +152,30 @@ export function splitScreenerPage(html: string, rowsJson: string): ScreenerPage 
   };
 }
 
-/** The page for a query: the form filled, the status for the result, the result's rows in order. */
-export function renderScreenerPage(page: ScreenerPage, query: string | URLSearchParams): string {
+/** The attribute that tells the page script its rows are a Pro account's (all of them), loaded from the Pro route. */
+export const PRO_ROWS_MARK = 'data-pro-rows';
+
+/**
+ * The page of a Pro account with PAYWALL=on: every row (`rows` in the table's order, `rowHtml` by ticker) in place of
+ * the free slice, the locked-rows notice hidden, and the rows' wrapper marked so the page script loads the Pro rows.
+ */
+export function proScreenerPage(page: ScreenerPage, rows: ScreenRow[], rowHtml: Map<string, string>): ScreenerPage {
+  const [head, between, beforeBody, tail] = page.parts;
+  return {
+    rows,
+    options: screenOptions(rows),
+    rowHtml,
+    parts: [head, between, beforeBody.replace(`${ROWS_MARK} data-partial`, `${ROWS_MARK} data-partial ${PRO_ROWS_MARK}`), tail.replace('<section class="card pro-gate" data-pro-gate', '<section hidden class="card pro-gate" data-pro-gate')],
+  };
+}
+
+/**
+ * The page for a query: the form filled, the status for the result, the result's rows in order. `watched` is the
+ * signed-in viewer's watchlist (upper-case tickers); without it the watched flag is left to the page script.
+ */
+export function renderScreenerPage(page: ScreenerPage, query: string | URLSearchParams, watched: ReadonlySet<string> | null = null): string {
   const parsed: ParsedScreen = parseScreen(query);
-  const result = runScreen(page.rows, parsed.screen, null);
+  const result = runScreen(page.rows, parsed.screen, watched);
   const body = result.order.map((i) => page.rowHtml.get(page.rows[i]!.ticker) ?? '').join('');
   const [head, between, beforeBody, tail] = page.parts;
   return `${head}${screenFormHtml(parsed.screen, page.options)}${between}${screenStatusHtml(result.order.length, page.rows.length, result.missing, parsed.errors)}${beforeBody}${body}${tail}`;

@@ -7,7 +7,8 @@
 import type { SignalHistory, SignalRecord } from '../report/schemas';
 import type { StoredFundamentals } from '../market-data/fundamentals';
 import { isQualified, scoreChange, signalDirection, type SignalDirection } from './signal';
-import { recentlyQualified, reversalsAndExits } from './lists';
+import { allSignals, recentlyQualified, reversalsAndExits } from './lists';
+import { visibleRows, type FreeSlice, type Viewer, type VisibleList } from '../accounts/entitlements';
 
 /** The numbers a screen bounds, by their query key, with the label the page shows. */
 export const RANGE_KEYS = [
@@ -208,9 +209,133 @@ export function needsWatchlist(screen: Screen): boolean {
   return screen.flags.watched === true;
 }
 
-function inRange(value: number | null, range: Range): boolean {
-  if (value === null || Number.isNaN(value)) return false;
-  return (range.min === null || value >= range.min) && (range.max === null || value <= range.max);
+/** The result of a screen: row indexes in the order shown, and how many a bound on a missing figure left out. */
+export interface ScreenResult {
+  order: number[];
+  /** Per fundamentals key with a bound: stocks excluded only because the store lacks the figure. */
+  missing: Partial<Record<RangeKey, number>>;
+}
+
+/**
+ * The rows of a report as columns, built once per rows array and read by every screen of it: a value per range key
+ * (NaN for a missing figure), codes for signal, sector and sub-industry, the flags, and the row orders a screen can
+ * ask for (each sorted once, when first asked). A screen then walks one order and tests plain numbers: no sort and no
+ * row objects per query.
+ */
+interface ScreenIndex {
+  count: number;
+  tickers: readonly string[];
+  values: Record<RangeKey, Float64Array>;
+  signal: Uint8Array;
+  sector: Int32Array;
+  sectorCodes: Map<string, number>;
+  industry: Int32Array;
+  industryCodes: Map<string, number>;
+  top: Uint8Array;
+  isNew: Uint8Array;
+  reversed: Uint8Array;
+  since: Float64Array;
+  /** Row indexes in an order, by sort (`''` the default, `-key` descending); filled as screens ask. */
+  orders: Map<string, Int32Array>;
+}
+
+const SIGNAL_CODE: Record<SignalDirection, number> = { bullish: 0, bearish: 1, neutral: 2 };
+const indexes = new WeakMap<readonly ScreenRow[], ScreenIndex>();
+
+function codes(values: readonly string[]): { column: Int32Array; codes: Map<string, number> } {
+  const map = new Map<string, number>();
+  const column = new Int32Array(values.length);
+  values.forEach((v, i) => {
+    let code = map.get(v);
+    if (code === undefined) map.set(v, (code = map.size));
+    column[i] = code;
+  });
+  return { column, codes: map };
+}
+
+/** The columns of `rows`; the rows of a report are not changed once made, so they are built once. */
+function screenIndex(rows: readonly ScreenRow[]): ScreenIndex {
+  let index = indexes.get(rows);
+  if (index) return index;
+  const n = rows.length;
+  const values = {} as Record<RangeKey, Float64Array>;
+  for (const { key } of RANGE_KEYS) values[key] = new Float64Array(n);
+  const signal = new Uint8Array(n);
+  const top = new Uint8Array(n);
+  const isNew = new Uint8Array(n);
+  const reversed = new Uint8Array(n);
+  const since = new Float64Array(n);
+  const tickers: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i += 1) {
+    const row = rows[i]!;
+    tickers[i] = row.ticker;
+    for (const { key } of RANGE_KEYS) {
+      const v = row[key];
+      values[key][i] = v === null ? Number.NaN : v;
+    }
+    signal[i] = SIGNAL_CODE[signalDirection(row.cscore)];
+    top[i] = row.top ? 1 : 0;
+    isNew[i] = row.new ? 1 : 0;
+    reversed[i] = row.reversed ? 1 : 0;
+    since[i] = row.since;
+  }
+  const sector = codes(rows.map((r) => r.sector));
+  const industry = codes(rows.map((r) => r.industry));
+  index = {
+    count: n, tickers, values, signal, top, isNew, reversed, since,
+    sector: sector.column, sectorCodes: sector.codes, industry: industry.column, industryCodes: industry.codes,
+    orders: new Map(),
+  };
+  indexes.set(rows, index);
+  return index;
+}
+
+function byTickerText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The rows in a sort's order: the default is C-Score descending then ticker; a key sorts by its value (ties in the
+ * default order), a missing figure last either way; the ticker A to Z or Z to A.
+ */
+function sortedOrder(index: ScreenIndex, sort: Screen['sort']): Int32Array {
+  const name = sort === null ? '' : `${sort.order === 'desc' ? '-' : ''}${sort.key}`;
+  let order = index.orders.get(name);
+  if (order) return order;
+  const { tickers, values } = index;
+  const cscore = values.cscore;
+  const byDefault = (a: number, b: number) => cscore[b]! - cscore[a]! || byTickerText(tickers[a]!, tickers[b]!);
+  order = new Int32Array(index.count);
+  for (let i = 0; i < index.count; i += 1) order[i] = i;
+  if (sort === null) order.sort(byDefault);
+  else if (sort.key === 'ticker') {
+    const sign = sort.order === 'asc' ? 1 : -1;
+    order.sort((a, b) => byTickerText(tickers[a]!, tickers[b]!) * sign);
+  } else {
+    const column = values[sort.key as RangeKey];
+    const sign = sort.order === 'asc' ? 1 : -1;
+    order.sort((a, b) => {
+      const x = column[a]!;
+      const y = column[b]!;
+      const xMissing = Number.isNaN(x);
+      const yMissing = Number.isNaN(y);
+      if (xMissing || yMissing) return xMissing === yMissing ? byDefault(a, b) : xMissing ? 1 : -1;
+      return (x - y) * sign || byDefault(a, b);
+    });
+  }
+  index.orders.set(name, order);
+  return order;
+}
+
+/** A set of names as a test on codes (null: no test); a name the report lacks matches no row. */
+function codeTest(names: readonly string[], codeOf: Map<string, number>): Uint8Array | null {
+  if (names.length === 0) return null;
+  const wanted = new Uint8Array(codeOf.size);
+  for (const name of names) {
+    const code = codeOf.get(name);
+    if (code !== undefined) wanted[code] = 1;
+  }
+  return wanted;
 }
 
 /** The result of a screen: row indexes in the order shown, and how many a bound on a missing figure left out. */
@@ -223,63 +348,56 @@ export interface ScreenResult {
 /**
  * The rows a screen keeps, in its order: the sort key (ties in the default order), else the default order,
  * C-Score descending then ticker. `watched` holds upper-case tickers; without it (null) the watched flag is not
- * applied (the server's answer, which the page script completes).
+ * applied (a render that does not know the viewer's watchlist).
  */
 export function runScreen(rows: readonly ScreenRow[], screen: Screen, watched: ReadonlySet<string> | null = null): ScreenResult {
-  const ranges = Object.entries(screen.ranges) as [RangeKey, Range][];
-  const signals = screen.signals.length ? new Set(screen.signals) : null;
-  const sectors = screen.sectors.length ? new Set(screen.sectors) : null;
-  const industries = screen.industries.length ? new Set(screen.industries) : null;
+  const index = screenIndex(rows);
+  const bounds = (Object.entries(screen.ranges) as [RangeKey, Range][]).map(([key, range]) => ({
+    key,
+    column: index.values[key],
+    min: range.min ?? Number.NEGATIVE_INFINITY,
+    max: range.max ?? Number.POSITIVE_INFINITY,
+  }));
+  let signals: Uint8Array | null = null;
+  if (screen.signals.length) {
+    signals = new Uint8Array(3);
+    for (const s of screen.signals) signals[SIGNAL_CODE[s]] = 1;
+  }
+  const sectors = codeTest(screen.sectors, index.sectorCodes);
+  const industries = codeTest(screen.industries, index.industryCodes);
   const { top, new: isNew, reversed } = screen.flags;
+  const since = screen.since;
   const useWatched = screen.flags.watched === true && watched !== null;
   const missing: Partial<Record<RangeKey, number>> = {};
   const kept: number[] = [];
-  for (let i = 0; i < rows.length; i += 1) {
-    const row = rows[i]!;
-    if (signals && !signals.has(signalDirection(row.cscore))) continue;
-    if (sectors && !sectors.has(row.sector)) continue;
-    if (industries && !industries.has(row.industry)) continue;
-    if (top && !row.top) continue;
-    if (isNew && !row.new) continue;
-    if (reversed && !row.reversed) continue;
-    if (screen.since !== null && row.since < screen.since) continue;
-    if (useWatched && !watched!.has(row.ticker)) continue;
+  const order = sortedOrder(index, screen.sort);
+  for (let p = 0; p < order.length; p += 1) {
+    const i = order[p]!;
+    if (signals && signals[index.signal[i]!] === 0) continue;
+    if (sectors && sectors[index.sector[i]!] === 0) continue;
+    if (industries && industries[index.industry[i]!] === 0) continue;
+    if (top && index.top[i] === 0) continue;
+    if (isNew && index.isNew[i] === 0) continue;
+    if (reversed && index.reversed[i] === 0) continue;
+    if (since !== null && index.since[i]! < since) continue;
+    if (useWatched && !watched!.has(index.tickers[i]!)) continue;
     let fails = false;
-    let lacking: RangeKey[] | null = null;
-    for (const [key, range] of ranges) {
-      const value = row[key];
-      if (value === null) (lacking ??= []).push(key);
-      else if (!inRange(value, range)) {
+    let lacking = false;
+    for (let b = 0; b < bounds.length; b += 1) {
+      const v = bounds[b]!.column[i]!;
+      if (Number.isNaN(v)) lacking = true;
+      else if (v < bounds[b]!.min || v > bounds[b]!.max) {
         fails = true;
         break;
       }
     }
     if (fails) continue;
     // Counted only when a missing figure alone kept the stock out.
-    if (lacking !== null) {
-      for (const key of lacking) missing[key] = (missing[key] ?? 0) + 1;
+    if (lacking) {
+      for (const bound of bounds) if (Number.isNaN(bound.column[i]!)) missing[bound.key] = (missing[bound.key] ?? 0) + 1;
       continue;
     }
     kept.push(i);
-  }
-  const byDefault = (a: number, b: number) => {
-    const x = rows[a]!;
-    const y = rows[b]!;
-    return y.cscore - x.cscore || (x.ticker < y.ticker ? -1 : x.ticker > y.ticker ? 1 : 0);
-  };
-  const sort = screen.sort;
-  if (sort === null) kept.sort(byDefault);
-  else if (sort.key === 'ticker') kept.sort((a, b) => (rows[a]!.ticker < rows[b]!.ticker ? -1 : 1) * (sort.order === 'asc' ? 1 : -1));
-  else {
-    const key = sort.key as RangeKey;
-    const sign = sort.order === 'asc' ? 1 : -1;
-    kept.sort((a, b) => {
-      const x = rows[a]![key];
-      const y = rows[b]![key];
-      // A missing figure sorts last either way.
-      if (x === null || y === null) return x === y ? byDefault(a, b) : x === null ? 1 : -1;
-      return (x - y) * sign || byDefault(a, b);
-    });
   }
   return { order: kept, missing };
 }
@@ -349,6 +467,20 @@ export function screenRows(history: SignalHistory, fundamentals: Readonly<Record
       since: qualifiedStreak(history, r),
     };
   });
+}
+
+/**
+ * The records a viewer screens, in the table's order (All Signals'): every stock, or with PAYWALL=on and no Pro the
+ * free slice, by the lists' entitlement rule. The build (as an anonymous viewer) and the server (per session) ask it.
+ */
+export function screenerRecords(history: SignalHistory, slice: FreeSlice, viewer: Viewer): VisibleList<SignalRecord> {
+  return visibleRows(allSignals(history), slice, viewer, (r) => r.ticker);
+}
+
+/** The screen rows of `records`, in their order, from the rows of the whole report. */
+export function screenRowsOf(records: readonly SignalRecord[], all: readonly ScreenRow[]): ScreenRow[] {
+  const byTicker = new Map(all.map((r) => [r.ticker, r]));
+  return records.map((r) => byTicker.get(r.ticker)!);
 }
 
 /** A preset: a name and the query it stands for. */

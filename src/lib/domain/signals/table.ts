@@ -164,11 +164,12 @@ export interface RowWindow {
 
 /**
  * Which of `count` equal-height rows a scroll container shows when it is scrolled `offset` px past the first row
- * and is `viewport` px tall, widened by `overscan` rows on each side and clamped to the rows there are.
+ * and is `viewport` px tall, widened by `overscan` rows on each side and clamped to the rows there are. A negative
+ * offset is a table that starts below the top of the view: only the part of the view it reaches shows rows.
  */
 export function rowWindow(offset: number, viewport: number, rowHeight: number, count: number, overscan = WINDOW_OVERSCAN_ROWS): RowWindow {
   if (count <= 0 || !(rowHeight > 0)) return { first: 0, last: 0 };
-  const visible = Math.ceil(Math.max(0, viewport) / rowHeight) + 1;
+  const visible = Math.ceil(Math.max(0, viewport + Math.min(0, offset)) / rowHeight) + 1;
   // Scrolled past the end (the list just got shorter): the last rows.
   const top = Math.min(Math.floor(Math.max(0, offset) / rowHeight), Math.max(0, count - visible));
   const first = Math.min(count, Math.max(0, top - overscan));
