@@ -19,6 +19,7 @@ import type { ShareImages } from './share-images';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
+import { writeDatedReports } from './dated-reports';
 import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
 import { pageHistory } from '../lib/domain/trend/trend';
 import { createProgress, type Progress } from './progress';
@@ -135,6 +136,8 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
       siteData.track.entries = [];
       releaseMemory();
       await writeStaticApi(apiRoot, siteData, siteName, paywall, onWritten);
+      const dated = await writeDatedReports(apiRoot, siteData.history, siteData.files, { paywall, previousDir, onWritten });
+      apiCompressor.exclude(dated.keptPaths);
       // Five years of trends made and written: its garbage given back too, for the rest of Astro's run.
       releaseMemory();
       const compressed = await apiCompressor.finish();
