@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DAILY_KEY_ALLOWANCE, RATE_LIMIT_HEADERS } from '../lib/domain/accounts/api-keys';
-import { KEYED_PREFIXES } from '../lib/domain/site/live-routes';
+import { keyedRoute, OPEN_API_ROUTES, type OpenApiRoute, type Served } from '../lib/domain/site/open-api';
 import { LockedTickerSchema } from '../lib/domain/accounts/entitlements';
 import { DatedReportFileSchema, DatedReportIndexSchema } from '../lib/domain/report/dated-report';
 import { IsoDateSchema } from '../lib/domain/report/record';
@@ -49,13 +49,8 @@ export interface OpenApiExamples {
   archiveId: string;
 }
 
-type Served = 'static' | 'live' | 'feed';
-
-/** One documented GET route. */
-interface Operation {
-  path: string;
-  summary: string;
-  served: Served;
+/** One documented GET route with its schemas. */
+interface Operation extends OpenApiRoute {
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** The 200 answer: a zod schema (JSON), or a media type whose body is not JSON. */
@@ -65,43 +60,50 @@ interface Operation {
 const DateParams = z.object({ date: IsoDateSchema });
 const FeedTicker = TickerParams;
 
-/** Every documented route: spec section 7's public GET routes, the track record, the feeds and the dated files. */
-const OPERATIONS: readonly Operation[] = [
-  { path: '/api/all-signals', summary: "The latest report's signal records", served: 'static', answer: AllSignalsFileSchema },
-  { path: '/api/stock/{ticker}', summary: "A ticker's full signal record", served: 'static', params: TickerParams, answer: StockFileSchema },
-  { path: '/api/ticker-metrics/{ticker}', summary: "A ticker's supporting scores and averages", served: 'static', params: TickerParams, answer: TickerMetricsFileSchema },
-  { path: '/api/c-score-trend/{ticker}', summary: "A ticker's C-Score over the archived reports", served: 'static', params: TickerParams, answer: TrendFileSchema },
-  { path: '/api/similar-tickers/{ticker}', summary: 'Up to 12 similar tickers (same sub-industry, then sector)', served: 'static', params: TickerParams, answer: SimilarTickersSchema },
-  { path: '/api/company-name/{ticker}', summary: "A ticker's company name", served: 'static', params: TickerParams, answer: CompanyNameRecordSchema },
-  { path: '/api/company-names', summary: 'Every ticker of the report with its company name', served: 'static', answer: z.array(CompanyNameRecordSchema) },
-  { path: '/api/company-description/{ticker}', summary: "A company's description and who wrote it", served: 'static', params: TickerParams, answer: CompanyDescriptionSchema },
-  { path: '/api/company-descriptions', summary: 'Every company description of the report', served: 'static', answer: z.array(CompanyDescriptionSchema) },
-  { path: '/api/excel-files', summary: 'The archived export files, newest report first', served: 'static', answer: z.array(ArchiveFileListingSchema) },
-  { path: '/api/csv-files', summary: 'The archived export files (the same list)', served: 'static', answer: z.array(ArchiveFileListingSchema) },
-  { path: '/api/track-record', summary: 'The track record: outcomes by direction, score band and sector; the model portfolio', served: 'static', answer: TrackRecordFileSchema },
-  { path: '/api/track-record/{ticker}', summary: "A ticker's ledger of signals with their outcomes", served: 'static', params: TickerParams, answer: TickerTrackFileSchema },
-  { path: '/api/reports/index.json', summary: 'Every dated daily file, oldest first', served: 'static', answer: DatedReportIndexSchema },
-  { path: '/api/reports/{date}.json', summary: 'The whole report of one archived date, as compact rows', served: 'static', params: DateParams, answer: DatedReportFileSchema },
-  { path: '/feeds/signals.json', summary: "The day's new, exited and reversed signals (JSON Feed)", served: 'feed', answer: JsonFeedSchema },
-  { path: '/feeds/signals.xml', summary: "The day's new, exited and reversed signals (Atom)", served: 'feed', answer: { mediaType: 'application/xml' } },
-  { path: '/feeds/signal/{ticker}.json', summary: "One stock's signal changes (JSON Feed 1.1)", served: 'feed', params: FeedTicker, answer: JsonFeedSchema },
-  { path: '/feeds/signal/{ticker}.xml', summary: "One stock's signal changes (Atom)", served: 'feed', params: FeedTicker, answer: { mediaType: 'application/xml' } },
-  { path: '/api/health', summary: 'Build and report dates, readiness, provider status', served: 'live', answer: HealthSchema },
-  { path: '/api/auth/user', summary: 'Who is signed in (signed out: isAuthenticated false)', served: 'live', answer: AuthUserSchema },
-  { path: '/api/stock-price/{ticker}', summary: 'A live quote', served: 'live', params: TickerParams, answer: QuoteSchema },
-  { path: '/api/earnings-date/{ticker}', summary: 'The next earnings date, when known', served: 'live', params: TickerParams, answer: EarningsSchema },
-  { path: '/api/market-sentiment/{ticker}', summary: "The day's direction and trend of the C-Score", served: 'live', params: TickerParams, answer: z.union([MarketSentimentSchema, LockedSentimentSchema]) },
-  { path: '/api/stock-complete-data/{ticker}', summary: 'Record, metrics, company info and similar tickers in one answer', served: 'live', params: TickerParams, answer: StockCompleteDataSchema },
-  { path: '/api/company-info/{ticker}', summary: 'Company facts', served: 'live', params: TickerParams, answer: CompanyInfoSchema },
-  { path: '/api/polygon/company-info/{ticker}', summary: 'Logo address, company name and description', served: 'live', params: TickerParams, answer: PolygonCompanyInfoSchema },
-  { path: '/api/polygon/ticker-details/{ticker}', summary: "The market-data provider's company details", served: 'live', params: TickerParams, answer: TickerDetailsAnswerSchema },
-  { path: '/api/polygon/price/{ticker}', summary: "The previous trading day's bar", served: 'live', params: TickerParams, answer: PreviousCloseAnswerSchema },
-  { path: '/api/polygon/aggs/{ticker}', summary: 'Daily bars of a window of at most a month', served: 'live', params: TickerParams, query: AggsWindowQuery, answer: BarsAnswerSchema },
-  { path: '/api/polygon/news/{ticker}', summary: 'Recent news articles', served: 'live', params: TickerParams, query: NewsQuery, answer: NewsAnswerSchema },
-  { path: '/api/polygon/logo/{ticker}', summary: "The company's logo image (404 when there is none)", served: 'live', params: TickerParams, answer: { mediaType: 'image/*' } },
-  { path: '/api/download-excel/{id}', summary: 'An archived export file as it was received (Pro with PAYWALL=on)', served: 'live', params: FileParams, answer: { mediaType: 'application/octet-stream' } },
-  { path: '/api/download-csv/{id}', summary: 'An archived file, or one sheet of it, as CSV (Pro with PAYWALL=on)', served: 'live', params: FileParams, query: SheetQuery, answer: { mediaType: 'text/csv' } },
-];
+/** Each documented route's schemas, by its path in OPEN_API_ROUTES. */
+const SCHEMAS: Record<string, Omit<Operation, keyof OpenApiRoute>> = {
+  '/api/all-signals': { answer: AllSignalsFileSchema },
+  '/api/stock/{ticker}': { params: TickerParams, answer: StockFileSchema },
+  '/api/ticker-metrics/{ticker}': { params: TickerParams, answer: TickerMetricsFileSchema },
+  '/api/c-score-trend/{ticker}': { params: TickerParams, answer: TrendFileSchema },
+  '/api/similar-tickers/{ticker}': { params: TickerParams, answer: SimilarTickersSchema },
+  '/api/company-name/{ticker}': { params: TickerParams, answer: CompanyNameRecordSchema },
+  '/api/company-names': { answer: z.array(CompanyNameRecordSchema) },
+  '/api/company-description/{ticker}': { params: TickerParams, answer: CompanyDescriptionSchema },
+  '/api/company-descriptions': { answer: z.array(CompanyDescriptionSchema) },
+  '/api/excel-files': { answer: z.array(ArchiveFileListingSchema) },
+  '/api/csv-files': { answer: z.array(ArchiveFileListingSchema) },
+  '/api/track-record': { answer: TrackRecordFileSchema },
+  '/api/track-record/{ticker}': { params: TickerParams, answer: TickerTrackFileSchema },
+  '/api/reports/index.json': { answer: DatedReportIndexSchema },
+  '/api/reports/{date}.json': { params: DateParams, answer: DatedReportFileSchema },
+  '/feeds/signals.json': { answer: JsonFeedSchema },
+  '/feeds/signals.xml': { answer: { mediaType: 'application/xml' } },
+  '/feeds/signal/{ticker}.json': { params: FeedTicker, answer: JsonFeedSchema },
+  '/feeds/signal/{ticker}.xml': { params: FeedTicker, answer: { mediaType: 'application/xml' } },
+  '/api/health': { answer: HealthSchema },
+  '/api/auth/user': { answer: AuthUserSchema },
+  '/api/stock-price/{ticker}': { params: TickerParams, answer: QuoteSchema },
+  '/api/earnings-date/{ticker}': { params: TickerParams, answer: EarningsSchema },
+  '/api/market-sentiment/{ticker}': { params: TickerParams, answer: z.union([MarketSentimentSchema, LockedSentimentSchema]) },
+  '/api/stock-complete-data/{ticker}': { params: TickerParams, answer: StockCompleteDataSchema },
+  '/api/company-info/{ticker}': { params: TickerParams, answer: CompanyInfoSchema },
+  '/api/polygon/company-info/{ticker}': { params: TickerParams, answer: PolygonCompanyInfoSchema },
+  '/api/polygon/ticker-details/{ticker}': { params: TickerParams, answer: TickerDetailsAnswerSchema },
+  '/api/polygon/price/{ticker}': { params: TickerParams, answer: PreviousCloseAnswerSchema },
+  '/api/polygon/aggs/{ticker}': { params: TickerParams, query: AggsWindowQuery, answer: BarsAnswerSchema },
+  '/api/polygon/news/{ticker}': { params: TickerParams, query: NewsQuery, answer: NewsAnswerSchema },
+  '/api/polygon/logo/{ticker}': { params: TickerParams, answer: { mediaType: 'image/*' } },
+  '/api/download-excel/{id}': { params: FileParams, answer: { mediaType: 'application/octet-stream' } },
+  '/api/download-csv/{id}': { params: FileParams, query: SheetQuery, answer: { mediaType: 'text/csv' } },
+};
+
+/** Every documented route with its schemas; a route without schemas stops the server at start, naming it. */
+const OPERATIONS: readonly Operation[] = OPEN_API_ROUTES.map((route) => {
+  const schemas = SCHEMAS[route.path];
+  if (schemas === undefined) throw new Error(`The OpenAPI document has no schemas for ${route.path}: add them to SCHEMAS in src/server/openapi.ts.`);
+  return { ...route, ...schemas };
+});
 
 /** A zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12, without the `$schema` keyword). */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
@@ -139,10 +141,7 @@ const RATE_HEADERS = {
   [RATE_LIMIT_HEADERS.reset]: header('Seconds until the window resets (the next UTC midnight).'),
 };
 
-/** Whether a key may call the route on its own allowance (the live-route table's `keyed` rows). */
-function keyed(operation: Operation): boolean {
-  return operation.served === 'live' && KEYED_PREFIXES.includes(operation.path.split('/')[2]!);
-}
+const keyed = keyedRoute;
 
 function responses(operation: Operation) {
   const ok =

@@ -16,7 +16,7 @@ import type { ApiContext } from './context';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-const KeyParams = z.object({ id: z.string().uuid('expected a key id from GET /api/account/keys') });
+const KeyParams = z.object({ id: z.uuid('expected a key id from GET /api/account/keys') });
 
 /** Mounted at /api/account/keys. */
 export function apiKeyRoutes(context: ApiContext, keyed: KeyedRequests) {
