@@ -137,6 +137,15 @@ describe.each(DATABASES)('API keys on $name', ({ url }) => {
     expect(((await postJson(server, '/api/account/keys', { label: ' ' }, cookie)).status)).toBe(400);
   });
 
+  it('a deleted account\'s keys stop at once', async () => {
+    const cookie = await signUp(server, 'leaving@example.com');
+    const { key } = await makeKey(server, cookie);
+    expect((await keyed(server, key)).status).toBe(200);
+    expect((await postJson(server, '/api/account/delete', {}, cookie)).status).toBe(200);
+    expect((await keyed(server, key)).status).toBe(401);
+    expect(await server.accounts.database.db.selectFrom('api_key').selectAll().where('key_hash', '=', createHash('sha256').update(key).digest('hex')).execute()).toEqual([]);
+  });
+
   it('with PAYWALL=on a Pro account\'s key gets 50,000 a day, a Free one 1,000', async () => {
     const proCookie = await signUp(paying, 'pro@example.com');
     expect(await grantPro(paying.accounts.database.db, 'pro@example.com')).toBe('granted');

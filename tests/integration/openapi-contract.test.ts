@@ -10,6 +10,9 @@ import type { ServerType } from '@hono/node-server';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDaily } from '../../src/ingest/daily';
+import { DemoProvider } from '../../src/server/providers/demo';
+import { TrackStore } from '../../src/storage/track';
+import { readUniverse } from '../../src/storage/universe';
 import { testAccounts } from '../fixtures/accounts';
 import { dailyIn, serveDaily } from '../fixtures/daily';
 import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
@@ -17,6 +20,7 @@ import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 const DATES = ['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
 const SCORES: Record<string, number[]> = { AAPL: [50, 70, 72, 40], MSFT: [-60, -70, -66, -20], XOM: [10, 12, 14, 16] };
 const NAMES: Record<string, string> = { AAPL: 'Apple Inc.', MSFT: 'Microsoft', XOM: 'Exxon Mobil' };
+const NOW = Date.parse('2026-11-24T15:00:00Z');
 
 interface Operation {
   parameters: { name: string; in: 'path' | 'query'; example?: string }[];
@@ -41,7 +45,9 @@ beforeAll(async () => {
     Object.fromEntries(DATES.map((date, i) => [`signals-${date}.csv`, exportCsv(Object.keys(SCORES).map((t) => exportRow(t, NAMES[t]!, date, SCORES[t]![i]!)))])),
   );
   accounts = await testAccounts();
-  const daily = dailyIn(work);
+  // With the track step (demo closes), so the track record has its benchmark, portfolio and measured outcomes.
+  const universe = await readUniverse(join(import.meta.dirname, '../../data/universe/sp500-constituents.csv'));
+  const daily = dailyIn(work, { track: { store: new TrackStore(accounts.database.db), source: new DemoProvider({ universe, now: () => NOW }) } });
   await runDaily(daily);
   ({ server, origin } = await serveDaily(daily, accounts));
   const answer = await fetch(`${origin}/api/openapi.json`);
@@ -134,6 +140,10 @@ describe('/api/openapi.json', () => {
       checked.push(template);
     }
     expect(checked.length).toBeGreaterThanOrEqual(30);
+    // The track record was measured (demo closes): its benchmark, portfolio and outcomes passed their schemas too.
+    const track = (await (await fetch(`${origin}/api/track-record`)).json()) as { benchmark: unknown; portfolio: unknown };
+    expect(track.benchmark).not.toBeNull();
+    expect(track.portfolio).not.toBeNull();
   });
 
   it('a schema fails an answer of another shape (the check is not vacuous)', async () => {
