@@ -28,7 +28,7 @@ export function enhanceApiKeys(): void {
     const li = document.createElement('li');
     li.dataset.apiKeyId = key.id;
     const name = document.createElement('span');
-    name.textContent = `${key.label} (${key.start}…), ${key.usedToday.toLocaleString('en-US')} requests today`;
+    name.textContent = `${key.label} (${key.start}…), ${key.usedToday.toLocaleString('en-US')} ${key.usedToday === 1 ? 'request' : 'requests'} today`;
     const revoke = document.createElement('button');
     revoke.type = 'button';
     revoke.className = 'btn btn-danger';

@@ -77,7 +77,7 @@ export function keyedRequests(accounts: Accounts, redis: Redis | null, now: () =
     await next();
     // A keyed answer is the key's own (its count in the headers): no shared cache may keep it for another caller.
     const answer = c.res.headers;
-    for (const [name, value] of Object.entries(headers)) answer.set(name, value);
+    for (const name in headers) answer.set(name, headers[name]!);
     answer.set('Cache-Control', PRIVATE_NO_STORE);
   };
 
