@@ -86,6 +86,7 @@ export async function writeDatedReports(
   const published = publishedIndex(previousDir);
   const sources = sourceOfDates(files);
   const latestDate = history.dates.at(-1);
+  const tickerScores = Object.entries(history.scores);
   const index: DatedReportEntry[] = [];
   const outcome: DatedReportsOutcome = { written: 0, kept: 0, keptPaths: [] };
   const write = (relativePath: string, body: unknown) => {
@@ -115,7 +116,7 @@ export async function writeDatedReports(
     }
     // The free view shows no report but the day's: an earlier one was never published to anonymous visitors.
     if (paywall) continue;
-    write(relativePath, scoresReport(date, scoresOn(history, i)));
+    write(relativePath, scoresReport(date, scoresOn(tickerScores, i)));
     outcome.written += 1;
     index.push(entry('scores'));
   }
@@ -124,8 +125,8 @@ export async function writeDatedReports(
 }
 
 /** Each ticker's C-Score on the history's `i`th date, for the tickers in that report. */
-function* scoresOn(history: SignalHistory, i: number): Generator<readonly [string, number]> {
-  for (const [ticker, scores] of Object.entries(history.scores)) {
+function* scoresOn(tickerScores: readonly [string, readonly (number | null)[]][], i: number): Generator<readonly [string, number]> {
+  for (const [ticker, scores] of tickerScores) {
     const score = scores[i];
     if (score !== null && score !== undefined) yield [ticker, score];
   }
