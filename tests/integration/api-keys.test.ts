@@ -200,3 +200,30 @@ describe('API keys with REDIS_URL, two server processes', () => {
     expect((await keyed(a, key)).status).toBe(401);
   });
 });
+
+describe('API keys without Redis, two server processes on one database', () => {
+  let work: string;
+  const servers: AccountServer[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'api-keys-shared-db-'));
+    const database = { url: null, file: join(work, 'app.db') };
+    for (let i = 0; i < 2; i++) servers.push(await startAccountServer(null, { database }, { published: true }));
+  }, 60_000);
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('count in the database for both, and a key revoked on one is refused by the other on its next request', async () => {
+    const [a, b] = servers as [AccountServer, AccountServer];
+    const cookie = await signUp(a, 'shared-db@example.com');
+    const { key, id } = await makeKey(a, cookie);
+    const remaining = [];
+    for (const server of [a, b, b, a]) remaining.push(rate(await keyed(server, key)).remaining);
+    expect(remaining).toEqual(['999', '998', '997', '996']);
+    // b holds the key in its cache; the revocation is a's.
+    expect((await a.request(`/api/account/keys/${id}/revoke`, { method: 'POST', headers: { cookie, origin: SITE } })).status).toBe(200);
+    expect((await keyed(b, key)).status).toBe(401);
+  });
+});
