@@ -70,6 +70,10 @@ describe.each(DATABASES)('API keys on $name', ({ url }) => {
     const foreignRevoke = await server.request(`/api/account/keys/${id}/revoke`, { method: 'POST', headers: { cookie, origin: 'https://evil.example' } });
     expect(foreignRevoke.status).toBe(403);
     expect((await server.request('/api/account/keys')).status).toBe(401);
+    // The account's export names its keys, never their text or fingerprint.
+    const exported = (await (await server.request('/api/account/export', { headers: { cookie } })).json()) as { apiKeys: { label: string; start: string }[] };
+    expect(exported.apiKeys).toEqual([expect.objectContaining({ label: 'my script', start: key.slice(0, 10) })]);
+    expect(JSON.stringify(exported)).not.toContain(rows[0]!.key_hash);
     // A key is not a session: it cannot list or make keys.
     expect((await server.request('/api/account/keys', { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
   });

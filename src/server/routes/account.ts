@@ -62,6 +62,7 @@ export function accountRoutes(context: ApiContext) {
         db.selectFrom('ai_chat').select(['id', 'title', 'messages', 'updated_at']).where('user_id', '=', user.id).orderBy('updated_at').execute(),
         db.selectFrom('saved_screen').select(['name', 'query', 'alert', 'created_at']).where('user_id', '=', user.id).orderBy('created_at').execute(),
       ]);
+      const apiKeys = await db.selectFrom('api_key').select(['label', 'key_start', 'created_at', 'revoked_at']).where('user_id', '=', user.id).orderBy('created_at').execute();
       const exported = {
         exportedAt: new Date(context.now()).toISOString(),
         user: profile === undefined ? null : { ...profile, emailVerified: Boolean(profile.emailVerified) },
@@ -73,6 +74,8 @@ export function accountRoutes(context: ApiContext) {
         subscriptions,
         aiChats: aiChats.map((chat) => ({ id: chat.id, title: chat.title, updatedAt: chat.updated_at, messages: JSON.parse(chat.messages) as unknown })),
         savedScreens: screens.map((screen) => ({ name: screen.name, query: screen.query, alert: Number(screen.alert) === 1, createdAt: screen.created_at })),
+        // The keys' names and first characters, never their fingerprints.
+        apiKeys: apiKeys.map((key) => ({ label: key.label, start: key.key_start, createdAt: key.created_at, revokedAt: key.revoked_at })),
       };
       return c.json(exported, 200, { ...NO_STORE, 'Content-Disposition': 'attachment; filename="my-account.json"' });
     })
