@@ -12,10 +12,12 @@ import type { Accounts } from './accounts';
 import { refusal } from './errors';
 import { PRIVATE_NO_STORE } from './routes/context';
 
-/** How long a process trusts a key it looked up (its owner's plan); a revocation never waits for it. */
+/** With REDIS_URL: how long a process trusts a key it looked up (its owner's plan); a revocation never waits for it. */
 const HOLDER_CACHE_MS = 60_000;
 /** Keys a process keeps in its cache before it starts afresh. */
 const HOLDER_CACHE_SIZE = 10_000;
+/** Without REDIS_URL: how often a process adds the keyed requests it counted to the database's counts. */
+const FLUSH_MS = 1_000;
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="api"' };
 const MALFORMED = 'The Authorization header must be "Bearer KEY" with a key made on /account (csk_ and 43 characters); or send no Authorization header to use the API without a key.';
@@ -31,13 +33,86 @@ export interface KeyedRequests {
   countsToday(ids: string[]): Promise<Map<string, number>>;
 }
 
-/** The keyed-request check over the accounts database, counting in Redis when there is one (`redis`), else in the database. */
+/**
+ * Without REDIS_URL: each process counts its keyed requests in memory and adds them to the database's count once a
+ * second; the count it decides on is the database's total at its last write plus its own since. A write per request
+ * would put a database commit on every keyed request (on SQLite, a WAL frame and now and then a checkpoint's fsync, on
+ * the one thread). A key's first request of the day in a process is written at once, which also reads the total so
+ * far. One process counts exactly; N processes on one database may pass the allowance by what the others counted in
+ * their last second (REDIS_URL counts exactly across processes).
+ */
+class WriteBehindCounts {
+  readonly #queries: KeyQueries;
+  readonly #counts = new Map<string, { day: string; base: number; writing: number; pending: number }>();
+  #flushing = false;
+
+  constructor(queries: KeyQueries) {
+    this.#queries = queries;
+    setInterval(() => void this.flush(), FLUSH_MS).unref();
+  }
+
+  /** Counts one request: the day's count with it, or null when the key is revoked or gone. */
+  async count(id: string, day: string): Promise<number | null> {
+    const entry = this.#counts.get(id);
+    if (entry !== undefined && entry.day === day) return entry.base + entry.writing + (entry.pending += 1);
+    const total = await this.#queries.add(id, day, 1);
+    if (total === null) return null;
+    // Another first request of the day may have been written meanwhile: the larger total has both.
+    const now = this.#counts.get(id);
+    const same = now !== undefined && now.day === day;
+    this.#counts.set(id, { day, base: Math.max(total, same ? now.base : 0), writing: same ? now.writing : 0, pending: same ? now.pending : 0 });
+    return total + (same ? now.writing + now.pending : 0);
+  }
+
+  /** What this process counted and has not written yet, by key. */
+  pending(id: string, day: string): number {
+    const entry = this.#counts.get(id);
+    return entry !== undefined && entry.day === day ? entry.writing + entry.pending : 0;
+  }
+
+  /** Adds each key's requests counted since the last write to the database, and takes the totals back. */
+  async flush(): Promise<void> {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    try {
+      for (const [id, entry] of this.#counts) {
+        if (entry.pending === 0) {
+          this.#counts.delete(id);
+          continue;
+        }
+        // Still counted while they are written: base + writing + pending is the count throughout.
+        const requests = (entry.writing = entry.pending);
+        entry.pending = 0;
+        const total = await this.#queries.add(id, entry.day, requests).catch(() => undefined);
+        entry.writing = 0;
+        if (total === undefined) entry.pending += requests;
+        else if (total === null) this.#counts.delete(id);
+        else entry.base = total;
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  forget(id: string): void {
+    this.#counts.delete(id);
+  }
+}
+
+/**
+ * The keyed-request check over the accounts database. Without `redis` each request looks its key up (a read, so a
+ * revocation or a deleted account holds from the next request in every process sharing the database) and counts in
+ * the process (WriteBehindCounts). With `redis` a process keeps the key's lookup a minute and each request is one
+ * Redis script that counts it unless the key's revocation marker is set.
+ */
 export function keyedRequests(accounts: Accounts, redis: Redis | null, now: () => number): KeyedRequests {
   const queries = new KeyQueries(accounts.database, accounts.stripe !== null);
   const counter = redis === null ? null : new RedisKeyCounter(redis);
+  const local = counter === null ? new WriteBehindCounts(queries) : null;
   const cache = new Map<string, { holder: KeyHolder; until: number }>();
 
   async function holderOf(hash: string, at: number): Promise<KeyHolder | null> {
+    if (counter === null) return queries.holder(hash);
     const cached = cache.get(hash);
     if (cached !== undefined && cached.until > at) return cached.holder;
     const holder = await queries.holder(hash);
@@ -60,7 +135,7 @@ export function keyedRequests(accounts: Accounts, redis: Redis | null, now: () =
     const holder = await holderOf(hash, at);
     if (holder === null) throw refusal(401, UNKNOWN, CHALLENGE);
     const { day, resetSeconds } = keyWindow(at);
-    const used = counter === null ? await queries.count(holder.id, day) : await counter.count(holder.id, day);
+    const used = counter === null ? await local!.count(holder.id, day) : await counter.count(holder.id, day);
     if (used === null) {
       cache.delete(hash);
       throw refusal(401, UNKNOWN, CHALLENGE);
@@ -85,11 +160,14 @@ export function keyedRequests(accounts: Accounts, redis: Redis | null, now: () =
     middleware,
     async revoked(id) {
       for (const [hash, entry] of cache) if (entry.holder.id === id) cache.delete(hash);
+      local?.forget(id);
       await counter?.revoked(id);
     },
-    countsToday(ids) {
+    async countsToday(ids) {
       const { day } = keyWindow(now());
-      return counter === null ? databaseCounts(accounts.database.db, ids, day) : counter.counts(ids, day);
+      if (counter !== null) return counter.counts(ids, day);
+      const stored = await databaseCounts(accounts.database.db, ids, day);
+      return new Map(ids.map((id) => [id, (stored.get(id) ?? 0) + local!.pending(id, day)]));
     },
   };
 }

@@ -91,7 +91,8 @@ export function createApi(options: ApiOptions) {
   const app = new Hono();
   // First: a keyed request past its allowance, or with a revoked key, is refused before any other work.
   const keyed = keyedRequests(options.accounts, context.redis, context.now);
-  for (const prefix of KEYED_PREFIXES) app.use(`/${prefix}`, keyed.middleware).use(`/${prefix}/*`, keyed.middleware);
+  // Once per prefix: Hono's `/prefix/*` matches `/prefix` too, and a second mount would count a request twice.
+  for (const prefix of KEYED_PREFIXES) app.use(`/${prefix}/*`, keyed.middleware);
   for (const prefix of SESSION_CHECKED_PREFIXES) app.use(`/${prefix}`, privateSessionAnswers).use(`/${prefix}/*`, privateSessionAnswers);
   if (options.accounts.paywall) for (const prefix of PAYWALLED_PREFIXES) app.use(`/${prefix}/*`, sessionUser, requirePro);
   return app

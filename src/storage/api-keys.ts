@@ -69,14 +69,13 @@ interface HolderRow {
 }
 
 /**
- * The per-request queries of keyed requests, compiled once (each request only binds its values): the key by its hash,
- * and the day's count, which counts only while the key is live, so a revoked key is refused on its very next request
- * in every process that shares the database.
+ * The queries of keyed requests, compiled once (each call only binds its values): the live key by its hash, and the
+ * day's count raised by some requests, which counts only while the key is live.
  */
 export class KeyQueries {
   readonly #database: AppDatabase;
   readonly #holder: CompiledQuery<HolderRow>;
-  readonly #count: CompiledQuery<{ count: number }>;
+  readonly #add: CompiledQuery<{ count: number }>;
 
   constructor(database: AppDatabase, stripe: boolean) {
     this.#database = database;
@@ -91,9 +90,9 @@ export class KeyQueries {
       .where('k.revoked_at', 'is', null)
       .compile() as CompiledQuery<HolderRow>;
     // INSERT ... SELECT: nothing is counted (and nothing returned) once the key is revoked or gone.
-    this.#count = sql<{ count: number }>`insert into api_key_usage (key_id, day, count)
-      select id, ${''}, 1 from api_key where id = ${''} and revoked_at is null
-      on conflict (key_id, day) do update set count = api_key_usage.count + 1
+    this.#add = sql<{ count: number }>`insert into api_key_usage (key_id, day, count)
+      select id, ${''}, cast(${0} as integer) from api_key where id = ${''} and revoked_at is null
+      on conflict (key_id, day) do update set count = api_key_usage.count + excluded.count
       returning count`.compile(db);
   }
 
@@ -104,9 +103,9 @@ export class KeyQueries {
     return row === undefined ? null : { id: row.id, userId: row.user_id, isPro: asBoolean(row.granted) || asBoolean(row.subscribed) };
   }
 
-  /** Counts one request of a key on `day`: the day's count with it, or null when the key is revoked or gone. */
-  async count(id: string, day: string): Promise<number | null> {
-    const { rows } = await this.#database.db.executeQuery(CompiledQuery.raw(this.#count.sql, [day, id]) as CompiledQuery<{ count: number }>);
+  /** Adds `requests` to a key's count of `day`: the day's count with them, or null when the key is revoked or gone. */
+  async add(id: string, day: string, requests: number): Promise<number | null> {
+    const { rows } = await this.#database.db.executeQuery(CompiledQuery.raw(this.#add.sql, [day, requests, id]) as CompiledQuery<{ count: number }>);
     return rows[0] === undefined ? null : Number(rows[0].count);
   }
 }
