@@ -12,8 +12,8 @@ import type { Accounts } from './accounts';
 import { refusal } from './errors';
 import { PRIVATE_NO_STORE } from './routes/context';
 
-/** With REDIS_URL: how long a process trusts a key it looked up (its owner's plan); a revocation never waits for it. */
-const HOLDER_CACHE_MS = 60_000;
+/** With REDIS_URL: how long a process trusts a key it looked up (owner, plan, the account still there); a revocation never waits for it. */
+const HOLDER_CACHE_MS = 5_000;
 /** Keys a process keeps in its cache before it starts afresh. */
 const HOLDER_CACHE_SIZE = 10_000;
 /** Without REDIS_URL: how often a process adds the keyed requests it counted to the database's counts. */
