@@ -85,8 +85,8 @@ const KEYED_COUNT_START = -1_000_000;
 
 /**
  * The keyed row: the cached quote with `Authorization: Bearer KEY`, a key made on the bench user's account. Each
- * request reads the key from the accounts database (SQLite), hashes it and counts it (in the process, written to the
- * database once a second). 10 s at several thousand requests a second is past any day's allowance, so the key's
+ * request hashes the key, finds it in the process's cache of keys (read from the accounts database, SQLite) and counts
+ * it (in the process, written to the database once a second). 10 s at several thousand requests a second is past any day's allowance, so the key's
  * count of today is set far below zero first (the server reads it back at its next write, within the warm-up): every
  * request still does the whole check and count, and none of the measured ones is refused.
  */

@@ -12,8 +12,12 @@ import type { Accounts } from './accounts';
 import { refusal } from './errors';
 import { PRIVATE_NO_STORE } from './routes/context';
 
-/** With REDIS_URL: how long a process trusts a key it looked up (owner, plan, the account still there); a revocation never waits for it. */
-const HOLDER_CACHE_MS = 5_000;
+/**
+ * How long a process trusts a key it looked up (its owner and plan). A revocation or a deleted account never waits
+ * for it: the process that makes the change forgets the key at once, and tells the others (Redis's marker, or without
+ * Redis the database's refusal of the next count it writes).
+ */
+const HOLDER_CACHE_MS = 60_000;
 /** Keys a process keeps in its cache before it starts afresh. */
 const HOLDER_CACHE_SIZE = 10_000;
 /** Without REDIS_URL: how often a process adds the keyed requests it counted to the database's counts. */
@@ -31,6 +35,8 @@ export interface KeyedRequests {
   revoked(id: string): Promise<void>;
   /** Today's counts of some keys. */
   countsToday(ids: string[]): Promise<Map<string, number>>;
+  /** Tells every process that an account and its keys (`ids`) are gone. */
+  accountDeleted(userId: string, ids: readonly string[]): Promise<void>;
 }
 
 /**
@@ -46,8 +52,12 @@ class WriteBehindCounts {
   readonly #counts = new Map<string, { day: string; base: number; writing: number; pending: number }>();
   #flushing = false;
 
-  constructor(queries: KeyQueries) {
+  readonly #gone: (id: string) => void;
+
+  /** `gone` is told of a key the database no longer counts (revoked, or its account deleted, by another process). */
+  constructor(queries: KeyQueries, gone: (id: string) => void) {
     this.#queries = queries;
+    this.#gone = gone;
     setInterval(() => void this.flush(), FLUSH_MS).unref();
   }
 
@@ -86,8 +96,10 @@ class WriteBehindCounts {
         const total = await this.#queries.add(id, entry.day, requests).catch(() => undefined);
         entry.writing = 0;
         if (total === undefined) entry.pending += requests;
-        else if (total === null) this.#counts.delete(id);
-        else entry.base = total;
+        else if (total === null) {
+          this.#counts.delete(id);
+          this.#gone(id);
+        } else entry.base = total;
       }
     } finally {
       this.#flushing = false;
@@ -100,19 +112,20 @@ class WriteBehindCounts {
 }
 
 /**
- * The keyed-request check over the accounts database. Without `redis` each request looks its key up (a read, so a
- * revocation or a deleted account holds from the next request in every process sharing the database) and counts in
- * the process (WriteBehindCounts). With `redis` a process keeps the key's lookup a minute and each request is one
- * Redis script that counts it unless the key's revocation marker is set.
+ * The keyed-request check over the accounts database: a process keeps each key's lookup a minute (HOLDER_CACHE_MS).
+ * Without `redis` it counts in the process (WriteBehindCounts); with `redis` each request is one Redis script that
+ * counts it unless the key's revocation marker is set.
  */
 export function keyedRequests(accounts: Accounts, redis: Redis | null, now: () => number): KeyedRequests {
   const queries = new KeyQueries(accounts.database, accounts.stripe !== null);
   const counter = redis === null ? null : new RedisKeyCounter(redis);
-  const local = counter === null ? new WriteBehindCounts(queries) : null;
   const cache = new Map<string, { holder: KeyHolder; until: number }>();
+  const forget = (drop: (holder: KeyHolder) => boolean) => {
+    for (const [hash, entry] of cache) if (drop(entry.holder)) cache.delete(hash);
+  };
+  const local = counter === null ? new WriteBehindCounts(queries, (id) => forget((holder) => holder.id === id)) : null;
 
   async function holderOf(hash: string, at: number): Promise<KeyHolder | null> {
-    if (counter === null) return queries.holder(hash);
     const cached = cache.get(hash);
     if (cached !== undefined && cached.until > at) return cached.holder;
     const holder = await queries.holder(hash);
@@ -159,9 +172,16 @@ export function keyedRequests(accounts: Accounts, redis: Redis | null, now: () =
   return {
     middleware,
     async revoked(id) {
-      for (const [hash, entry] of cache) if (entry.holder.id === id) cache.delete(hash);
+      forget((holder) => holder.id === id);
       local?.forget(id);
       await counter?.revoked(id);
+    },
+    async accountDeleted(userId, ids) {
+      forget((holder) => holder.userId === userId);
+      for (const id of ids) {
+        local?.forget(id);
+        await counter?.revoked(id);
+      }
     },
     async countsToday(ids) {
       const { day } = keyWindow(now());

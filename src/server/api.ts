@@ -102,7 +102,7 @@ export function createApi(options: ApiOptions) {
     .route('/auth', authRoutes(context))
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request), context.trustedProxies, options.siteUrl))
     .route('/account/keys', apiKeyRoutes(context, keyed))
-    .route('/account', accountRoutes(context))
+    .route('/account', accountRoutes(context, keyed))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))
     .route('/screens', screenRoutes(context))

@@ -12,6 +12,7 @@ import { OUTCOMES } from '../../lib/domain/accounts/account-forms';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 import { usernameOf } from './auth';
+import type { KeyedRequests } from '../api-keys';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const PasswordBody = z.object({
@@ -24,8 +25,8 @@ export const NO_BILLING_MESSAGE =
   'Online payment is not set up on this site. Pro is granted by an operator: ask the site\'s operator to run "npm run admin -- grant-pro" with your email.';
 const DeleteBody = z.object({ password: z.string().min(1, 'must not be empty').max(128, 'at most 128 characters').optional() });
 
-/** Mounted at /api/account. */
-export function accountRoutes(context: ApiContext) {
+/** Mounted at /api/account; `keys` (the API keys' check) hears of a deleted account, so its keys stop at once. */
+export function accountRoutes(context: ApiContext, keys?: Pick<KeyedRequests, 'accountDeleted'>) {
   const { accounts } = context;
   const { db } = accounts.database;
   return new Hono<SessionEnv>()
@@ -111,8 +112,10 @@ export function accountRoutes(context: ApiContext) {
     .post('/delete', validate('json', DeleteBody, '{"password": "your password"}'), async (c) => {
       const user = c.var.user!;
       const { password } = c.req.valid('json');
+      const keyIds = (await db.selectFrom('api_key').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
       const answer = await accounts.auth.api.deleteUser({ headers: c.req.raw.headers, body: password === undefined ? {} : { password }, asResponse: true });
       if (answer.ok) {
+        await keys?.accountDeleted(user.id, keyIds);
         await db.deleteFrom('watchlist').where('user_id', '=', user.id).execute();
         await db.deleteFrom('plan_grant').where('user_id', '=', user.id).execute();
         await db.deleteFrom('ai_chat').where('user_id', '=', user.id).execute();
