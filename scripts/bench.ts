@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { ALERTS_NOTE, alertsSection } from './bench/alerts';
 import { AI_NOTE, aiSection, aiServerEnv, startBenchModel, tokenFigures } from './bench/ai';
-import { accountRoutes, API_NOTE, apiRoutes, apiSection, measureReference, signInSection } from './bench/api';
+import { accountRoutes, API_NOTE, apiRoutes, apiSection, keyedRoutes, measureReference, signInSection } from './bench/api';
 import { launchChromium } from './bench/browser';
 import { BUILD_NOTE, buildSection, ensureSite } from './bench/build';
 import { CLIENT_NOTE, clientSection } from './bench/client';
@@ -129,7 +129,7 @@ try {
         await run('weight', async () => weightSection(ctx, clientDir, server.origin, pages, await chromium()));
         await run('lighthouse', () => lighthouseSection(ctx, server.origin, pages));
         await run('api', async () => [
-          ...(await apiSection(ctx, server.origin, [...apiRoutes(ticker), ...(await accountRoutes(server.origin))], reference)),
+          ...(await apiSection(ctx, server.origin, [...apiRoutes(ticker), ...(await accountRoutes(server.origin)), ...(await keyedRoutes(server.origin, server.databaseFile, ticker))], reference)),
           ...(await signInSection(ctx, server.origin)),
         ]);
       });

@@ -17,6 +17,8 @@ process.on('exit', () => {
 export interface BenchServer {
   origin: string;
   stop: () => Promise<void>;
+  /** The accounts database it serves (SQLite). */
+  databaseFile: string;
 }
 
 function portIsFree(port: number): Promise<boolean> {
@@ -46,10 +48,11 @@ async function freePort({ first, last }: PortRange): Promise<number> {
 export async function startServer(root: string, distDir: string, env: Record<string, string> = {}, ports: PortRange = { first: FIRST_PORT, last: LAST_PORT }): Promise<BenchServer> {
   const port = await freePort(ports);
   const origin = `http://${HOST}:${port}`;
+  const databaseFile = env.DATABASE_FILE ?? join(distDir, '..', 'bench-app.db');
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/start.ts'], {
     cwd: root,
     // The accounts database beside the bench build, not the checkout's data/app.db.
-    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir, DATABASE_FILE: join(distDir, '..', 'bench-app.db'), DATABASE_URL: '', ...env },
+    env: { ...process.env, PORT: String(port), HOST, DIST_DIR: distDir, DATABASE_URL: '', ...env, DATABASE_FILE: databaseFile },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stopping it also stops the node process tsx starts.
     detached: true,
@@ -65,7 +68,7 @@ export async function startServer(root: string, distDir: string, env: Record<str
     if (child.exitCode !== null) throw new Error(`The server exited (code ${child.exitCode}) before answering /api/health:\n${output.trim()}`);
     try {
       const response = await fetch(`${origin}/api/health`);
-      if (response.status === 200) return { origin, stop };
+      if (response.status === 200) return { origin, stop, databaseFile };
     } catch {
       // Not listening yet.
     }

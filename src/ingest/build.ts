@@ -21,6 +21,7 @@ import { permalinkCompanyName, permalinkImage, splitPermalinkId } from '../lib/d
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
+import { writeDatedReports } from './dated-reports';
 import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
 import { pageHistory } from '../lib/domain/trend/trend';
 import { createProgress, type Progress } from './progress';
@@ -175,6 +176,8 @@ async function buildPages(
       siteData.track.entries = [];
       releaseMemory();
       await writeStaticApi(apiRoot, siteData, siteName, paywall, onWritten);
+      const dated = await writeDatedReports(apiRoot, siteData.history, siteData.files, { paywall, previousDir, onWritten });
+      apiCompressor.exclude(dated.keptPaths);
       // Five years of trends made and written: its garbage given back too, for the rest of Astro's run.
       releaseMemory();
       const compressed = await apiCompressor.finish();

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Redis } from 'ioredis';
 import { DEFAULT_SITE_NAME, type Config } from '../config';
-import { METHOD_GUARDS, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../lib/domain/site/live-routes';
+import { KEYED_PREFIXES, METHOD_GUARDS, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../lib/domain/site/live-routes';
 import { CompanyStore } from '../storage/company-info';
 import { SiteIndexLoader } from '../storage/site-index';
 import { readUniverse } from '../storage/universe';
@@ -32,6 +32,9 @@ import { aiRoutes, type AiRouteOptions } from './routes/ai';
 import { alertRuleRoutes } from './routes/alert-rules';
 import { pushRoutes, type PushRouteOptions } from './routes/push';
 import { pushSettings, pushSetup } from './push';
+import { keyedRequests } from './api-keys';
+import { apiKeyRoutes } from './routes/api-keys';
+import { openApiRoutes } from './routes/open-api';
 
 /** What the live API needs to know. */
 export interface ApiOptions {
@@ -86,14 +89,20 @@ export function createApi(options: ApiOptions) {
   };
   const sessionUser = readSession(options.accounts.session);
   const app = new Hono();
+  // First: a keyed request past its allowance, or with a revoked key, is refused before any other work.
+  const keyed = keyedRequests(options.accounts, context.redis, context.now);
+  // Once per prefix: Hono's `/prefix/*` matches `/prefix` too, and a second mount would count a request twice.
+  for (const prefix of KEYED_PREFIXES) app.use(`/${prefix}/*`, keyed.middleware);
   for (const prefix of SESSION_CHECKED_PREFIXES) app.use(`/${prefix}`, privateSessionAnswers).use(`/${prefix}/*`, privateSessionAnswers);
   if (options.accounts.paywall) for (const prefix of PAYWALLED_PREFIXES) app.use(`/${prefix}/*`, sessionUser, requirePro);
   return app
     .route('/pro', proRoutes(context, sessionUser))
     .route('/', healthRoutes(context))
+    .route('/', openApiRoutes(context))
     .route('/auth', authRoutes(context))
     .route('/forms', formRoutes((request) => options.accounts.auth.handler(request), context.trustedProxies, options.siteUrl))
-    .route('/account', accountRoutes(context))
+    .route('/account/keys', apiKeyRoutes(context, keyed))
+    .route('/account', accountRoutes(context, keyed))
     .route('/watchlist', watchlistRoutes(context))
     .route('/alerts', alertRoutes(context))
     .route('/screens', screenRoutes(context))

@@ -287,6 +287,24 @@ export interface PushDeliveryTable {
   note: string | null;
 }
 
+/** An account's API key for the open API: only its SHA-256 is kept, and its first characters to tell keys apart. */
+export interface ApiKeyTable {
+  id: string;
+  user_id: string;
+  label: string;
+  key_hash: string;
+  key_start: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Requests a key made on one UTC day (without REDIS_URL; with it Redis counts). */
+export interface ApiKeyUsageTable {
+  key_id: string;
+  day: string;
+  count: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -311,6 +329,8 @@ export interface Database {
   rule_event: RuleEventTable;
   push_subscription: PushSubscriptionTable;
   push_delivery: PushDeliveryTable;
+  api_key: ApiKeyTable;
+  api_key_usage: ApiKeyUsageTable;
 }
 
 export type DatabaseType = 'sqlite' | 'postgres';
@@ -704,6 +724,30 @@ const MIGRATIONS: Record<string, Migration> = {
       for (const column of ['delta_score', 'market_score', 'accuracy_score', 'relevance_score']) {
         await db.schema.alterTable('ledger_entry').addColumn(column, 'double precision').execute();
       }
+    },
+  },
+  '2026-12-02-api-01-api-key': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('api_key')
+        .ifNotExists()
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('label', 'text', (col) => col.notNull())
+        .addColumn('key_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('key_start', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('api_key_user').ifNotExists().on('api_key').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createTable('api_key_usage')
+        .ifNotExists()
+        .addColumn('key_id', 'text', (col) => col.notNull().references('api_key.id').onDelete('cascade'))
+        .addColumn('day', 'text', (col) => col.notNull())
+        .addColumn('count', 'integer', (col) => col.notNull())
+        .addPrimaryKeyConstraint('api_key_usage_pk', ['key_id', 'day'])
+        .execute();
     },
   },
 };

@@ -57,7 +57,7 @@ describe('one definition each', () => {
 
   it('the news article schema is written once, in lib/domain/market-data/market.ts, and the provider parses with it', () => {
     expect(definedIn(/article_url: z\./)).toEqual(['src/lib/domain/market-data/market.ts']);
-    expect(definedIn(/NewsArticleSchema\b/)).toEqual(['src/lib/domain/market-data/market.ts', 'src/server/providers/polygon.ts']);
+    expect(definedIn(/NewsArticleSchema\b/)).toEqual(['src/lib/domain/market-data/market.ts', 'src/lib/domain/site/api-answers.ts', 'src/server/providers/polygon.ts']);
     expect(NewsArticleSchema.safeParse({ id: '1', title: 'T', article_url: 'https://example.com/a', published_utc: '2026-11-20T12:00:00Z' }).success).toBe(false);
   });
 });

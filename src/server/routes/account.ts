@@ -12,6 +12,7 @@ import { OUTCOMES } from '../../lib/domain/accounts/account-forms';
 import { validate } from '../validate';
 import type { ApiContext } from './context';
 import { usernameOf } from './auth';
+import type { KeyedRequests } from '../api-keys';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const PasswordBody = z.object({
@@ -24,8 +25,8 @@ export const NO_BILLING_MESSAGE =
   'Online payment is not set up on this site. Pro is granted by an operator: ask the site\'s operator to run "npm run admin -- grant-pro" with your email.';
 const DeleteBody = z.object({ password: z.string().min(1, 'must not be empty').max(128, 'at most 128 characters').optional() });
 
-/** Mounted at /api/account. */
-export function accountRoutes(context: ApiContext) {
+/** Mounted at /api/account; `keys` (the API keys' check) hears of a deleted account, so its keys stop at once. */
+export function accountRoutes(context: ApiContext, keys?: Pick<KeyedRequests, 'accountDeleted'>) {
   const { accounts } = context;
   const { db } = accounts.database;
   return new Hono<SessionEnv>()
@@ -62,6 +63,7 @@ export function accountRoutes(context: ApiContext) {
         db.selectFrom('ai_chat').select(['id', 'title', 'messages', 'updated_at']).where('user_id', '=', user.id).orderBy('updated_at').execute(),
         db.selectFrom('saved_screen').select(['name', 'query', 'alert', 'created_at']).where('user_id', '=', user.id).orderBy('created_at').execute(),
       ]);
+      const apiKeys = await db.selectFrom('api_key').select(['label', 'key_start', 'created_at', 'revoked_at']).where('user_id', '=', user.id).orderBy('created_at').execute();
       const exported = {
         exportedAt: new Date(context.now()).toISOString(),
         user: profile === undefined ? null : { ...profile, emailVerified: Boolean(profile.emailVerified) },
@@ -73,6 +75,8 @@ export function accountRoutes(context: ApiContext) {
         subscriptions,
         aiChats: aiChats.map((chat) => ({ id: chat.id, title: chat.title, updatedAt: chat.updated_at, messages: JSON.parse(chat.messages) as unknown })),
         savedScreens: screens.map((screen) => ({ name: screen.name, query: screen.query, alert: Number(screen.alert) === 1, createdAt: screen.created_at })),
+        // The keys' names and first characters, never their fingerprints.
+        apiKeys: apiKeys.map((key) => ({ label: key.label, start: key.key_start, createdAt: key.created_at, revokedAt: key.revoked_at })),
       };
       return c.json(exported, 200, { ...NO_STORE, 'Content-Disposition': 'attachment; filename="my-account.json"' });
     })
@@ -108,8 +112,10 @@ export function accountRoutes(context: ApiContext) {
     .post('/delete', validate('json', DeleteBody, '{"password": "your password"}'), async (c) => {
       const user = c.var.user!;
       const { password } = c.req.valid('json');
+      const keyIds = (await db.selectFrom('api_key').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id);
       const answer = await accounts.auth.api.deleteUser({ headers: c.req.raw.headers, body: password === undefined ? {} : { password }, asResponse: true });
       if (answer.ok) {
+        await keys?.accountDeleted(user.id, keyIds);
         await db.deleteFrom('watchlist').where('user_id', '=', user.id).execute();
         await db.deleteFrom('plan_grant').where('user_id', '=', user.id).execute();
         await db.deleteFrom('ai_chat').where('user_id', '=', user.id).execute();

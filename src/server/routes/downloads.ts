@@ -14,8 +14,8 @@ import { refusal } from '../errors';
 import { optionalQuery, validate } from '../validate';
 import { PRIVATE_NO_STORE, type ApiContext } from './context';
 
-const FileParams = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'expected an archive id (16 lower-case hex digits): take one from /api/excel-files') });
-const SheetQuery = z.object({ sheetId: optionalQuery(z.string().regex(/^\d{1,3}$/, 'expected a sheet number such as 0').transform(Number)) });
+export const FileParams = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'expected an archive id (16 lower-case hex digits): take one from /api/excel-files') });
+export const SheetQuery = z.object({ sheetId: optionalQuery(z.string().regex(/^\d{1,3}$/, 'expected a sheet number such as 0').transform(Number)) });
 const CSV_TYPE = 'text/csv; charset=utf-8';
 const FILE_TYPES: Record<ArchivedFile['kind'], string> = { csv: CSV_TYPE, xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 

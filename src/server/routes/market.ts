@@ -36,17 +36,19 @@ const LOGO = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
 };
 
-const NewsQuery = z.object({
+export const NewsQuery = z.object({
   limit: optionalQuery(z.coerce.number().int('expected a whole number from 1 to 50, e.g. ?limit=5').min(1, 'expected 1 or more').max(50, 'expected 50 or less')),
 });
 
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const QueryDate = IsoDateSchema.pipe(z.string().refine((date) => !Number.isNaN(Date.parse(date)), 'expected a calendar date, e.g. 2026-11-20'));
 
+/** The fields of /api/polygon/aggs's query, before their defaults and window rules. */
+export const AggsWindowQuery = z.object({ from: optionalQuery(QueryDate), to: optionalQuery(QueryDate) });
+
 /** The bar window of /api/polygon/aggs: `from` defaults to 14 days before `to`, `to` to today and never after it; at most MAX_AGGS_DAYS. */
 export function aggsQuery(now: () => number) {
-  return z
-    .object({ from: optionalQuery(QueryDate), to: optionalQuery(QueryDate) })
+  return AggsWindowQuery
     .transform(({ from, to }) => {
       const end = to ?? isoDay(now());
       return { from: from ?? isoDay(Date.parse(end) - DEFAULT_AGGS_DAYS * DAY_MS), to: end };

@@ -31,6 +31,8 @@ export interface LiveRoute {
   sharedCache: 'checked' | 'public';
   /** Pro only with PAYWALL=on (DESIGN.md's table: Archives and downloads): a session with the Pro plan, else 401/403. */
   paywalled?: true;
+  /** The open API's live routes: `Authorization: Bearer KEY` puts a request on the key's own daily allowance. */
+  keyed?: true;
   /**
    * The per-ticker checks in front of the build's static JSON: nginx and a CDN serve the file, and only an address
    * without one (an unknown or lower-case ticker) reaches the server; never forwarded as a live route.
@@ -40,13 +42,13 @@ export interface LiveRoute {
 
 /** Every live route, in the order the CDN and nginx rules list them. */
 export const LIVE_ROUTES: readonly LiveRoute[] = [
-  { prefix: 'health', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked' },
+  { prefix: 'health', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked', keyed: true },
   { prefix: 'auth', methods: ['GET', 'POST'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked' },
-  { prefix: 'stock-price', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none', sharedCache: 'public' },
-  { prefix: 'earnings-date', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none', sharedCache: 'checked' },
-  { prefix: 'market-sentiment', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked' },
-  { prefix: 'stock-complete-data', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked' },
-  { prefix: 'company-info', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked' },
+  { prefix: 'stock-price', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none', sharedCache: 'public', keyed: true },
+  { prefix: 'earnings-date', methods: ['GET'], otherMethods: 'refused', budget: 'market-data', session: 'none', sharedCache: 'checked', keyed: true },
+  { prefix: 'market-sentiment', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', keyed: true },
+  { prefix: 'stock-complete-data', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', keyed: true },
+  { prefix: 'company-info', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked', keyed: true },
   {
     prefix: 'polygon',
     methods: ['GET', 'POST'],
@@ -55,9 +57,10 @@ export const LIVE_ROUTES: readonly LiveRoute[] = [
     budget: 'market-data',
     session: 'requires',
     sharedCache: 'checked',
+    keyed: true,
   },
-  { prefix: 'download-csv', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', paywalled: true },
-  { prefix: 'download-excel', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', paywalled: true },
+  { prefix: 'download-csv', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', paywalled: true, keyed: true },
+  { prefix: 'download-excel', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'reads', sharedCache: 'checked', paywalled: true, keyed: true },
   { prefix: 'account', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   { prefix: 'watchlist', methods: ['GET', 'PUT', 'POST'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
   // The login and account pages' plain form posts.
@@ -70,6 +73,8 @@ export const LIVE_ROUTES: readonly LiveRoute[] = [
   { prefix: 'ai', methods: ['GET', 'POST'], otherMethods: 'not-found', budget: 'ai-tokens', session: 'requires', sharedCache: 'checked' },
   // The Pro data: a CDN must forward it, never answer it with a static file.
   { prefix: 'pro', methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'requires', sharedCache: 'checked' },
+  // The OpenAPI document of the open API.
+  { prefix: 'openapi.json', methods: ['GET'], otherMethods: 'refused', budget: null, session: 'none', sharedCache: 'checked' },
   { prefix: 'save-company-name', methods: ['POST'], otherMethods: 'not-found', postOnly: ['/save-company-name'], budget: null, session: 'requires', sharedCache: 'checked' },
   ...PER_TICKER_ROUTES.map((prefix): LiveRoute => ({ prefix, methods: ['GET'], otherMethods: 'not-found', budget: null, session: 'none', sharedCache: 'public', static: true })),
 ];
@@ -82,6 +87,9 @@ export const LIVE_PREFIXES: readonly string[] = FORWARDED.map((route) => route.p
 
 /** The forwarded live routes' first path segments under /api whose answers pass the shared-cache safety net. */
 export const SESSION_CHECKED_PREFIXES: readonly string[] = FORWARDED.filter((route) => route.sharedCache === 'checked').map((route) => route.prefix);
+
+/** The live routes' first path segments under /api that a key may call on its own allowance. */
+export const KEYED_PREFIXES: readonly string[] = LIVE_ROUTES.filter((route) => route.keyed).map((route) => route.prefix);
 
 /** The live routes' first path segments under /api that are Pro only with PAYWALL=on. */
 export const PAYWALLED_PREFIXES: readonly string[] = LIVE_ROUTES.filter((route) => route.paywalled).map((route) => route.prefix);

@@ -58,6 +58,7 @@ export const PAGES: readonly Page[] = [
   { path: '/privacy', file: 'privacy.astro', title: 'Privacy', nav: { section: 'info', order: 3 }, sitemap: 'one', text: true },
   { path: '/signal/[ticker]', file: 'signal/[ticker].astro', title: 'Stock', sitemap: 'per-ticker' },
   { path: '/signal/[ticker]/[date]', file: 'signal/[ticker]/[date].astro', title: 'Signal', navTab: '/track-record', sitemap: 'per-signal' },
+  { path: '/developers', file: 'developers.astro', title: 'Developers', navTab: '/learn', sitemap: 'one', text: true },
   { path: '/methodology', file: 'methodology.astro', title: 'Methodology', navTab: '/track-record', sitemap: 'one', text: true },
   { path: '/signal', file: 'signal/index.astro', title: 'Stock Not Found', sitemap: 'none' },
   { path: '/sector/[slug]', file: 'sector/[slug].astro', title: 'Sector', sitemap: 'per-hub' },
