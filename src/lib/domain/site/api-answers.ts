@@ -8,6 +8,7 @@ import { LockedTickerSchema } from '../accounts/entitlements';
 import { BarSchema, NewsArticleSchema, TickerDetailsSchema } from '../market-data/market';
 import { IsoDateSchema, SignalRecordSchema, TickerSchema } from '../report/record';
 import { CompanyInfoSchema, TickerMetricsSchema } from './api-responses';
+import { LedgerRowSchema } from '../track-record/ledger-schema';
 
 /** One similar ticker (GET /api/similar-tickers/{ticker}): same sub-industry first, then sector, by |C-Score|. */
 export const SimilarTickerSchema = z.object({ ticker: TickerSchema, cScore: z.number() });
@@ -78,32 +79,6 @@ export const TrackRecordFileSchema = z.object({
   csv: z.string(),
 });
 
-/** One horizon of one signal in a ticker's ledger. */
-const HorizonOutcomeSchema = z.object({
-  horizon: z.number().int(),
-  status: z.enum(['closed', 'open', 'stopped', 'no-price']),
-  date: IsoDateSchema.nullable(),
-  close: z.number().nullable(),
-  priceReturn: z.number().nullable(),
-  signalReturn: z.number().nullable(),
-  hit: z.boolean().nullable(),
-  benchmarkReturn: z.number().nullable().optional(),
-  excessReturn: z.number().nullable().optional(),
-});
-
-/** One time a ticker qualified, with its outcomes. */
-export const LedgerRowSchema = z.object({
-  ticker: TickerSchema,
-  date: IsoDateSchema,
-  direction: Direction,
-  cScore: z.number(),
-  entryClose: z.number().nullable(),
-  outcomes: z.array(HorizonOutcomeSchema),
-  exitDate: IsoDateSchema.nullable(),
-  exitReturn: z.number().nullable().optional(),
-  scores: z.object({ delta: z.number(), market: z.number(), accuracy: z.number(), relevance: z.number() }).nullable().optional(),
-});
-
 /** GET /api/track-record/{ticker}: a ticker's ledger, newest first, with its figures by direction. */
 export const TickerTrackFileSchema = z.object({
   ticker: TickerSchema,
@@ -111,6 +86,7 @@ export const TickerTrackFileSchema = z.object({
   signals: z.number().int(),
   bullish: TrackGroupSchema,
   bearish: TrackGroupSchema,
+  // The rows as the track record's one ledger schema says (the writer and the browser's readers use it too).
   ledger: z.array(LedgerRowSchema),
 });
 
