@@ -15,7 +15,7 @@ const THEMES = ['light', 'dark'] as const;
 const ROUTES = [
   '/', '/all-signals', '/recently-qualified', '/currently-qualified', '/reversals-exits', '/heatmap', '/explore', '/archives', '/archives/2',
   '/sector/energy', '/industry/integrated-oil-and-gas', '/learn', '/changelog', '/terms', '/privacy', '/signal/AAPL', '/signal/NVDAA', '/signal', '/upload', '/admin', '/ai-analysis', '/ai-chat',
-  '/signals-dao', '/login', '/account', '/403', '/no-such-page', '/track-record', '/screener', '/compare', '/methodology',
+  '/signals-dao', '/login', '/account', '/403', '/no-such-page', '/track-record', '/screener', '/compare', '/methodology', '/developers',
 ];
 
 test('the routes checked below cover every page of the sitemap', async ({ request }) => {
