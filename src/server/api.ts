@@ -93,7 +93,8 @@ export function createApi(options: ApiOptions) {
   const keyed = keyedRequests(options.accounts, context.redis, context.now);
   // Once per prefix: Hono's `/prefix/*` matches `/prefix` too, and a second mount would count a request twice.
   for (const prefix of KEYED_PREFIXES) app.use(`/${prefix}/*`, keyed.middleware);
-  for (const prefix of SESSION_CHECKED_PREFIXES) app.use(`/${prefix}`, privateSessionAnswers).use(`/${prefix}/*`, privateSessionAnswers);
+  // Hono's `/prefix/*` matches `/prefix` itself too: one mount covers both.
+  for (const prefix of SESSION_CHECKED_PREFIXES) app.use(`/${prefix}/*`, privateSessionAnswers);
   if (options.accounts.paywall) for (const prefix of PAYWALLED_PREFIXES) app.use(`/${prefix}/*`, sessionUser, requirePro);
   return app
     .route('/pro', proRoutes(context, sessionUser))
