@@ -491,7 +491,7 @@ export interface ScreenPreset {
 
 /** Presets that show what the data can do. */
 export const SCREEN_PRESETS: readonly ScreenPreset[] = [
-  { name: 'New bullish today', query: 'signal=bullish&new=1' },
+  { name: 'New bullish this report', query: 'signal=bullish&new=1' },
   { name: 'Strongest bearish', query: 'signal=bearish&sort=cscore' },
   { name: 'Rising fast (+15 or more in a day)', query: 'change=15..&sort=-change' },
   { name: 'Steady (7 of 7 days)', query: 'days7=7..' },
