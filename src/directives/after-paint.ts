@@ -37,6 +37,8 @@ function boxes(parent: Element): Element[] {
  * before the first frame is presented). With `{ rootMargin, threshold }` it then also waits until the island is in
  * view (threshold 1: wholly in view). With `{ replay: true }` a click on a button of the island before it runs
  * hydrates it at once and is replayed on the same button once it runs, so a control works on the first press.
+ * With `{ scroll: true }` the page's first scroll after the paint hydrates it too: a reader heading down the page
+ * gets the island's work done before it comes into view, and a page nobody scrolls never runs it before it is seen.
  */
 const afterPaint: ClientDirective = (load, options, el) => {
   let started = false;
@@ -61,7 +63,7 @@ const afterPaint: ClientDirective = (load, options, el) => {
     pending = button;
     void hydrate();
   };
-  const value = options.value as { rootMargin?: string; threshold?: number; replay?: boolean } | boolean | undefined;
+  const value = options.value as { rootMargin?: string; threshold?: number; replay?: boolean; scroll?: boolean } | boolean | undefined;
   if (typeof value === 'object' && value.replay) el.addEventListener('click', early, { capture: true });
   const view = typeof value === 'object' && (value.rootMargin !== undefined || value.threshold !== undefined) ? value : undefined;
   afterFirstPaint(() => {
@@ -69,6 +71,7 @@ const afterPaint: ClientDirective = (load, options, el) => {
       void hydrate();
       return;
     }
+    if (view.scroll) addEventListener('scroll', () => void hydrate(), { once: true, passive: true });
     const observer = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;

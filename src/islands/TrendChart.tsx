@@ -21,7 +21,7 @@ import {
 import { PRICE_PANE_HEIGHT } from '../lib/domain/trend/trend-chart';
 import { priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../lib/domain/trend/chart-series';
 import { trendSummary } from './trend/FirstPaint';
-import type { LiveChart } from './trend/live-chart';
+import type { LiveChart, LiveChartData } from './trend/live-chart';
 import { withErrorBoundary } from './ErrorBoundary';
 
 /** Props: the ticker, its current C-Score and the view size; on the stock page the build's first paint and ranges. */
@@ -52,6 +52,9 @@ function toView(ticker: string, response: unknown): View {
     return { state: 'empty', message: (error as Error).message };
   }
 }
+
+/** How long the chart's first drawing waits for the bars and the ledger before drawing the C-Score alone. */
+const PARTS_WAIT_MS = 1500;
 
 /** The daily bars under the chart: none asked yet, or the ones loaded and whether they are the demo provider's. */
 type Prices = { bars: Bar[]; isDemo: boolean } | null;
@@ -95,21 +98,6 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   const [liveChart, setLiveChart] = useState<LiveChart | null>(null);
   const [span, setSpan] = useState<{ from: string; to: string } | null>(null);
   const hasChart = view.state === 'chart';
-  useEffect(() => {
-    if (!hasChart || !host.current) return;
-    let made: LiveChart | null = null;
-    let current = true;
-    void import('./trend/live-chart').then(({ mountLiveChart }) => {
-      if (!current || !host.current) return;
-      made = mountLiveChart(host.current, { priceHeight: PRICE_PANE_HEIGHT, scoreHeight: height, onView: (from, to) => setSpan({ from, to }) });
-      setLiveChart(made);
-    });
-    return () => {
-      current = false;
-      made?.destroy();
-      setLiveChart(null);
-    };
-  }, [hasChart, height]);
 
   // The whole trend the chart holds (the range only moves its view), the prices of the shown span and the events.
   const chartData = useMemo(() => (all ? toChartPoints(all) : null), [all]);
@@ -121,16 +109,21 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   const rangeStart = scores ? (trendRangeStart(reportDate, range) ?? scores.data[0]?.time ?? null) : null;
   const lastDay = scores?.data.at(-1)?.time ?? null;
   const [prices, setPrices] = useState<Prices>(null);
-  const [ledger, setLedger] = useState<LedgerEntry[]>([]);
+  // Whether the first bars came or failed, and the ledger (null until it comes): the chart waits for both.
+  const [pricesSettled, setPricesSettled] = useState(false);
+  const [ledger, setLedger] = useState<LedgerEntry[] | null>(null);
   // The bars and the ledger load beside the library, not after it: the chart's first frame then has them all.
   useEffect(() => {
     if (!rangeStart || !lastDay) return;
     let current = true;
     const today = new Date().toISOString().slice(0, 10);
     const from = scores!.data[0]!.time > rangeStart ? scores!.data[0]!.time : rangeStart;
-    void fetchBarsSpan(ticker, from, lastDay < today ? lastDay : today).then((answer) => {
-      if (current) setPrices((before) => (before && before.bars.length >= answer.bars.length ? before : answer));
-    });
+    fetchBarsSpan(ticker, from, lastDay < today ? lastDay : today)
+      .then((answer) => {
+        if (current) setPrices((before) => (before && before.bars.length >= answer.bars.length ? before : answer));
+      })
+      .catch((error: unknown) => console.warn(`The prices of ${ticker} could not be loaded: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => current && setPricesSettled(true));
     return () => {
       current = false;
     };
@@ -143,15 +136,59 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
       current = false;
     };
   }, [hasChart, ticker]);
-  const markers = useMemo(() => (scores ? signalMarkers(ledger, scores.data) : []), [ledger, scores]);
+  // Each drawing of the library costs a long frame: the first waits for the bars and the events, or a slow provider.
+  const [waited, setWaited] = useState(false);
   useEffect(() => {
-    if (!liveChart || !scores) return;
-    liveChart.update({ score: scores, price: prices ? priceSeries(prices.bars) : null, markers, color, isDemo: prices?.isDemo ?? false });
-  }, [liveChart, scores, prices, markers, color]);
+    if (!hasChart) return;
+    const timer = setTimeout(() => setWaited(true), PARTS_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [hasChart]);
+  const partsIn = waited || (pricesSettled && ledger !== null);
+  const markers = useMemo(() => (scores ? signalMarkers(ledger ?? [], scores.data) : []), [ledger, scores]);
+  const input = useMemo<LiveChartData | null>(
+    () => (scores ? { score: scores, price: prices ? priceSeries(prices.bars) : null, markers, color, isDemo: prices?.isDemo ?? false } : null),
+    [scores, prices, markers, color],
+  );
+  const viewStart = trendRangeStart(reportDate, range);
+  // What the chart is given when it is made, in the same task: a frame drawn empty would cost as much as a full one.
+  const latest = useRef({ input, viewStart, lastDay });
+  latest.current = { input, viewStart, lastDay };
+  const given = useRef<LiveChartData | null>(null);
+  const shown = useRef<typeof latest.current | null>(null);
+  useEffect(() => {
+    if (!hasChart || !partsIn || !host.current) return;
+    let made: LiveChart | null = null;
+    let current = true;
+    void import('./trend/live-chart').then(({ mountLiveChart }) => {
+      if (!current || !host.current) return;
+      made = mountLiveChart(host.current, { priceHeight: PRICE_PANE_HEIGHT, scoreHeight: height, onView: (from, to) => setSpan({ from, to }) });
+      const now = latest.current;
+      if (now.input) made.update(now.input);
+      given.current = now.input;
+      if (now.lastDay) made.showRange(now.viewStart, now.lastDay);
+      shown.current = now;
+      setLiveChart(made);
+    });
+    return () => {
+      current = false;
+      made?.destroy();
+      setLiveChart(null);
+    };
+  }, [hasChart, partsIn, height]);
+  // A later part (bars of a wider range): given again, skipped when it is what the chart was made with.
+  useEffect(() => {
+    if (!liveChart || !input || given.current === input) return;
+    given.current = input;
+    liveChart.update(input);
+  }, [liveChart, input]);
   // Again when the bars come: a series that grows on the left moves the view.
   useEffect(() => {
-    if (liveChart && lastDay) liveChart.showRange(trendRangeStart(reportDate, range), lastDay);
-  }, [liveChart, scores, prices, range, reportDate, lastDay]);
+    if (!liveChart || !lastDay) return;
+    const was = shown.current;
+    if (was && was.input === input && was.viewStart === viewStart && was.lastDay === lastDay) return;
+    shown.current = { input, viewStart, lastDay };
+    liveChart.showRange(viewStart, lastDay);
+  }, [liveChart, input, viewStart, lastDay]);
 
   const summary = valid ? trendSummary(ticker, valid) : '';
   // A range that shows no more than a shorter one is off, with the reason on screen (same before and after hydration).

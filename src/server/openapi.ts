@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { DAILY_KEY_ALLOWANCE, RATE_LIMIT_HEADERS } from '../lib/domain/accounts/api-keys';
 import { keyedRoute, OPEN_API_ROUTES, type OpenApiRoute, type Served } from '../lib/domain/site/open-api';
-import { LockedTickerSchema } from '../lib/domain/accounts/entitlements';
+import { LockedTickerSchema } from '../lib/domain/accounts/locked-ticker';
 import { DatedReportFileSchema, DatedReportIndexSchema } from '../lib/domain/report/dated-report';
 import { IsoDateSchema } from '../lib/domain/report/record';
 import { EarningsSchema, QuoteSchema } from '../lib/domain/market-data/market';

@@ -55,6 +55,24 @@ test('the library chart replaces the SVG on scroll, in the same box, with no lay
   expect(errors).toEqual([]);
 });
 
+test('no schema library runs on the stock page before the reader scrolls; the first scroll readies the chart before the card is in view', async ({ page }) => {
+  const scripts: Promise<string>[] = [];
+  page.on('response', (response) => response.request().resourceType() === 'script' && scripts.push(response.text()));
+  await page.goto('/signal/PNW');
+  // The header's script has run (it shows the quote) and the page has gone quiet.
+  await expect(page.getByTestId('header-price')).toHaveText(/^\$\d/);
+  await page.waitForLoadState('networkidle');
+  const before = await Promise.all(scripts);
+  expect(before.length).toBeGreaterThan(0);
+  // zod's classes carry their names as strings through minification.
+  expect(before.filter((text) => text.includes('$ZodType'))).toEqual([]);
+  // A first scroll that leaves the card below the fold (its top is near 850 px): the chart gets ready meanwhile.
+  await page.evaluate(() => window.scrollBy(0, 300));
+  await expect(page.getByTestId('trend-chart')).toHaveAttribute('data-drawn', 'true');
+  expect(await page.getByTestId('trend-chart').evaluate((chart) => chart.getBoundingClientRect().top > window.innerHeight)).toBe(true);
+  expect((await Promise.all(scripts)).some((text) => text.includes('$ZodType'))).toBe(true);
+});
+
 test('markers sit on the days a stock entered, exited or reversed a signal, with their meaning', async ({ page }) => {
   await page.goto('/signal/NVDA');
   const chart = page.getByTestId('trend-chart');

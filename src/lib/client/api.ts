@@ -3,10 +3,9 @@
  * Calls the spec says "rethrow" throw a FetchFailure carrying the catalogue message; calls it says "return empty"
  * log the failure and answer an empty value.
  */
-import type { LockedTicker } from '../domain/accounts/entitlements';
+import type { LockedTicker } from '../domain/accounts/locked-ticker';
 import type { Bar, Earnings, NewsArticle, Quote } from '../domain/market-data/market';
 import type { SignalRecord } from '../domain/report/schemas';
-import { AllSignalsFileSchema, StockFileSchema, TrendFileSchema } from '../domain/site/api-responses';
 import { asciiUpper } from '../domain/text/text';
 import type { TrendResponse } from '../domain/trend/trend';
 import { answer, api } from './api-client';
@@ -24,6 +23,9 @@ export const FETCH_ERRORS = {
 /** Articles the detail page fetches (spec section 9: fetch 5, show 3). */
 const NEWS_FETCH_LIMIT = 5;
 
+/** The static files' schemas, loaded with the first file: zod stays out of every page's load (the header runs this module). */
+const schemas = () => import('../domain/site/api-responses');
+
 /** A ticker as a path segment: trimmed, upper-cased, encoded. */
 function segment(ticker: string): string {
   return encodeURIComponent(asciiUpper(ticker.trim()));
@@ -37,7 +39,7 @@ function isLocked(value: object): value is LockedTicker {
 /** GET /api/all-signals: the latest report's records (an array, or an object with a data array). */
 function fetchAllSignals(): Promise<SignalRecord[]> {
   return withFailureMessage(FETCH_ERRORS.signals, async () => {
-    const body = await staticJson('/api/all-signals', AllSignalsFileSchema);
+    const body = await staticJson('/api/all-signals', () => schemas().then((m) => m.AllSignalsFileSchema));
     return Array.isArray(body) ? body : (body.data ?? []);
   });
 }
@@ -50,7 +52,7 @@ function fetchAllSignals(): Promise<SignalRecord[]> {
 export async function fetchStockRecord(ticker: string): Promise<SignalRecord | null> {
   const wanted = asciiUpper(ticker.trim());
   try {
-    const direct = await staticJson(`/api/stock/${segment(wanted)}`, StockFileSchema);
+    const direct = await staticJson(`/api/stock/${segment(wanted)}`, () => schemas().then((m) => m.StockFileSchema));
     if (!isLocked(direct)) return direct;
     // A locked top ticker: a Pro user's session gets its record (a 401/403 for anyone else ends in the list below).
     return await answer(api.pro.stock[':ticker'].$get({ param: { ticker: segment(wanted) } }));
@@ -77,7 +79,7 @@ export function fetchEarnings(ticker: string): Promise<Earnings> {
 /** GET /api/c-score-trend/{ticker} (a locked top ticker's from /api/pro); validate it with validateTrend from lib/domain/trend/trend. */
 export function fetchTrend(ticker: string): Promise<TrendResponse> {
   return withFailureMessage(FETCH_ERRORS.trend, async () => {
-    const trend = await staticJson(`/api/c-score-trend/${segment(ticker)}`, TrendFileSchema);
+    const trend = await staticJson(`/api/c-score-trend/${segment(ticker)}`, () => schemas().then((m) => m.TrendFileSchema));
     if (!isLocked(trend)) return trend;
     const pro = await answer(api.pro['c-score-trend'][':ticker'].$get({ param: { ticker: segment(ticker) } }));
     // The route answers a ticker of the report only, and every such ticker has a trend.

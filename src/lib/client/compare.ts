@@ -1,5 +1,5 @@
 /** What /compare fetches for each stock: its record (or that it is locked or unknown), its ledger's hit rate. */
-import { LockedTickerSchema } from '../domain/accounts/entitlements';
+import { LockedTickerSchema } from '../domain/accounts/locked-ticker';
 import type { SignalRecord } from '../domain/report/schemas';
 import { compareHitRate } from '../domain/signals/compare-data';
 import { TickerTrackFileSchema } from '../domain/track-record/ledger-schema';

@@ -10,11 +10,16 @@ import { answerError } from './http';
 /**
  * GET a static JSON file of the build under /api with the session's cookie (as the live calls): its body as `schema`
  * reads it. A non-success answer throws http.ts's ApiError; a body of another shape throws naming each wrong field.
+ * `schema` may be a loader (a dynamic import), run beside the request, for a module whose load must not build schemas.
  */
-export async function staticJson<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+export async function staticJson<S extends z.ZodType>(path: string, schema: S | (() => Promise<S>)): Promise<z.output<S>> {
+  const loading = typeof schema === 'function' ? schema() : Promise.resolve(schema);
+  // A refused request throws first; the loader's own failure is then nobody's to hear.
+  loading.catch(() => undefined);
   const response = await fetch(path, { credentials: 'include' });
   if (!response.ok) throw await answerError(response);
-  const parsed = schema.safeParse(await response.json());
+  const [body, reader] = await Promise.all([response.json() as Promise<unknown>, loading]);
+  const parsed = reader.safeParse(body);
   if (!parsed.success) throw new ExplainedError(path, explainIssues(parsed.error.issues));
   return parsed.data;
 }

@@ -1,5 +1,5 @@
 /** The detail dialog's "What moved": the supporting scores of the last reports, from the ticker's static metrics file. */
-import { LockedTickerSchema } from '../domain/accounts/entitlements';
+import { LockedTickerSchema } from '../domain/accounts/locked-ticker';
 import { TickerMetricsSchema } from '../domain/site/api-responses';
 import { whatMoved, type WhatMoved } from '../domain/trend/what-moved';
 import { staticJson } from './static-files';

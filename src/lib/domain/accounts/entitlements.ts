@@ -8,8 +8,8 @@
  * - Archives and downloads: the premium gate.
  * The free 5 are the "Top Ticker?" rows of largest |C-Score|. Pure: the build and the live routes share these rules.
  */
-import { z } from '../zod';
-import { IsoDateSchema, TickerSchema, type SignalRecord } from '../report/record';
+import type { SignalRecord } from '../report/record';
+import type { LockedTicker } from './locked-ticker';
 
 /** Spec: the Free plan has 45 daily signals... */
 export const FREE_SIGNALS = 45;
@@ -133,16 +133,6 @@ export function isArchiveLocked(viewer: Viewer): boolean {
 export function lockedRowsText(locked: number): string {
   return `${locked} more ${locked === 1 ? 'signal' : 'signals'} with Pro`;
 }
-
-/** What public JSON holds for a top ticker whose scores are Pro only: who it is, and that it is locked. */
-export const LockedTickerSchema = z.object({
-  ticker: TickerSchema,
-  companyName: z.string(),
-  reportDate: IsoDateSchema,
-  isTopTicker: z.literal(true),
-  locked: z.literal(true),
-});
-export type LockedTicker = z.infer<typeof LockedTickerSchema>;
 
 /** The public form of a locked top ticker's record: no score of any kind. */
 export function lockedTicker(record: Pick<SignalRecord, 'ticker' | 'companyName' | 'reportDate'>): LockedTicker {

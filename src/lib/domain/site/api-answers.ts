@@ -4,7 +4,7 @@
  * (src/server/openapi.ts) is generated from these and api-responses.ts; the routes and writers name them in their types.
  */
 import { z } from '../zod';
-import { LockedTickerSchema } from '../accounts/entitlements';
+import { LockedTickerSchema } from '../accounts/locked-ticker';
 import { BarSchema, NewsArticleSchema, TickerDetailsSchema } from '../market-data/market';
 import { IsoDateSchema, SignalRecordSchema, TickerSchema } from '../report/record';
 import { CompanyInfoSchema, TickerMetricsSchema } from './api-responses';

@@ -4,7 +4,7 @@
  */
 import { z } from '../zod';
 import { companyProfile } from '../signals/company-profile';
-import { LockedTickerSchema } from '../accounts/entitlements';
+import { LockedTickerSchema } from '../accounts/locked-ticker';
 import { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from '../report/record';
 import type { ArchivedFile, UniverseCompany, StoredCompanyInfo } from '../report/schemas';
 import { TrendResponseSchema } from '../trend/trend';
