@@ -62,4 +62,33 @@ describe('the model portfolio', () => {
   it('no trading day on or after the first report: no portfolio', () => {
     expect(modelPortfolio({ days: DAYS, closes: CLOSES, entries: ENTRIES, firstReport: '2026-02-01', costBps: 10 })).toBeNull();
   });
+
+  it('reads a ticker\'s closes once per holding, not once per day: the daily job\'s closes build a list on each read', () => {
+    // 300 days; A held from the first day to the last, B from day 100 to day 200.
+    const days = Array.from({ length: 300 }, (_, i) => new Date(Date.UTC(2026, 0, 5) + i * 86_400_000).toISOString().slice(0, 10));
+    const reads = { A: 0, B: 0 };
+    const closes = {
+      get A() {
+        reads.A += 1;
+        return days.map((_, i) => 100 + i);
+      },
+      get B() {
+        reads.B += 1;
+        return days.map((_, i) => 50 + (i % 7));
+      },
+    };
+    const entries = [
+      { ticker: 'A', date: days[0]!, direction: 'bullish' as const, exitDate: null },
+      { ticker: 'B', date: days[100]!, direction: 'bearish' as const, exitDate: days[200]! },
+    ];
+    const read = modelPortfolio({ days, closes, entries, firstReport: days[0]!, costBps: 10 })!;
+    // The same curve as with plain lists.
+    const plain = modelPortfolio({ days, closes: { A: closes.A, B: closes.B }, entries, firstReport: days[0]!, costBps: 10 })!;
+    expect(read.points).toEqual(plain.points);
+    reads.A = 0;
+    reads.B = 0;
+    modelPortfolio({ days, closes, entries, firstReport: days[0]!, costBps: 10 });
+    // Once for the entry closes and once while held.
+    expect(reads).toEqual({ A: 2, B: 2 });
+  });
 });
