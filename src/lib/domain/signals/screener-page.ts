@@ -155,9 +155,14 @@ export function splitScreenerPage(html: string, rowsJson: string): ScreenerPage 
 /** The attribute that tells the page script its rows are a Pro account's (all of them), loaded from the Pro route. */
 export const PRO_ROWS_MARK = 'data-pro-rows';
 
+/** The lead sentence's count of the stocks the page screens (the free slice, or every stock for Pro). */
+export const SCREEN_TOTAL_MARK = 'data-screen-total';
+const TOTAL = new RegExp(`(<span ${SCREEN_TOTAL_MARK}[^>]*>)[^<]*</span>`);
+
 /**
  * The page of a Pro account with PAYWALL=on: every row (`rows` in the table's order, `rowHtml` by ticker) in place of
- * the free slice, the locked-rows notice hidden, and the rows' wrapper marked so the page script loads the Pro rows.
+ * the free slice, the lead counting them, the locked-rows notice hidden, and the rows' wrapper marked so the page
+ * script loads the Pro rows.
  */
 export function proScreenerPage(page: ScreenerPage, rows: ScreenRow[], rowHtml: Map<string, string>): ScreenerPage {
   const [head, between, beforeBody, tail] = page.parts;
@@ -165,7 +170,7 @@ export function proScreenerPage(page: ScreenerPage, rows: ScreenRow[], rowHtml: 
     rows,
     options: screenOptions(rows),
     rowHtml,
-    parts: [head, between, beforeBody.replace(`${ROWS_MARK} data-partial`, `${ROWS_MARK} data-partial ${PRO_ROWS_MARK}`), tail.replace('<section class="card pro-gate" data-pro-gate', '<section hidden class="card pro-gate" data-pro-gate')],
+    parts: [head.replace(TOTAL, `$1${rows.length}</span>`), between, beforeBody.replace(`${ROWS_MARK} data-partial`, `${ROWS_MARK} data-partial ${PRO_ROWS_MARK}`), tail.replace('<section class="card pro-gate" data-pro-gate', '<section hidden class="card pro-gate" data-pro-gate')],
   };
 }
 
