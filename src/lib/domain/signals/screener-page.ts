@@ -5,7 +5,7 @@
  */
 import { escapeHtml } from '../text/text';
 import { BULLISH_THRESHOLD } from './signal';
-import { missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
+import { FLAG_LABELS, missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
 
 /** The screener's address: the Node server renders it for a query (nginx sends such requests to it). */
 export const SCREENER_PATH = '/screener';
@@ -90,7 +90,7 @@ export function screenFormHtml(screen: Screen, options: ScreenOptions): string {
     `<fieldset class="scr-ranges"><legend>Ranges <span class="muted">(min..max; either side may be empty: ${BULLISH_THRESHOLD}.. or ..-10)</span></legend>${ranges}</fieldset>` +
     `<fieldset class="scr-choices"><legend>Choices</legend>${signal}${multi('sector', 'Sector', options.sectors, screen.sectors)}${multi('industry', 'Sub-industry', options.industries, screen.industries)}` +
     `<label class="scr-field"><span>Qualified for N+ reports</span><input type="number" name="since" min="1" step="1" value="${screen.since ?? ''}" /></label>` +
-    `<div class="scr-checks">${check('top', 'Top', screen.flags.top)}${check('new', 'New in this report', screen.flags.new)}${check('reversed', 'Reversed this week', screen.flags.reversed)}${check('watched', 'Watched only', screen.flags.watched)}</div>` +
+    `<div class="scr-checks">${(['top', 'new', 'reversed', 'watched'] as const).map((flag) => check(flag, FLAG_LABELS[flag], screen.flags[flag])).join('')}</div>` +
     `<label class="scr-field"><span>Sort</span><select name="sort">${sorts.join('')}</select></label></fieldset>` +
     `<div class="scr-actions"><button type="submit" class="btn" data-apply>Apply</button><a class="btn" href="/screener" data-screen-clear>Clear</a></div>` +
     `</form>`
