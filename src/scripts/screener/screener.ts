@@ -168,7 +168,7 @@ function apply(state: State): void {
   if (!state.view && state.trs.length > 0) {
     // The window measures the first row: rows loaded from the static page are not in this page yet.
     if (!state.trs[0]!.isConnected) state.body.prepend(state.trs[0]!);
-    state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS) ?? undefined;
+    state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS, true) ?? undefined;
   }
   if (state.view) {
     const view = state.view;
