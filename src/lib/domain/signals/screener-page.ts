@@ -91,7 +91,7 @@ export function screenFormHtml(screen: Screen, options: ScreenOptions): string {
     `<fieldset class="scr-choices"><legend>Choices</legend>${signal}${multi('sector', 'Sector', options.sectors, screen.sectors)}${multi('industry', 'Sub-industry', options.industries, screen.industries)}` +
     `<label class="scr-field"><span>Qualified for N+ reports</span><input type="number" name="since" min="1" step="1" value="${screen.since ?? ''}" /></label>` +
     `<div class="scr-checks">${(['top', 'new', 'reversed', 'watched'] as const).map((flag) => check(flag, FLAG_LABELS[flag], screen.flags[flag])).join('')}</div>` +
-    `<label class="scr-field"><span>Sort</span><select name="sort">${sorts.join('')}</select></label></fieldset>` +
+    `<label class="scr-field scr-sort"><span>Sort</span><select name="sort">${sorts.join('')}</select></label></fieldset>` +
     `<div class="scr-actions"><button type="submit" class="btn" data-apply>Apply</button><a class="btn" href="/screener" data-screen-clear>Clear</a></div>` +
     `</form>`
   );
