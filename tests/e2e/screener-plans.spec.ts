@@ -53,7 +53,11 @@ test.describe('with PAYWALL=on', () => {
     // A screen runs over every stock: A to Z, the first rows in the page are the first tickers of the whole report.
     await page.locator('select[name="sort"]').selectOption('ticker');
     const first = [...every].sort()[0]!;
-    await expect(page.locator('#screener tbody tr[data-t]').first()).toHaveAttribute('data-t', first);
+    const firstRow = page.locator('#screener tbody tr[data-t]').first();
+    await expect(firstRow).toHaveAttribute('data-t', first);
+    // The row's link, name and label are the stock's own, whichever row of the window shows it.
+    await expect(firstRow.getByRole('link', { name: first, exact: true })).toHaveAttribute('href', `/signal/${first}`);
+    await expect(firstRow).toHaveAttribute('aria-label', new RegExp(`^${first}, .+: open details$`));
     await expect(page.locator('table#screener')).toHaveAttribute('aria-rowcount', String(every.length + 1));
   });
 });

@@ -167,24 +167,30 @@ function placeRows(body: HTMLTableSectionElement, wanted: HTMLTableRowElement[])
   }
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Makes `target` show what `source` shows, changing only what differs: attributes, texts, and the children of an
  * element whose children differ in kind. A row changed in place keeps its boxes and styles, where a row put in the
  * page is styled and laid out afresh and the one it replaces torn down. `keep`: the target's own attributes.
  */
-export function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string> = new Set()): void {
-  for (const name of target.getAttributeNames()) if (!keep.has(name) && !source.hasAttribute(name)) target.removeAttribute(name);
-  for (const name of source.getAttributeNames()) {
-    const value = source.getAttribute(name)!;
+export function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string> = NONE): void {
+  const from = source.attributes;
+  for (let k = 0; k < from.length; k++) {
+    const { name, value } = from[k]!;
     if (target.getAttribute(name) !== value) target.setAttribute(name, value);
   }
+  // The target now has every attribute of the source: any more are its own, to remove unless kept.
+  if (target.attributes.length > from.length) {
+    for (const name of target.getAttributeNames()) if (!keep.has(name) && !source.hasAttribute(name)) target.removeAttribute(name);
+  }
   let to = target.firstChild;
-  let from = source.firstChild;
-  while (to && from && to.nodeType === from.nodeType && to.nodeName === from.nodeName) {
-    if (to instanceof Element) copyInPlace(to, from as Element);
-    else if (to.nodeValue !== from.nodeValue) to.nodeValue = from.nodeValue;
+  let child = source.firstChild;
+  while (to && child && to.nodeName === child.nodeName) {
+    if (to.nodeType === Node.ELEMENT_NODE) copyInPlace(to as Element, child as Element);
+    else if (to.nodeValue !== child.nodeValue) to.nodeValue = child.nodeValue;
     to = to.nextSibling;
-    from = from.nextSibling;
+    child = child.nextSibling;
   }
   // The rest differs in kind (a row with one marker more, say): its copies.
   while (to) {
@@ -192,7 +198,7 @@ export function copyInPlace(target: Element, source: Element, keep: ReadonlySet<
     to.remove();
     to = next;
   }
-  for (; from; from = from.nextSibling) target.append(from.cloneNode(true));
+  for (; child; child = child.nextSibling) target.append(child.cloneNode(true));
 }
 
 /** The row's attributes the window sets itself. */
