@@ -218,13 +218,18 @@ function renderPooled(view: RowView, pool: RowPool, force: boolean): void {
   const focused = document.activeElement;
   const focusedRow = focused instanceof Node && body.contains(focused) ? inPage.find((row) => row.contains(focused)) : undefined;
   let slots: HTMLTableRowElement[];
-  if (force && focusedRow === undefined) {
+  const positional = force && focusedRow === undefined;
+  if (positional) {
     slots = sources.map((_, k) => inPage[k] ?? pool.spare.pop() ?? document.createElement('tr'));
   } else {
     const bySource = new Map(inPage.map((row) => [pool.shows.get(row)!, row]));
     const wanted = new Set(sources);
     const free = inPage.filter((row) => !wanted.has(pool.shows.get(row)!) && row !== focusedRow);
     slots = sources.map((source) => bySource.get(source) ?? free.pop() ?? pool.spare.pop() ?? document.createElement('tr'));
+    // A refilled row changes place: out of the page first, so the rows that stay are not moved around it (a moved row loses focus).
+    sources.forEach((source, k) => {
+      if (pool.shows.get(slots[k]!) !== source) slots[k]!.remove();
+    });
   }
   sources.forEach((source, k) => {
     const slot = slots[k]!;
