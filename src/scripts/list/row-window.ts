@@ -174,7 +174,7 @@ const NONE: ReadonlySet<string> = new Set();
  * element whose children differ in kind. A row changed in place keeps its boxes and styles, where a row put in the
  * page is styled and laid out afresh and the one it replaces torn down. `keep`: the target's own attributes.
  */
-export function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string> = NONE): void {
+function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string> = NONE): void {
   const from = source.attributes;
   for (let k = 0; k < from.length; k++) {
     const { name, value } = from[k]!;
