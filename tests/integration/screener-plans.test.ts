@@ -60,6 +60,13 @@ function tableTickers(html: string): string[] {
   return [...body.matchAll(/<tr data-t="([^"]+)"/g)].map((m) => m[1]!);
 }
 
+/** The count of "Screen the N stocks of the report" in the page's lead sentence. */
+function leadCount(html: string): number | null {
+  const lead = /<p class="page-lead"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? '';
+  const count = /^Screen the (\d+) stocks of the report/.exec(lead)?.[1];
+  return count === undefined ? null : Number(count);
+}
+
 function tableRows(html: string): Map<string, string> {
   const body = /<table id="screener"[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
   return new Map([...body.matchAll(/<tr data-t="([^"]+)"[\s\S]*?<\/tr>/g)].map((m) => [m[1]!, m[0]]));
@@ -104,12 +111,15 @@ describe('the screener with PAYWALL=on: Free screens the free slice, Pro everyth
     const html = { anonymous: await pages.anonymous.text(), free: await pages.free.text(), pro: await pages.pro.text() };
     expect(tableTickers(html.pro)).toEqual([...tickers].sort());
     expect(html.pro).toContain(`${STOCKS} of ${STOCKS} stocks`);
+    // The lead sentence counts what the page screens: every stock for Pro.
+    expect(leadCount(html.pro)).toBe(STOCKS);
     // The locked-rows notice is hidden for Pro; the page script is told to load the Pro rows.
     expect(html.pro).toMatch(/<section hidden class="card pro-gate" data-pro-gate/);
     expect(html.pro).toMatch(/data-screen-rows="[^"]+" data-partial data-pro-rows/);
     for (const caller of ['anonymous', 'free'] as const) {
       expect(tableTickers(html[caller]), caller).toHaveLength(FREE_SIGNALS);
       expect(html[caller]).toContain(`${FREE_SIGNALS} of ${FREE_SIGNALS} stocks`);
+      expect(leadCount(html[caller]), caller).toBe(FREE_SIGNALS);
       expect(html[caller]).not.toContain('data-pro-rows');
       expect(pages[caller].headers.get('vary')).toMatch(/cookie/i);
     }

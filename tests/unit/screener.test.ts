@@ -11,6 +11,7 @@ import {
   type ScreenRow,
 } from '../../src/lib/domain/signals/screener';
 import { toCsv } from '../../src/lib/domain/text/csv';
+import { screenFormHtml } from '../../src/lib/domain/signals/screener-page';
 import { toBrowserCsv } from '../../src/scripts/screener/csv';
 import type { SignalHistory, SignalRecord } from '../../src/lib/domain/report/schemas';
 
@@ -178,7 +179,16 @@ describe('the result as CSV', () => {
     const csv = toBrowserCsv(rows);
     expect(csv).toBe(toCsv(rows));
     const [header, line] = csv.split('\r\n');
-    expect(header).toBe('Ticker,Company,Sector,Sub-industry,Signal,C-Score,Change vs yesterday,Delta,Market,Accuracy,Relevance,7D Avg,14D Avg,Signal days 7D,Signal days 14D,Market cap ($bn),P/E,Top,New today,Qualified reports in a row');
+    expect(header).toBe('Ticker,Company,Sector,Sub-industry,Signal,C-Score,Change vs yesterday,Delta,Market,Accuracy,Relevance,7D Avg,14D Avg,Signal days 7D,Signal days 14D,Market cap ($bn),P/E,Top,New in this report,Qualified reports in a row');
     expect(line).toBe(`EVIL,"'=HYPERLINK(""http://x.example"")",Energy,Oil & Gas Drilling,bearish,-70.5,0,0,0,50,50,0,0,0,0,,20,no,no,0`);
+  });
+
+  it('names the flag columns as the page names their boxes', () => {
+    const form = screenFormHtml(parseScreen('').screen, { sectors: [], industries: [] });
+    for (const name of ['top', 'new']) {
+      const label = new RegExp(`<input type="checkbox" name="${name}"[^>]*/><span>([^<]+)</span>`).exec(form)?.[1];
+      expect(label, name).toBeDefined();
+      expect(SCREEN_CSV_HEADER, name).toContain(label);
+    }
   });
 });

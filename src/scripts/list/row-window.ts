@@ -27,6 +27,17 @@ export interface RowView {
   frame: number;
   /** Brings a row up to date as it comes into the window (its star, say). */
   onRowShown: (row: HTMLTableRowElement) => void;
+  /**
+   * With a pool, the body holds copies of the rows, each showing the row it was last filled from: a new result
+   * rewrites their texts and attributes in place. Without one, the rows themselves come and go.
+   */
+  pool?: RowPool;
+}
+
+/** The window's own rows: which row each one shows, and the ones out of the page for later. */
+interface RowPool {
+  shows: WeakMap<HTMLTableRowElement, HTMLTableRowElement>;
+  spare: HTMLTableRowElement[];
 }
 
 /** A spacer row standing for rows outside the window. */
@@ -58,7 +69,7 @@ function measureWindow(view: Pick<RowView, 'table' | 'scrollTop' | 'viewport' | 
  * Every measurement comes first: once anything changes, the next read would lay out thousands of rows again. The rows
  * are put in the page by the first `renderWindow`.
  */
-export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[], onRowShown: RowView['onRowShown'], overscan = WINDOW_OVERSCAN_ROWS): RowView | null {
+export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[], onRowShown: RowView['onRowShown'], overscan = WINDOW_OVERSCAN_ROWS, pooled = false): RowView | null {
   const sample = rows[0];
   const body = table.tBodies[0];
   if (!sample || !body) return null;
@@ -82,6 +93,7 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
     overscan,
     frame: 0,
     onRowShown,
+    ...(pooled ? { pool: { shows: new WeakMap(), spare: [] } } : {}),
   };
   const schedule = () => {
     if (view.frame === 0) {
@@ -114,6 +126,18 @@ export function renderWindow(view: RowView, force: boolean, measure = true): voi
   table.setAttribute('aria-rowcount', String(view.order.length + 1));
   view.before.style.height = `${range.first * view.rowHeight}px`;
   view.after.style.height = `${(view.order.length - range.last) * view.rowHeight}px`;
+  if (view.pool) renderPooled(view, view.pool, force);
+  else renderRows(view, force);
+  // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
+  if (!table.hasAttribute('data-windowed')) {
+    table.style.setProperty('--row-h', `${view.rowHeight}px`);
+    table.dataset.windowed = '';
+  }
+}
+
+/** Puts the window's rows themselves in the body. */
+function renderRows(view: RowView, force: boolean): void {
+  const { table, range } = view;
   const wanted: HTMLTableRowElement[] = [view.before];
   for (let position = range.first; position < range.last; position++) {
     const row = view.rows[view.order[position]!]!;
@@ -129,19 +153,100 @@ export function renderWindow(view: RowView, force: boolean, measure = true): voi
   if (bulk) {
     body.replaceChildren(...wanted);
     if (focused instanceof HTMLElement && focused !== document.activeElement && body.contains(focused)) focused.focus({ preventScroll: true });
-  } else {
-    // Rows that stay keep their place (and keyboard focus); only the rows that leave or arrive move.
-    const keep = new Set(wanted);
-    for (const row of [...body.rows]) if (!keep.has(row)) row.remove();
-    let next: Element | null = body.firstElementChild;
-    for (const row of wanted) {
-      if (row === next) next = next.nextElementSibling;
-      else body.insertBefore(row, next);
-    }
+  } else placeRows(body, wanted);
+}
+
+/** Puts `wanted` in the body in order: rows that stay keep their place (and keyboard focus); only the others move. */
+function placeRows(body: HTMLTableSectionElement, wanted: HTMLTableRowElement[]): void {
+  const keep = new Set(wanted);
+  for (const row of [...body.rows]) if (!keep.has(row)) row.remove();
+  let next: Element | null = body.firstElementChild;
+  for (const row of wanted) {
+    if (row === next) next = next.nextElementSibling;
+    else body.insertBefore(row, next);
   }
-  // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
-  if (!table.hasAttribute('data-windowed')) {
-    table.style.setProperty('--row-h', `${view.rowHeight}px`);
-    table.dataset.windowed = '';
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Makes `target` show what `source` shows, changing only what differs: attributes, texts, and the children of an
+ * element whose children differ in kind. A row changed in place keeps its boxes and styles, where a row put in the
+ * page is styled and laid out afresh and the one it replaces torn down. `keep`: the target's own attributes.
+ */
+function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string> = NONE): void {
+  const from = source.attributes;
+  for (let k = 0; k < from.length; k++) {
+    const { name, value } = from[k]!;
+    if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+  }
+  // The target now has every attribute of the source: any more are its own, to remove unless kept.
+  if (target.attributes.length > from.length) {
+    for (const name of target.getAttributeNames()) if (!keep.has(name) && !source.hasAttribute(name)) target.removeAttribute(name);
+  }
+  let to = target.firstChild;
+  let child = source.firstChild;
+  while (to && child && to.nodeName === child.nodeName) {
+    if (to.nodeType === Node.ELEMENT_NODE) copyInPlace(to as Element, child as Element);
+    else if (to.nodeValue !== child.nodeValue) to.nodeValue = child.nodeValue;
+    to = to.nextSibling;
+    child = child.nextSibling;
+  }
+  // The rest differs in kind (a row with one marker more, say): its copies.
+  while (to) {
+    const next: ChildNode | null = to.nextSibling;
+    to.remove();
+    to = next;
+  }
+  for (; child; child = child.nextSibling) target.append(child.cloneNode(true));
+}
+
+/** The row's attributes the window sets itself. */
+const WINDOW_ATTRIBUTES: ReadonlySet<string> = new Set(['aria-rowindex']);
+
+/**
+ * Fills the pool's rows with the window's rows. A new order (a new screen) with no focus in the body refills the rows
+ * in the page in their places; otherwise (a scroll, or a new order while a row has focus) a row that stays in the
+ * window keeps its element, so focus stays on it, and only the rows that leave are refilled and moved.
+ */
+function renderPooled(view: RowView, pool: RowPool, force: boolean): void {
+  const { range } = view;
+  const body = view.table.tBodies[0]!;
+  const sources: HTMLTableRowElement[] = [];
+  for (let position = range.first; position < range.last; position++) sources.push(view.rows[view.order[position]!]!);
+  const inPage = [...body.rows].filter((row) => pool.shows.has(row));
+  const focused = document.activeElement;
+  const focusedRow = focused instanceof Node && body.contains(focused) ? inPage.find((row) => row.contains(focused)) : undefined;
+  let slots: HTMLTableRowElement[];
+  const positional = force && focusedRow === undefined;
+  if (positional) {
+    slots = sources.map((_, k) => inPage[k] ?? pool.spare.pop() ?? document.createElement('tr'));
+  } else {
+    const bySource = new Map(inPage.map((row) => [pool.shows.get(row)!, row]));
+    const wanted = new Set(sources);
+    const free = inPage.filter((row) => !wanted.has(pool.shows.get(row)!) && row !== focusedRow);
+    slots = sources.map((source) => bySource.get(source) ?? free.pop() ?? pool.spare.pop() ?? document.createElement('tr'));
+    // A refilled row changes place: out of the page first, so the rows that stay are not moved around it (a moved row loses focus).
+    sources.forEach((source, k) => {
+      if (pool.shows.get(slots[k]!) !== source) slots[k]!.remove();
+    });
+  }
+  sources.forEach((source, k) => {
+    const slot = slots[k]!;
+    if (pool.shows.get(slot) !== source) {
+      copyInPlace(slot, source, WINDOW_ATTRIBUTES);
+      pool.shows.set(slot, source);
+    }
+    const index = String(range.first + k + 2);
+    if (slot.getAttribute('aria-rowindex') !== index) slot.setAttribute('aria-rowindex', index);
+    view.onRowShown(slot);
+  });
+  const wanted = [view.before, ...slots, view.after];
+  // The rows the page came with (every row) go at once; rows of the pool that leave are kept for later.
+  if (body.rows.length > 4 * wanted.length) body.replaceChildren(...wanted);
+  else {
+    const keep = new Set(wanted);
+    for (const row of inPage) if (!keep.has(row)) pool.spare.push(row);
+    placeRows(body, wanted);
   }
 }

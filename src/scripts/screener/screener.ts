@@ -5,7 +5,7 @@
  * rows are loaded with the data.
  */
 import { parseScreen, runScreen, screenCountText, missingText, screenToQuery, SCREEN_CSV_HEADER, screenCsvRow, type ParsedScreen, type ScreenRow } from '../../lib/domain/signals/screener';
-import { PRO_ROWS_MARK, SCREEN_ROWS_PATH, unpackScreenRows } from '../../lib/domain/signals/screener-page';
+import { PRO_ROWS_MARK, SCREEN_ROWS_PATH, SCREEN_TOTAL_MARK, unpackScreenRows } from '../../lib/domain/signals/screener-page';
 import { fetchStaticText } from '../../lib/client/static-files';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
 import { $user } from '../../stores/user';
@@ -94,6 +94,7 @@ async function loadProRows(state: State): Promise<boolean> {
   state.trs = trs;
   if (state.view) state.view.rows = trs;
   state.full = true;
+  setText(document.querySelector<HTMLElement>(`[${SCREEN_TOTAL_MARK}]`), String(rows.length));
   return true;
 }
 
@@ -167,7 +168,7 @@ function apply(state: State): void {
   if (!state.view && state.trs.length > 0) {
     // The window measures the first row: rows loaded from the static page are not in this page yet.
     if (!state.trs[0]!.isConnected) state.body.prepend(state.trs[0]!);
-    state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS) ?? undefined;
+    state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS, true) ?? undefined;
   }
   if (state.view) {
     const view = state.view;

@@ -5,7 +5,7 @@
  */
 import { escapeHtml } from '../text/text';
 import { BULLISH_THRESHOLD } from './signal';
-import { missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
+import { FLAG_LABELS, missingText, parseScreen, RANGE_KEYS, runScreen, screenCountText, SORT_KEYS, type ParsedScreen, type Screen, type ScreenError, type ScreenResult, type ScreenRow } from './screener';
 
 /** The screener's address: the Node server renders it for a query (nginx sends such requests to it). */
 export const SCREENER_PATH = '/screener';
@@ -90,8 +90,8 @@ export function screenFormHtml(screen: Screen, options: ScreenOptions): string {
     `<fieldset class="scr-ranges"><legend>Ranges <span class="muted">(min..max; either side may be empty: ${BULLISH_THRESHOLD}.. or ..-10)</span></legend>${ranges}</fieldset>` +
     `<fieldset class="scr-choices"><legend>Choices</legend>${signal}${multi('sector', 'Sector', options.sectors, screen.sectors)}${multi('industry', 'Sub-industry', options.industries, screen.industries)}` +
     `<label class="scr-field"><span>Qualified for N+ reports</span><input type="number" name="since" min="1" step="1" value="${screen.since ?? ''}" /></label>` +
-    `<div class="scr-checks">${check('top', 'Top', screen.flags.top)}${check('new', 'New in this report', screen.flags.new)}${check('reversed', 'Reversed this week', screen.flags.reversed)}${check('watched', 'Watched only', screen.flags.watched)}</div>` +
-    `<label class="scr-field"><span>Sort</span><select name="sort">${sorts.join('')}</select></label></fieldset>` +
+    `<div class="scr-checks">${(['top', 'new', 'reversed', 'watched'] as const).map((flag) => check(flag, FLAG_LABELS[flag], screen.flags[flag])).join('')}</div>` +
+    `<label class="scr-field scr-sort"><span>Sort</span><select name="sort">${sorts.join('')}</select></label></fieldset>` +
     `<div class="scr-actions"><button type="submit" class="btn" data-apply>Apply</button><a class="btn" href="/screener" data-screen-clear>Clear</a></div>` +
     `</form>`
   );
@@ -155,9 +155,14 @@ export function splitScreenerPage(html: string, rowsJson: string): ScreenerPage 
 /** The attribute that tells the page script its rows are a Pro account's (all of them), loaded from the Pro route. */
 export const PRO_ROWS_MARK = 'data-pro-rows';
 
+/** The lead sentence's count of the stocks the page screens (the free slice, or every stock for Pro). */
+export const SCREEN_TOTAL_MARK = 'data-screen-total';
+const TOTAL = new RegExp(`(<span ${SCREEN_TOTAL_MARK}[^>]*>)[^<]*</span>`);
+
 /**
  * The page of a Pro account with PAYWALL=on: every row (`rows` in the table's order, `rowHtml` by ticker) in place of
- * the free slice, the locked-rows notice hidden, and the rows' wrapper marked so the page script loads the Pro rows.
+ * the free slice, the lead counting them, the locked-rows notice hidden, and the rows' wrapper marked so the page
+ * script loads the Pro rows.
  */
 export function proScreenerPage(page: ScreenerPage, rows: ScreenRow[], rowHtml: Map<string, string>): ScreenerPage {
   const [head, between, beforeBody, tail] = page.parts;
@@ -165,7 +170,7 @@ export function proScreenerPage(page: ScreenerPage, rows: ScreenRow[], rowHtml: 
     rows,
     options: screenOptions(rows),
     rowHtml,
-    parts: [head, between, beforeBody.replace(`${ROWS_MARK} data-partial`, `${ROWS_MARK} data-partial ${PRO_ROWS_MARK}`), tail.replace('<section class="card pro-gate" data-pro-gate', '<section hidden class="card pro-gate" data-pro-gate')],
+    parts: [head.replace(TOTAL, `$1${rows.length}</span>`), between, beforeBody.replace(`${ROWS_MARK} data-partial`, `${ROWS_MARK} data-partial ${PRO_ROWS_MARK}`), tail.replace('<section class="card pro-gate" data-pro-gate', '<section hidden class="card pro-gate" data-pro-gate')],
   };
 }
 

@@ -34,6 +34,8 @@ export const FUNDAMENTAL_KEYS: readonly RangeKey[] = ['mcap', 'pe'];
 /** The flags: `1` turns one on. `reversed` is a reversal on one of the last 5 reports (the Reversed this week preset). */
 export const FLAG_KEYS = ['top', 'new', 'watched', 'reversed'] as const;
 export type FlagKey = (typeof FLAG_KEYS)[number];
+/** Each flag's name on the page (its box) and in the CSV (its column): the page screens one report, which may be an old one. */
+export const FLAG_LABELS: Readonly<Record<FlagKey, string>> = { top: 'Top', new: 'New in this report', reversed: 'Reversed this week', watched: 'Watched only' };
 
 /** What a sort may name besides the ranges. */
 export const SORT_KEYS: readonly string[] = ['ticker', ...RANGE_KEYS.map((r) => r.key)];
@@ -499,7 +501,7 @@ export const SCREEN_PRESETS: readonly ScreenPreset[] = [
 ];
 
 /** The CSV columns of a result, in order. */
-export const SCREEN_CSV_HEADER = ['Ticker', 'Company', 'Sector', 'Sub-industry', 'Signal', ...RANGE_KEYS.map((r) => r.label), 'Top', 'New today', 'Qualified reports in a row'] as const;
+export const SCREEN_CSV_HEADER = ['Ticker', 'Company', 'Sector', 'Sub-industry', 'Signal', ...RANGE_KEYS.map((r) => r.label), FLAG_LABELS.top, FLAG_LABELS.new, 'Qualified reports in a row'] as const;
 
 /** One CSV row of a result (text cells go through the formula guard of text/csv.ts). */
 export function screenCsvRow(row: ScreenRow): (string | number)[] {
