@@ -54,16 +54,21 @@ async function libraryBytes(browser: Browser, url: string): Promise<{ kb: number
   }
 }
 
+/** The stock page in the short window at 4x CPU, loaded and settled: its own islands have run, so a figure is the chart's. */
+async function settledPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await slowed(context);
+  await page.goto(url, { waitUntil: 'load' });
+  await settleNetwork(page);
+  await settleMainThread(page);
+  await settleNetwork(page);
+  return page;
+}
+
 /** Milliseconds from scrolling the card into view to the chart drawn by the library and a frame painted. */
 async function scrollToInteractive(browser: Browser, url: string): Promise<number> {
   const context = await browser.newContext({ viewport: SHORT_VIEWPORT });
   try {
-    const page = await slowed(context);
-    await page.goto(url, { waitUntil: 'load' });
-    await settleNetwork(page);
-    // The page's own islands have run: the figure is the chart's, not the rest of the page's hydration.
-    await settleMainThread(page);
-    await settleNetwork(page);
+    const page = await settledPage(context, url);
     // A string, not a function: tsx would add its __name helper, which the page lacks.
     return await page.evaluate<number>(`new Promise((resolve, reject) => {
       const chart = document.querySelector('[data-testid=trend-chart]');
@@ -113,11 +118,7 @@ const WHEEL_AT = { x: SHORT_VIEWPORT.width - 30, y: SHORT_VIEWPORT.height / 2 };
 async function readerScrollToInteractive(browser: Browser, url: string): Promise<number> {
   const context = await browser.newContext({ viewport: SHORT_VIEWPORT });
   try {
-    const page = await slowed(context);
-    await page.goto(url, { waitUntil: 'load' });
-    await settleNetwork(page);
-    await settleMainThread(page);
-    await settleNetwork(page);
+    const page = await settledPage(context, url);
     const distance = await page.evaluate<number>(`(() => {
       const chart = document.querySelector('[data-testid=trend-chart]');
       if (!chart) throw new Error('the page has no trend chart');
