@@ -94,7 +94,8 @@ test('the stock page links to a comparison with its similar tickers; list rows c
   await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('link', { name: 'Compare 2 stocks' }).click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?t=${tickers.join(',').replace(/\./g, '\\.')}$`));
-  expect(await tableOrder(page)).toEqual(tickers);
+  // The address changes before the new page's table is drawn.
+  await expect.poll(() => tableOrder(page)).toEqual(tickers);
 });
 
 test('PAYWALL=on: a locked top ticker shows as locked, with no score', async ({ page }) => {

@@ -89,6 +89,15 @@ test.describe('at 1280 px', () => {
   });
 });
 
+/** Opens the phone's drawer. A new page's drawer script may still be loading, and a press before it runs does nothing. */
+async function openDrawer(page: Page): Promise<void> {
+  const opener = page.getByRole('button', { name: 'Open navigation' });
+  await expect(async () => {
+    await opener.click();
+    await expect(opener).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+}
+
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
@@ -96,7 +105,7 @@ test.describe('at 390 px', () => {
     test.slow();
     const email = await signedIn(page, 'menu-phone');
     await page.goto('/heatmap');
-    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await openDrawer(page);
     await expect(toggle(page)).toBeVisible();
     for (const entry of [...navEntries('main'), ...navEntries('more')]) await expect(sidebar(page).getByRole('link', { name: entry.label, exact: true })).toBeAttached();
     await toggle(page).click();
@@ -108,7 +117,7 @@ test.describe('at 390 px', () => {
     await toggle(page).click();
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL(`${DEMO_URL}/`);
-    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await openDrawer(page);
     await expect(sidebar(page).getByRole('link', { name: 'Sign in' })).toBeVisible();
   });
 
