@@ -52,15 +52,14 @@ export interface PortfolioInput {
 }
 
 interface Position {
-  ticker: string;
   sign: 1 | -1;
   /** Held over the days (entry, exit]: it earns from the day after its entry close through its exit close (days.length: still open). */
   entry: number;
   exit: number;
   /** The last close it was valued at. */
   last: number;
-  /** Its ticker's closes while it is held (see `heldCloses`). */
-  list?: readonly (number | null)[] | undefined;
+  /** Its ticker's closes over the days it earns, (entry, exit]: `window[t - entry - 1]` is day t's. */
+  window: readonly (number | null)[];
 }
 
 /** The close on or before day `i` of a ticker (the last close of one that stopped trading), or null. */
@@ -84,22 +83,22 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
   if (start < 0 || days.length === 0 || start >= days.length) return null;
   // Positions by the day of their entry close: they are bought at that close and earn from the next day.
   const opening = new Map<number, Position[]>();
-  // A ticker's closes may be built on each read (the daily job's matrix makes a list per read): read once per ticker
-  // here, and once per holding below, never once per day.
-  const entryCloses = new Array<number | null>(input.entries.length).fill(null);
-  const entriesOf = new Map<string, number[]>();
-  input.entries.forEach((e, i) => (entriesOf.get(e.ticker) ?? entriesOf.set(e.ticker, []).get(e.ticker)!).push(i));
-  for (const [ticker, indexes] of entriesOf) {
+  // A ticker's closes may be built on each read (the daily job's matrix makes a list per read): each ticker's are read
+  // once, and each position keeps only the closes of the days it is held.
+  const entriesOf = new Map<string, (typeof input.entries)[number][]>();
+  for (const e of input.entries) (entriesOf.get(e.ticker) ?? entriesOf.set(e.ticker, []).get(e.ticker)!).push(e);
+  for (const [ticker, entries] of entriesOf) {
     const list = closes[ticker];
-    for (const i of indexes) entryCloses[i] = closeAt(list, Math.max(upperIndex(days, input.entries[i]!.date), start));
-  }
-  for (const [i, e] of input.entries.entries()) {
-    const entry = Math.max(upperIndex(days, e.date), start);
-    // A signal still open is held past the last day: the curve charges no exit it has not made.
-    const exit = e.exitDate === null ? days.length : upperIndex(days, e.exitDate);
-    const last = entryCloses[i]!;
-    if (e.date < input.firstReport || upperIndex(days, e.date) < 0 || exit <= entry || last === null) continue;
-    (opening.get(entry) ?? opening.set(entry, []).get(entry)!).push({ ticker: e.ticker, sign: signOf(e.direction), entry, exit, last });
+    for (const e of entries) {
+      const entry = Math.max(upperIndex(days, e.date), start);
+      // A signal still open is held past the last day: the curve charges no exit it has not made.
+      const exit = e.exitDate === null ? days.length : upperIndex(days, e.exitDate);
+      if (e.date < input.firstReport || upperIndex(days, e.date) < 0 || exit <= entry) continue;
+      const last = closeAt(list, entry);
+      if (last === null) continue;
+      const window = list ? list.slice(entry + 1, exit + 1) : [];
+      (opening.get(entry) ?? opening.set(entry, []).get(entry)!).push({ sign: signOf(e.direction), entry, exit, last, window });
+    }
   }
   const rate = costBps / 10_000;
   const benchmark = input.benchmark ?? null;
@@ -107,22 +106,7 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
 
   // Every position weighs sign / N, N the positions held: a weight changes only with N, so a day's trade is the
   // positions kept times the change of 1/N, plus the weights of those that left and of those that came.
-  // The held positions' closes, one list per ticker held, let go when its last holding leaves.
-  const heldCloses = new Map<string, { list: readonly (number | null)[] | undefined; holders: number }>();
-  const hold = (p: Position) => {
-    let entry = heldCloses.get(p.ticker);
-    if (!entry) heldCloses.set(p.ticker, (entry = { list: closes[p.ticker], holders: 0 }));
-    entry.holders += 1;
-    p.list = entry.list;
-  };
-  const letGo = (p: Position) => {
-    const entry = heldCloses.get(p.ticker)!;
-    entry.holders -= 1;
-    if (entry.holders === 0) heldCloses.delete(p.ticker);
-    p.list = undefined;
-  };
   let held = opening.get(start) ?? [];
-  held.forEach(hold);
   let turnover = held.length > 0 ? 1 : 0;
   let equity = 1 - rate * turnover;
   const points: EquityPoint[] = [{ date: days[start]!, equity, benchmark: benchStart === null ? null : 1 }];
@@ -132,7 +116,7 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
   for (let t = start + 1; t < days.length; t++) {
     let gross = 0;
     for (const p of held) {
-      const close = p.list?.[t];
+      const close = p.window[t - p.entry - 1];
       if (close == null || close <= 0) continue;
       gross += p.sign * (close / p.last - 1);
       p.last = close;
@@ -140,9 +124,7 @@ export function modelPortfolio(input: PortfolioInput): Portfolio | null {
     const before = held.length;
     if (before > 0) gross /= before;
     const kept = held.filter((p) => p.exit > t);
-    for (const p of held) if (p.exit <= t) letGo(p);
     const came = opening.get(t) ?? [];
-    came.forEach(hold);
     const after = kept.length + came.length;
     const trade = (before > 0 && after > 0 ? kept.length * Math.abs(1 / after - 1 / before) : 0) + (before > 0 ? (before - kept.length) / before : 0) + (after > 0 ? came.length / after : 0);
     held = came.length > 0 ? kept.concat(came) : kept;
