@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stripVTControlCharacters } from 'node:util';
@@ -17,11 +17,12 @@ import { DailyJobError } from './error';
 import { CompressionPool, createCompressor } from './precompress';
 import { startCallImages, type ShareImages } from './share-images';
 import { keepPermalinks, planPermalinks, readManifest, shellKey, writeManifest, type PermalinkManifest, type PermalinkPlan } from './permalinks';
-import { permalinkCompanyName, permalinkImage, splitPermalinkId } from '../lib/domain/track-record/permalink';
+import { permalinkCompanyName, permalinkFolderOf, permalinkImage, splitPermalinkId } from '../lib/domain/track-record/permalink';
 import { releaseMemory } from './memory';
 import { PageCheck } from './smoke';
 import { checkStaticApi, writeStaticApi, writeTrackApi } from './static-api';
 import { writeDatedReports } from './dated-reports';
+import { checkTickerFiles, writeTickerFiles } from './ticker-files';
 import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
 import { pageHistory } from '../lib/domain/trend/trend';
 import { createProgress, type Progress } from './progress';
@@ -117,7 +118,7 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
     progress.count('pages', done, expectedPages);
     pageCompressor.add(path);
   });
-  const { siteData, track, permalinks } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings);
+  const { siteData, track, permalinks, shownHistory } = await writeSiteData(staging, siteDataFileOf(staging), inputs, settings);
   // The calls' own share images: only the pages rendered this run draw theirs (the kept ones keep theirs).
   const calls =
     settings.shareImageCache == null || permalinks.images.length === 0
@@ -131,7 +132,7 @@ async function buildWith(pool: CompressionPool, staging: string, { astro, images
           { cacheDir: settings.shareImageCache, siteName: settings.shape.siteName, source: settings.source },
         );
   try {
-    return await buildPages(pool, staging, { astro, images, calls }, { siteData, track, permalinks, pageCompressor, pageCheck, previousDir }, settings, log);
+    return await buildPages(pool, staging, { astro, images, calls }, { siteData, track, permalinks, shownHistory, pageCompressor, pageCheck, previousDir }, settings, log);
   } finally {
     await calls?.stop();
   }
@@ -141,11 +142,11 @@ async function buildPages(
   pool: CompressionPool,
   staging: string,
   { astro, images, calls }: StartedWork & { calls: ShareImages | null },
-  made: { siteData: SiteData; track: PublishedTrack; permalinks: PermalinkPlan; pageCompressor: ReturnType<typeof createCompressor>; pageCheck: PageCheck; previousDir: string | null },
+  made: { siteData: SiteData; track: PublishedTrack; permalinks: PermalinkPlan; shownHistory: SignalHistory; pageCompressor: ReturnType<typeof createCompressor>; pageCheck: PageCheck; previousDir: string | null },
   settings: BuildSettings,
   log: (line: string) => void,
 ): Promise<StagedBuild> {
-  const { siteData, track, permalinks, pageCompressor, pageCheck, previousDir } = made;
+  const { siteData, track, permalinks, shownHistory, pageCompressor, pageCheck, previousDir } = made;
   const client = clientDir(staging);
   const progress = settings.progress ?? createProgress(null);
   log(`Building the site for ${siteData.reportDate} (${siteData.history.latest.length} tickers)...`);
@@ -180,10 +181,17 @@ async function buildPages(
       apiCompressor.exclude(dated.keptPaths);
       // Five years of trends made and written: its garbage given back too, for the rest of Astro's run.
       releaseMemory();
+      // The badges and feeds, from the history the pages show (the feeds' span), beside the static API.
+      await writeTickerFiles(apiRoot, shownHistory, settings.shape, onWritten);
       const compressed = await apiCompressor.finish();
       // The static API's part of the smoke check, while the build still renders rather than after it: its files keep
-      // their paths under `api/` when they are moved into the build.
-      return { ...compressed, problems: await checkStaticApi(apiRoot, tickers) };
+      // their paths (`api/`, `badge/`, `feeds/signal/`) when they are moved into the build.
+      const problems = [...(await checkStaticApi(apiRoot, tickers)), ...(await checkTickerFiles(apiRoot, tickers))];
+      // The kept permalinks go in while Astro still renders (its folders are others'), rather than after it; not before
+      // it renders: its bundling empties the folder.
+      await astro.rendering;
+      const kept = previousDir === null || permalinks.kept.length === 0 ? { moved: 0, linked: 0 } : await keepPermalinks({ published: previousDir, recycled: recycledClient(settings) }, client, permalinks.kept, permalinks.manifest);
+      return { ...compressed, problems, kept };
     })(),
   ]);
   if (built.status === 'rejected') throw built.reason;
@@ -193,12 +201,13 @@ async function buildPages(
   progress.stage('static api');
   await moveStaticApi(apiRoot, client);
   pageCompressor.exclude(api.value.handled);
+  // The kept permalinks were compressed and checked when a build rendered them: neither walks their folders again.
+  pageCompressor.skipFolders(permalinks.kept.map(permalinkFolderOf));
   progress.stage('compress');
   await pageCompressor.finish();
   progress.stage('smoke check');
   const { pages, scriptHashes } = await smoke(client, tickers, pageCheck, api.value.problems);
-  // After the smoke check and the compression, which need not walk them: the pages it saw when it rendered them.
-  const kept = previousDir === null || permalinks.kept.length === 0 ? { moved: 0, linked: 0 } : keepPermalinks({ published: previousDir, recycled: recycledClient(settings) }, client, permalinks.kept, permalinks.manifest);
+  const { kept } = api.value;
   await writeManifest(join(staging, 'data'), permalinks.manifest);
   const keptPages = kept.moved + kept.linked;
   if (keptPages > 0) {
@@ -265,7 +274,7 @@ async function writeSiteData(
   // Written whole, then named: `astro build` is already running and reads it as soon as it is there.
   await writeFile(`${siteDataFile}.partial`, JSON.stringify(pageData));
   await rename(`${siteDataFile}.partial`, siteDataFile);
-  return { siteData, track: published, permalinks };
+  return { siteData, track: published, permalinks, shownHistory: pageData.history };
 }
 
 /** Which permalinks this build renders and which it keeps from the published one (src/ingest/permalinks.ts). */
@@ -335,6 +344,8 @@ export interface AstroBuild {
   stop(): Promise<void>;
   /** Tells `handler` of each page written from now on: the count so far and its path under the build's folder. */
   onPage(handler: (done: number, path: string) => void): void;
+  /** Settles once Astro writes its first page (its bundling, which empties the folder, is over) or has ended. */
+  rendering: Promise<void>;
 }
 
 /**
@@ -355,7 +366,12 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
   // No page is written before onPage is called: pages wait for the site data, written after it.
   let pages = 0;
   let onPage: ((done: number, path: string) => void) | null = null;
-  const pageWritten = (path: string) => onPage?.((pages += 1), path);
+  let firstPage = () => undefined as void;
+  const rendering = new Promise<void>((resolveFirst) => (firstPage = resolveFirst));
+  const pageWritten = (path: string) => {
+    firstPage();
+    onPage?.((pages += 1), path);
+  };
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   const done = new Promise<void>((resolvePromise, reject) => {
     let output = '';
@@ -383,6 +399,7 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
   done.catch(() => undefined);
   return {
     done,
+    rendering: Promise.race([rendering, done.catch(() => undefined)]),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await exited;
@@ -393,10 +410,20 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
   };
 }
 
-/** Moves the static API written beside the build into it (`astro build` writes no file under /api, nor the ledger CSV). */
+/**
+ * Moves the files written beside the build into it: the static API (`astro build` writes no file under /api, nor the
+ * ledger CSV), the badges and the stocks' feeds (a folder Astro writes too: its files go in beside Astro's).
+ */
 async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
+  const move = async (from: string, to: string): Promise<void> => {
+    for (const entry of await readdir(from, { withFileTypes: true })) {
+      const target = join(to, entry.name);
+      if (entry.isDirectory() && (await stat(target).catch(() => null))?.isDirectory()) await move(join(from, entry.name), target);
+      else await rename(join(from, entry.name), target);
+    }
+  };
   try {
-    for (const name of await readdir(apiRoot)) await rename(join(apiRoot, name), join(client, name));
+    await move(apiRoot, client);
   } catch (error) {
     throw new DailyJobError(`The static API could not be moved into the build (${(error as Error).message}); the published site is unchanged.`);
   }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import type { LedgerRow } from '../lib/domain/track-record/track-record';
 import { isSettled, PERMALINK_MANIFEST_FILE, permalinkId, splitPermalinkId, permalinkContentKey, permalinkFolder, permalinkImage, type PermalinkContent } from '../lib/domain/track-record/permalink';
@@ -86,6 +87,9 @@ export async function writeManifest(dataDir: string, manifest: PermalinkManifest
   await writeFile(join(dataDir, PERMALINK_MANIFEST_FILE), JSON.stringify(manifest));
 }
 
+/** Pages kept between two turns of the event loop. */
+const YIELD_EVERY = 500;
+
 // A hard link costs no space and no copy; another file system gets a copy. False when the file is not there.
 function linkOrCopy(from: string, to: string): boolean {
   try {
@@ -113,7 +117,7 @@ export interface KeptSources {
  * are most of the cost (making a folder costs about eight renames here), so no call is made twice: synchronous ones,
  * no existence checks first, one folder made per ticker. A page the published build lost stops the build.
  */
-export function keepPermalinks(from: KeptSources, client: string, kept: readonly string[], manifest: PermalinkManifest): { moved: number; linked: number } {
+export async function keepPermalinks(from: KeptSources, client: string, kept: readonly string[], manifest: PermalinkManifest): Promise<{ moved: number; linked: number }> {
   const folders = new Set<string>();
   const ensure = (folder: string) => {
     if (folders.has(folder)) return;
@@ -122,7 +126,9 @@ export function keepPermalinks(from: KeptSources, client: string, kept: readonly
   };
   const recycled = from.recycled !== null && from.recycled.manifest.shell === manifest.shell ? from.recycled : null;
   let moved = 0;
-  for (const id of kept) {
+  for (const [i, id] of kept.entries()) {
+    // Now and then the event loop runs: this goes on while Astro renders, whose pages wait to be compressed.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
     const [ticker, date] = splitPermalinkId(id);
     const folder = permalinkFolder(ticker, date);
     const entry = manifest.pages[id]!;

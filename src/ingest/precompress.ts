@@ -13,7 +13,7 @@
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { extname, join, relative, sep } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { pageFindings, type PageFindings } from './smoke';
@@ -207,11 +207,12 @@ export class CompressionPool {
   }
 }
 
-async function* compressibleFiles(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* compressibleFiles(path);
-    else if (entry.isFile() && COMPRESSIBLE_EXTENSIONS.has(extname(entry.name))) yield path;
+async function* compressibleFiles(dir: string, skipped: ReadonlySet<string>, under = ''): AsyncGenerator<string> {
+  for (const entry of await readdir(join(dir, under), { withFileTypes: true })) {
+    const path = under === '' ? entry.name : `${under}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!skipped.has(path)) yield* compressibleFiles(dir, skipped, path);
+    } else if (entry.isFile() && COMPRESSIBLE_EXTENSIONS.has(extname(entry.name))) yield path;
   }
 }
 
@@ -232,6 +233,8 @@ export interface Compressor {
   add(relativePath: string, bytes?: Buffer): void;
   /** Leaves these files (relative paths) alone: another compressor did them. */
   exclude(relativePaths: Iterable<string>): void;
+  /** Leaves these folders (relative paths) out of the last look at the folder: their files are complete already. */
+  skipFolders(relativePaths: Iterable<string>): void;
   /** Queues every compressible file of the folder not handed over yet, and resolves when all are done. */
   finish(): Promise<CompressSummary>;
 }
@@ -251,6 +254,7 @@ export function createCompressor(dir: string, { previousDir = null, inspect, poo
   const threads = pool ?? new CompressionPool();
   const summary = { compressed: 0, reused: 0 };
   const queued = new Set<string>();
+  const skipped = new Set<string>();
   const waiting: { relativePath: string; given?: Buffer }[] = [];
   const running = new Set<Promise<void>>();
   let failure: unknown = null;
@@ -291,9 +295,12 @@ export function createCompressor(dir: string, { previousDir = null, inspect, poo
     exclude(relativePaths) {
       for (const path of relativePaths) queued.add(keyOf(path));
     },
+    skipFolders(relativePaths) {
+      for (const path of relativePaths) skipped.add(keyOf(path));
+    },
     async finish() {
       try {
-        for await (const path of compressibleFiles(dir)) add(relative(dir, path));
+        for await (const path of compressibleFiles(dir, skipped)) add(path);
         while (running.size > 0 || waiting.length > 0) await Promise.race(running);
       } finally {
         if (pool === undefined) await threads.close();

@@ -1,6 +1,7 @@
 /**
  * The smoke check looks at each page as the build's compression threads read it (the pages are read once), and
- * still reads a page nobody handed it; a page it was given is not read again. The static API's files are checked
+ * still reads a page it must have that nobody handed it, without walking the build's folders; a page it was given is
+ * not read again. The static API's files are checked
  * where they are written, before they move into the build.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the smoke check fed by the compressor', () => {
-  it('finds broken text in the pages the compressor read and in those it did not, and names the missing pages', async () => {
+  it('finds broken text in the pages the compressor read and in the required ones it did not, and names the missing pages', async () => {
     const check = new PageCheck();
     const read: string[] = [];
     const compressor = createCompressor(root, { inspect: (path, findings) => (read.push(path), check.record(path, findings)) });

@@ -87,10 +87,7 @@ export const ENDPOINT_FILES: readonly string[] = [
   'screener-rows.json.ts',
   'feeds/signals.json.ts',
   'feeds/signals.xml.ts',
-  'feeds/signal/[ticker].json.ts',
-  'feeds/signal/[ticker].xml.ts',
   'manifest.webmanifest.ts',
-  'badge/[ticker].svg.ts',
 ];
 
 /** A page's address pattern as a regular expression: `[param]` is one segment. */

@@ -1,0 +1,79 @@
+/**
+ * Each ticker's badge (`/badge/{T}.svg`) and feeds (`/feeds/signal/{T}.xml`, Atom, and `.json`, JSON Feed), written
+ * straight from Node beside `astro build`, as the static API is: three small files per ticker, rendered as Astro
+ * endpoints, were almost half of its pages at 6,000 tickers, on the one core Astro renders with.
+ */
+import { writeFileSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
+import { eventsByTicker, jsonFeed11, stockFeed } from '../lib/domain/alerts/stock-feeds';
+import type { SignalHistory } from '../lib/domain/report/schemas';
+import { badgeSvg } from '../lib/domain/site/embed';
+import type { OnWritten } from './static-api';
+
+/** Tickers written between two turns of the event loop (the pages Astro writes meanwhile go to the compressor). */
+const YIELD_EVERY = 25;
+
+/** Files the smoke check looks up at once. */
+const CHECK_BATCH = 256;
+
+/** A ticker's files, relative to the client folder (`/`-separated). */
+export function tickerFilePaths(ticker: string): { badge: string; atom: string; json: string } {
+  return { badge: `badge/${ticker}.svg`, atom: `feeds/signal/${ticker}.xml`, json: `feeds/signal/${ticker}.json` };
+}
+
+/** What the files say: the site's address and name, and PAYWALL=on (a locked ticker's files show no score). */
+export interface TickerFileSettings {
+  siteUrl: string;
+  siteName: string;
+  paywall: boolean;
+}
+
+/**
+ * Writes every ticker's badge and feeds of `history` (the pages' history: its dates are the feeds' span) under `root`;
+ * returns how many files it wrote. `onWritten` is told of each file once it is whole, with its path under `root`.
+ */
+export async function writeTickerFiles(root: string, history: SignalHistory, settings: TickerFileSettings, onWritten: OnWritten = () => undefined): Promise<number> {
+  await mkdir(join(root, 'badge'), { recursive: true });
+  await mkdir(join(root, 'feeds', 'signal'), { recursive: true });
+  const { latest } = history;
+  const reportDate = history.dates.at(-1) ?? '';
+  const firstDate = history.dates[0] ?? reportDate;
+  const locked = anonymousLockedTickers(latest, settings.paywall);
+  const events = eventsByTicker(history);
+  let written = 0;
+  // Synchronous writes, as the static API's: for thousands of small files they beat the thread pool's round trips.
+  const write = (path: string, text: string) => {
+    const bytes = Buffer.from(text);
+    writeFileSync(join(root, path), bytes);
+    written += 1;
+    onWritten(path, bytes);
+  };
+  for (const [i, record] of latest.entries()) {
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
+    const { ticker } = record;
+    const paths = tickerFilePaths(ticker);
+    const hidden = locked.has(ticker);
+    write(paths.badge, badgeSvg({ ticker, reportDate: record.reportDate, cScore: hidden ? null : record.cScore }, settings.siteName));
+    const feed = stockFeed({ siteUrl: settings.siteUrl, siteName: settings.siteName, ticker, events: events.get(ticker) ?? [], locked: hidden, reportDate, firstDate });
+    write(paths.atom, feed.atom1());
+    write(paths.json, jsonFeed11(feed.json1()));
+  }
+  return written;
+}
+
+/** The smoke check of the ticker files under `root`: each ticker's three, none empty; returns the problems. */
+export async function checkTickerFiles(root: string, tickers: readonly string[]): Promise<string[]> {
+  const expected = tickers.flatMap((ticker) => Object.values(tickerFilePaths(ticker)));
+  const problems: string[] = [];
+  for (let i = 0; i < expected.length; i += CHECK_BATCH) {
+    const batch = expected.slice(i, i + CHECK_BATCH);
+    const found = await Promise.all(batch.map((path) => stat(join(root, path)).then((info) => info.size > 0, () => false)));
+    found.forEach((ok, j) => {
+      if (!ok) problems.push(`missing file ${batch[j]}`);
+    });
+  }
+  return problems;
+}
