@@ -29,6 +29,10 @@ const connect = () => {
   return client;
 };
 
+/** The client once it is ready for commands. */
+const connected = (client: ReturnType<typeof connect>) =>
+  new Promise<typeof client>((resolve) => (client.status === 'ready' ? resolve(client) : client.once('ready', () => resolve(client))));
+
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'shared-state-'));
   redis = await startRedis(join(work, 'redis'));
@@ -105,7 +109,9 @@ describe('the client allowance in Redis', () => {
 
 describe('the sign-in limits in Redis', () => {
   it('count across processes: two API servers allow one client 5 sign-in attempts a minute between them, not 10', async () => {
-    const servers = await Promise.all([1, 2].map(() => startAccountServer(null, { rateLimit: true, rateLimitStore: redisAuthLimits(connect()) })));
+    // Each server's client connected first: a limiter whose client is not ready yet counts in its own process's memory.
+    const stores = await Promise.all([1, 2].map(async () => redisAuthLimits(await connected(connect()))));
+    const servers = await Promise.all(stores.map((store) => startAccountServer(null, { rateLimit: true, rateLimitStore: store })));
     try {
       const attempt = (i: number) => postFrom(servers[i % 2]!, '127.0.0.90', '/api/auth/sign-in/email', { email: 'known@example.com', password: 'wrong password here' });
       const statuses: number[] = [];
