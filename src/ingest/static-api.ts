@@ -136,13 +136,18 @@ export async function checkStaticApi(clientDir: string, tickers: readonly string
     LEDGER_CSV_PATH,
     ...tickers.flatMap((ticker) => PER_TICKER_ROUTES.map((route) => `api/${route}/${ticker}.json`)),
   ];
-  const problems: string[] = [];
+  return (await missingFiles(clientDir, expected)).map((path) => `missing API file ${path}`);
+}
+
+/** The paths (relative to `root`) of `expected` that are missing or empty, in their order. */
+export async function missingFiles(root: string, expected: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
   for (let i = 0; i < expected.length; i += CHECK_BATCH) {
     const batch = expected.slice(i, i + CHECK_BATCH);
-    const found = await Promise.all(batch.map((path) => stat(join(clientDir, path)).then((info) => info.size > 0, () => false)));
+    const found = await Promise.all(batch.map((path) => stat(join(root, path)).then((info) => info.size > 0, () => false)));
     found.forEach((ok, j) => {
-      if (!ok) problems.push(`missing API file ${batch[j]}`);
+      if (!ok) missing.push(batch[j]!);
     });
   }
-  return problems;
+  return missing;
 }

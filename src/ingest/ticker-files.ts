@@ -4,20 +4,17 @@
  * endpoints, were almost half of its pages at 6,000 tickers, on the one core Astro renders with.
  */
 import { writeFileSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { anonymousLockedTickers } from '../lib/domain/accounts/entitlements';
 import { eventsByTicker, jsonFeed11, stockFeed } from '../lib/domain/alerts/stock-feeds';
 import type { SignalHistory } from '../lib/domain/report/schemas';
 import { badgeSvg } from '../lib/domain/site/embed';
-import type { OnWritten } from './static-api';
+import { missingFiles, type OnWritten } from './static-api';
 
 /** Tickers written between two turns of the event loop (the pages Astro writes meanwhile go to the compressor). */
 const YIELD_EVERY = 25;
-
-/** Files the smoke check looks up at once. */
-const CHECK_BATCH = 256;
 
 /** A ticker's files, relative to the client folder (`/`-separated). */
 export function tickerFilePaths(ticker: string): { badge: string; atom: string; json: string } {
@@ -67,13 +64,5 @@ export async function writeTickerFiles(root: string, history: SignalHistory, set
 /** The smoke check of the ticker files under `root`: each ticker's three, none empty; returns the problems. */
 export async function checkTickerFiles(root: string, tickers: readonly string[]): Promise<string[]> {
   const expected = tickers.flatMap((ticker) => Object.values(tickerFilePaths(ticker)));
-  const problems: string[] = [];
-  for (let i = 0; i < expected.length; i += CHECK_BATCH) {
-    const batch = expected.slice(i, i + CHECK_BATCH);
-    const found = await Promise.all(batch.map((path) => stat(join(root, path)).then((info) => info.size > 0, () => false)));
-    found.forEach((ok, j) => {
-      if (!ok) problems.push(`missing file ${batch[j]}`);
-    });
-  }
-  return problems;
+  return (await missingFiles(root, expected)).map((path) => `missing file ${path}`);
 }
