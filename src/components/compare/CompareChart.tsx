@@ -1,28 +1,18 @@
 /**
  * The comparison's chart: each stock's C-Score in the upper pane and its price rebased to 100 in the lower one, on
- * one time scale. The drawing (CompareFirstPaint, an SVG of the same lines) paints first; lightweight-charts loads (a
- * dynamic import) at the reader's first move, or on a device with a mouse once the page is idle after that paint,
- * and takes the same box, so nothing moves. Each line is labelled with its ticker on the price scale and drawn in its own style, so colour is
- * never the only difference.
+ * one time scale. The drawing (CompareFirstPaint, an SVG of the same lines) paints first; lightweight-charts (a
+ * dynamic import of ./compare-live) loads at the reader's first move, or on a device with a mouse once the page is
+ * idle after that paint, and takes the same box, so nothing moves. Each line is labelled with its ticker on the price
+ * scale and drawn in its own style, so colour is never the only difference.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { LineStyle as LineStyleValue, Time } from 'lightweight-charts';
-import type { CompareStyle, DatedValue } from '../../lib/domain/signals/compare';
-import { COMPARE_AXES, COMPARE_CHART_HEIGHT as HEIGHT, COMPARE_PRICE_MARGINS, COMPARE_SCORE_MARGIN, COMPARE_SCORE_PANE_SHARE } from '../../lib/domain/signals/compare-chart';
+import { COMPARE_CHART_HEIGHT as HEIGHT, type CompareChartLine } from '../../lib/domain/signals/compare-chart';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../../lib/domain/signals/signal';
-import { TREND_Y_DOMAIN } from '../../lib/domain/trend/trend';
 import { formatScore } from '../../lib/domain/text/format';
-import { CHART_COLORS, dateLabels } from '../../lib/domain/trend/chart-series';
 import CompareFirstPaint from './CompareFirstPaint';
 
-/** One stock's lines. */
-export interface ChartLine {
-  ticker: string;
-  style: CompareStyle;
-  scores: DatedValue[];
-  /** Closes already rebased to 100. */
-  closes: DatedValue[];
-}
+/** One stock's lines (its closes already rebased to 100). */
+export type ChartLine = CompareChartLine;
 
 function summary(lines: readonly ChartLine[]): string {
   if (lines.length === 0) return 'No lines to draw.';
@@ -85,43 +75,12 @@ export default function CompareChart({ lines, ready, demo }: { lines: ChartLine[
     let disposed = false;
     let remove: (() => void) | null = null;
     const container = box.current;
-    void import('lightweight-charts')
-      .then(({ createChart, LineSeries, LineStyle }) => {
+    void import('./compare-live')
+      .then(({ drawCompareChart }) => {
         if (disposed) return;
-        const text = getComputedStyle(container).color;
-        // The data's times are yyyy-mm-dd strings, which the library hands back as given.
-        const labels = dateLabels((time: Time) => String(time));
-        const chart = createChart(container, {
-          height: HEIGHT,
-          autoSize: true,
-          layout: { background: { color: 'transparent' }, textColor: text, attributionLogo: false, panes: { separatorColor: 'rgba(128,128,128,0.4)' } },
-          grid: { vertLines: { color: 'rgba(128,128,128,0.12)' }, horzLines: { color: 'rgba(128,128,128,0.12)' } },
-          timeScale: { borderVisible: false, tickMarkFormatter: labels.tickMarkFormatter },
-          // At least the drawing's scale width, so the lines keep their place when the library takes over.
-          rightPriceScale: { borderVisible: false, minimumWidth: COMPARE_AXES.scale },
-          localization: { locale: 'en-US', timeFormatter: labels.timeFormatter },
-        });
-        for (const line of lines) {
-          const base = { color: line.style.color, lineStyle: line.style.lineStyle as LineStyleValue, lineWidth: 2 as const, title: line.ticker, priceLineVisible: false };
-          const score = chart.addSeries(LineSeries, { ...base, autoscaleInfoProvider: () => ({ priceRange: { minValue: TREND_Y_DOMAIN[0], maxValue: TREND_Y_DOMAIN[1] } }) }, 0);
-          score.setData(line.scores.map((p) => ({ time: p.date, value: p.value })));
-          // The fixed -110..110 range fills the pane, as in the drawing.
-          score.priceScale().applyOptions({ scaleMargins: { top: COMPARE_SCORE_MARGIN, bottom: COMPARE_SCORE_MARGIN } });
-          if (line === lines[0]) {
-            score.createPriceLine({ price: 0, color: 'rgba(128,128,128,0.8)', lineWidth: 1, lineStyle: LineStyle.Solid, axisLabelVisible: false, title: '' });
-            score.createPriceLine({ price: BULLISH_THRESHOLD, color: CHART_COLORS.bullish, lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: '' });
-            score.createPriceLine({ price: BEARISH_THRESHOLD, color: CHART_COLORS.bearish, lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: '' });
-          }
-          const price = chart.addSeries(LineSeries, base, 1);
-          price.setData(line.closes.map((p) => ({ time: p.date, value: p.value })));
-          price.priceScale().applyOptions({ scaleMargins: COMPARE_PRICE_MARGINS });
-        }
-        chart.panes()[0]?.setStretchFactor(COMPARE_SCORE_PANE_SHARE);
-        chart.panes()[1]?.setStretchFactor(1 - COMPARE_SCORE_PANE_SHARE);
-        chart.timeScale().fitContent();
+        remove = drawCompareChart(container, lines);
         // The library's canvases are transparent: the drawing under them goes in the same task.
         firstPaint.current?.setAttribute('hidden', '');
-        remove = () => chart.remove();
         setDrawn('drawn');
       })
       .catch(() => {

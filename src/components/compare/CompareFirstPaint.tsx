@@ -5,8 +5,8 @@
  */
 import type { Ref } from 'react';
 import { COMPARE_AXES, COMPARE_SCORE_PANE_SHARE, COMPARE_VIEWBOX, compareGeometry, type CompareTick } from '../../lib/domain/signals/compare-chart';
-import { CHART_COLORS } from '../../lib/domain/trend/chart-series';
-import type { ChartLine } from './CompareChart';
+import { CHART_COLORS } from '../../lib/domain/trend/scale';
+import type { CompareChartLine as ChartLine } from '../../lib/domain/signals/compare-chart';
 
 const percent = (fraction: number) => `${Number((fraction * 100).toFixed(2))}%`;
 

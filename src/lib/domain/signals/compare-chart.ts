@@ -5,9 +5,9 @@
  * Positions are fractions of each pane, so one drawing fits any width.
  */
 import { formatShortDate } from '../text/format';
-import { TREND_REFERENCE_LINES, TREND_Y_TICKS } from '../trend/trend';
+import { TREND_REFERENCE_LINES, TREND_Y_TICKS } from '../trend/scale';
 import { linePath, scoreY, spreadLabels } from '../trend/trend-chart';
-import type { DatedValue } from './compare';
+import type { CompareStyle, DatedValue } from './compare';
 
 /** The chart's height in px (the live chart's and the first paint's). */
 export const COMPARE_CHART_HEIGHT = 420;
@@ -39,6 +39,13 @@ export interface CompareSeries {
   scores: readonly DatedValue[];
   /** Closes already rebased to 100. */
   closes: readonly DatedValue[];
+}
+
+/** One stock's lines with its look, as the page draws them. */
+export interface CompareChartLine extends CompareSeries {
+  style: CompareStyle;
+  scores: DatedValue[];
+  closes: DatedValue[];
 }
 
 /** A tick of an axis: its value or date, its label, and its place as a fraction of the pane (y from the top, x from the left). */
