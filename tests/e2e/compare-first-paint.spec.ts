@@ -57,7 +57,7 @@ for (const theme of ['light', 'dark'] as const) {
       expect(await drawing.locator('path[data-price]').evaluateAll((paths) => paths.map((p) => p.getAttribute('data-price')))).toEqual(FIVE);
       await expect(drawing.locator('.cmp-fp-tag')).toHaveCount(10);
       await expect(drawing.locator('.cmp-fp-tag').first()).toHaveText(/^AAPL −?\d+\.\d\d$/);
-      await expect(drawing.locator('.cmp-fp-y')).toContainText(['100', '65', '0', '-65', '-100']);
+      await expect(drawing.locator('.cmp-fp-y')).toContainText(['-100', '-65', '0', '65', '100']);
       // The scale's labels are readable on the page in this theme.
       const [label, page_] = await drawing.locator('.cmp-fp-y').first().evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
       expect(contrast(label!, page_!)).toBeGreaterThanOrEqual(3);
