@@ -1,14 +1,14 @@
 /**
  * The model portfolio's equity curve on /track-record: once its box scrolls into view, loads lightweight-charts
  * (a dynamic import: never in the page's JavaScript before then) and the curve's points from the static JSON, and
- * draws the portfolio (solid) against the benchmark (dashed).
+ * draws the portfolio (solid) against the benchmark (dashed). The file's schema (and zod with it) loads then too, so
+ * the page's load evaluates no schema.
  */
 import { staticJson } from '../lib/client/static-files';
-import { EquityCurveFileSchema } from '../lib/domain/track-record/portfolio';
 
 /** Draws the curve into `box` from the points of `src`. */
 async function draw(box: HTMLElement, status: HTMLElement | null): Promise<void> {
-  const [charts, body] = await Promise.all([import('lightweight-charts'), staticJson(box.dataset.src!, EquityCurveFileSchema)]);
+  const [charts, body] = await Promise.all([import('lightweight-charts'), staticJson(box.dataset.src!, () => import('../lib/domain/track-record/portfolio').then((m) => m.EquityCurveFileSchema))]);
   const points = body.portfolio?.points ?? [];
   if (points.length === 0) throw new Error('the track record holds no portfolio yet');
   const style = getComputedStyle(document.documentElement);

@@ -1,9 +1,9 @@
-/** What /compare fetches for each stock: its record (or that it is locked or unknown), its ledger's hit rate. */
-import { LockedTickerSchema } from '../domain/accounts/locked-ticker';
+/**
+ * What /compare fetches for each stock: its record (or that it is locked or unknown), its ledger's hit rate. The
+ * files' schemas load beside the first request (dynamic imports), so the page's script evaluates no schema library.
+ */
 import type { SignalRecord } from '../domain/report/schemas';
 import { compareHitRate } from '../domain/signals/compare-data';
-import { TickerTrackFileSchema } from '../domain/track-record/ledger-schema';
-import { StockFileSchema } from '../domain/site/api-responses';
 import { answer, api } from './api-client';
 import { ApiError } from './http';
 import { staticJson } from './static-files';
@@ -15,11 +15,12 @@ export type CompareStock = { kind: 'record'; record: SignalRecord } | { kind: 'l
 export async function fetchCompareStock(ticker: string): Promise<CompareStock> {
   let file;
   try {
-    file = await staticJson(`/api/stock/${encodeURIComponent(ticker)}`, StockFileSchema);
+    file = await staticJson(`/api/stock/${encodeURIComponent(ticker)}`, () => import('../domain/site/api-responses').then((m) => m.StockFileSchema));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return { kind: 'unknown' };
     throw error;
   }
+  const { LockedTickerSchema } = await import('../domain/accounts/locked-ticker');
   const locked = LockedTickerSchema.safeParse(file);
   if (!locked.success) return { kind: 'record', record: file as SignalRecord };
   try {
@@ -33,7 +34,7 @@ export async function fetchCompareStock(ticker: string): Promise<CompareStock> {
 /** GET /api/track-record/{T}: the hit rate the comparison shows; null when the file is missing. */
 export async function fetchCompareHitRate(ticker: string): Promise<ReturnType<typeof compareHitRate> | null> {
   try {
-    return compareHitRate((await staticJson(`/api/track-record/${encodeURIComponent(ticker)}`, TickerTrackFileSchema)).ledger);
+    return compareHitRate((await staticJson(`/api/track-record/${encodeURIComponent(ticker)}`, () => import('../domain/track-record/ledger-schema').then((m) => m.TickerTrackFileSchema))).ledger);
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;

@@ -8,6 +8,7 @@ import type { Bar } from '../market-data/market';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../signals/signal';
 import type { SignalSide } from '../track-record/track-record';
 import { formatDate, formatMonthName, formatPrice, formatScore } from '../text/format';
+import { CHART_COLORS } from './scale';
 import { TREND_AVERAGE_AXIS_LABELS, TREND_AVERAGE_HEADINGS, TREND_TOOLTIP_LABELS, type ChartPoint, type TrendPointType } from './trend';
 
 /** A day of a series: the calendar day the library reads as a business day. */
@@ -50,7 +51,7 @@ export interface ChartMarker {
   meaning: string;
 }
 
-export const CHART_COLORS = { bullish: '#16a34a', bearish: '#dc2626', neutral: '#6b7280' } as const;
+export { CHART_COLORS } from './scale';
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -6,7 +6,8 @@
  * Positions are fractions of the plot box (x from the first to the last report day on a calendar time axis, y on
  * the -110..110 domain), so one drawing fits any width; the plot box's insets are fixed pixels.
  */
-import { TREND_Y_DOMAIN, TREND_Y_TICKS, type ChartPoint } from './trend';
+import { TREND_Y_DOMAIN, TREND_Y_TICKS } from './scale';
+import type { ChartPoint } from './trend';
 
 /** The plot box's insets in px inside the chart: averages' labels on the left, the score ticks on the right, dates below. */
 export const TREND_PLOT_INSETS = { top: 8, right: 34, bottom: 20, left: 56 } as const;

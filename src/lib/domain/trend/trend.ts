@@ -5,7 +5,7 @@
 import { z } from '../zod';
 import { formatDate, formatMonthDay, isCalendarDate } from '../text/format';
 import type { SignalHistory, SignalRecord } from '../report/schemas';
-import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, signalDirection, type SignalDirection } from '../signals/signal';
+import { signalDirection, type SignalDirection } from '../signals/signal';
 import { asciiUpper } from '../text/text';
 
 /** One point of a trend response, as the API sends it (a score may come as a numeric string; validateTrend reads it). */
@@ -43,18 +43,7 @@ export interface ChartData {
   warnings: string[];
 }
 
-/** Y-axis range of the trend chart. */
-export const TREND_Y_DOMAIN = [-110, 110] as const;
-
-/** Y-axis ticks of the trend chart. */
-export const TREND_Y_TICKS = [-100, BEARISH_THRESHOLD, 0, BULLISH_THRESHOLD, 100] as const;
-
-/** Horizontal reference lines: 0 solid, the bullish threshold dashed green, the bearish one dashed red. */
-export const TREND_REFERENCE_LINES = [
-  { value: 0, dashed: false, tone: 'neutral' },
-  { value: BULLISH_THRESHOLD, dashed: true, tone: 'bullish' },
-  { value: BEARISH_THRESHOLD, dashed: true, tone: 'bearish' },
-] as const satisfies readonly { value: number; dashed: boolean; tone: SignalDirection }[];
+export { TREND_REFERENCE_LINES, TREND_Y_DOMAIN, TREND_Y_TICKS } from './scale';
 
 /** Chart height in px on the card, in the small view and in the modal. */
 export const TREND_CHART_HEIGHTS = { card: 180, small: 200, modal: 225 } as const;
