@@ -30,3 +30,11 @@ test('the first scroll asks the bars beside the trend, not after it, and each pa
   for (const part of ['/api/c-score-trend/PNW', '/api/track-record/PNW']) expect(asked.filter((r) => r.url.includes(part))).toHaveLength(1);
   await expect(page.getByTestId('trend-live')).toHaveAttribute('data-markers', /^\d+$/);
 });
+
+test("the stock page's scripts load the shell and the page's behaviour without appending preload links", async ({ page }) => {
+  await page.goto('/signal/PNW');
+  // The live header is the page script's work, after the shell's: both have run.
+  await expect(page.locator('#dt-live')).toHaveAttribute('data-hydrated', '');
+  await page.waitForLoadState('networkidle');
+  expect(await page.locator('link[rel=modulepreload]').count()).toBe(0);
+});
