@@ -62,6 +62,33 @@ const sitemaps = {
   },
 };
 
+/**
+ * The stock page's scripts island (src/islands/detail/PageScripts.ts) imports the shell and the page's behaviour
+ * without Vite's preload list: appending its links after the first paint was one long task, the Total Blocking Time's
+ * worst, and the modules come as soon from the imports themselves.
+ */
+const PRELOAD_FREE_HOST = /^_astro\/PageScripts\.[\w-]+\.js$/;
+const pageScriptsWithoutPreload = {
+  name: 'c-score:page-scripts-without-preload',
+  /** @param {string} name */
+  configEnvironment: (name) =>
+    name === 'client'
+      ? {
+          build: {
+            modulePreload: {
+              polyfill: false,
+              /** @param {string} _file @param {string[]} deps @param {{ hostId: string }} context */
+              resolveDependencies: (_file, deps, { hostId }) => (PRELOAD_FREE_HOST.test(hostId) ? [] : deps),
+            },
+          },
+        }
+      : undefined,
+  // Vite writes the preload list into a chunk after its name is hashed: the salt gives the chunk without it a new name,
+  // so no cache (a browser's, a CDN's) keeps the old file's bytes under the same name.
+  /** @param {{ facadeModuleId: string | null }} chunk */
+  augmentChunkHash: (chunk) => (chunk.facadeModuleId?.endsWith('/islands/detail/PageScripts.ts') ? 'without-preload-list' : undefined),
+};
+
 export default defineConfig({
   output: 'static',
   site,
@@ -82,7 +109,7 @@ export default defineConfig({
     sitemaps,
   ],
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), pageScriptsWithoutPreload],
     // The error boundary's test hook (src/lib/domain/site/render-failure.ts): false in every build but the e2e ones.
     // The plans' words follow PAYWALL and Stripe (src/lib/domain/accounts/site-plans.ts).
     define: { __ISLAND_FAULTS__: JSON.stringify(islandFaults), __SITE_PLANS__: JSON.stringify({ paywall, billing: stripe !== null }) },

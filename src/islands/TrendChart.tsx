@@ -19,9 +19,10 @@ import {
   type TrendResponse,
 } from '../lib/domain/trend/trend';
 import { PRICE_PANE_HEIGHT } from '../lib/domain/trend/trend-chart';
-import { priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../lib/domain/trend/chart-series';
+import { barsSpan, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../lib/domain/trend/chart-series';
 import { trendSummary } from './trend/FirstPaint';
 import type { LiveChart, LiveChartData } from './trend/live-chart';
+import { warmTrendChart } from './trend/warm';
 import { withErrorBoundary } from './ErrorBoundary';
 
 /** Props: the ticker, its current C-Score and the view size; on the stock page the build's first paint and ranges. */
@@ -72,8 +73,9 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   const [running, setRunning] = useState(false);
   useEffect(() => {
     setRunning(true);
-    // The library downloads while the trend loads.
-    void import('./trend/live-chart');
+    // The trend (now, not a render later), the library and the events load at once; the effects below get them.
+    return warmTrendChart({ ticker, modal: size === 'modal' });
+    // Once, as the island starts: an island's ticker and size do not change.
   }, []);
   const store = running ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
   const remote = useStore(store, { ssr: 'initial' });
@@ -106,7 +108,7 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   }, [chartData]);
   const allPoints = chartData?.points ?? null;
   const scores = useMemo(() => (allPoints ? scoreSeries(allPoints) : null), [allPoints]);
-  const rangeStart = scores ? (trendRangeStart(reportDate, range) ?? scores.data[0]?.time ?? null) : null;
+  const firstDay = scores?.data[0]?.time ?? null;
   const lastDay = scores?.data.at(-1)?.time ?? null;
   const [prices, setPrices] = useState<Prices>(null);
   // Whether the first bars came or failed, and the ledger (null until it comes): the chart waits for both.
@@ -114,11 +116,10 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   const [ledger, setLedger] = useState<LedgerEntry[] | null>(null);
   // The bars and the ledger load beside the library, not after it: the chart's first frame then has them all.
   useEffect(() => {
-    if (!rangeStart || !lastDay) return;
+    if (!firstDay || !lastDay) return;
     let current = true;
-    const today = new Date().toISOString().slice(0, 10);
-    const from = scores!.data[0]!.time > rangeStart ? scores!.data[0]!.time : rangeStart;
-    fetchBarsSpan(ticker, from, lastDay < today ? lastDay : today)
+    const { from, to } = barsSpan({ first: firstDay, last: lastDay }, reportDate, range);
+    fetchBarsSpan(ticker, from, to)
       .then((answer) => {
         if (current) setPrices((before) => (before && before.bars.length >= answer.bars.length ? before : answer));
       })
@@ -127,7 +128,7 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
     return () => {
       current = false;
     };
-  }, [ticker, rangeStart, lastDay, scores]);
+  }, [ticker, firstDay, lastDay, reportDate, range]);
   useEffect(() => {
     if (!hasChart) return;
     let current = true;

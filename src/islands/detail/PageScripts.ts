@@ -4,8 +4,12 @@
  * own behaviour (scripts/detail/page.ts: the back link, the logo fallback, the count-up and the live header).
  */
 import { scriptIsland } from '../../renderers/script-island';
+import type { ChartHeadStart } from '../trend/warm';
 
-export default scriptIsland(async () => {
+export default scriptIsland<{ chart?: ChartHeadStart }>(async (_element, { chart }) => {
+  // The trend chart's library and data start on the first scroll, beside the chart island's own load (which the
+  // same scroll starts): a reader heading down the page finds the chart drawn sooner.
+  if (chart) addEventListener('scroll', () => void import('../trend/warm').then(({ warmTrendChart }) => warmTrendChart(chart)), { once: true, passive: true });
   // Each runs in a task of its own: run together, their first work is one long task that blocks input (the stock
   // page's Total Blocking Time).
   await import('../shell');

@@ -7,12 +7,13 @@ import { BARS_ROUTE_DAYS, LedgerFileSchema, barWindows, type LedgerEntry } from 
 import { fetchDailyBars } from './api';
 import { staticJson } from './static-files';
 
-/** The bars from `from` to `to`: each window asked once per page, so a wider range only asks for what is new. */
+/** The bars from `from` to `to` (or today): each window asked once per page, so a wider range only asks for what is new. */
 const windows = new Map<string, Promise<{ bars: Bar[]; isDemo: boolean }>>();
 
 export async function fetchBarsSpan(ticker: string, from: string, to: string): Promise<{ bars: Bar[]; isDemo: boolean }> {
-  // Windows counted back from `to`, so two ranges ending on the same day share theirs.
-  const parts = barWindows(from, to, BARS_ROUTE_DAYS, 'end').map(({ from: start, to: end }) => {
+  // None after the reader's day; windows counted back from the last, so two ranges ending on the same day share theirs.
+  const today = new Date().toISOString().slice(0, 10);
+  const parts = barWindows(from, to < today ? to : today, BARS_ROUTE_DAYS, 'end').map(({ from: start, to: end }) => {
     const key = `${ticker}/${start}/${end}`;
     let answer = windows.get(key);
     if (!answer) windows.set(key, (answer = fetchDailyBars(ticker, start, end)));
@@ -22,12 +23,22 @@ export async function fetchBarsSpan(ticker: string, from: string, to: string): P
   return { bars: answers.flatMap((a) => a.bars), isDemo: answers.some((a) => a.isDemo) };
 }
 
+/** Each ticker's ledger, asked once per page while it loads or once it came; a failure is asked again next time. */
+const ledgers = new Map<string, Promise<LedgerEntry[]>>();
+
 /** The ticker's ledger rows (GET /api/track-record/{T}); none when the file is missing or locked. */
-export async function fetchLedger(ticker: string): Promise<LedgerEntry[]> {
-  try {
-    return (await staticJson(`/api/track-record/${encodeURIComponent(ticker)}`, LedgerFileSchema)).ledger;
-  } catch (error) {
-    console.warn(`The signal events of ${ticker} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
+export function fetchLedger(ticker: string): Promise<LedgerEntry[]> {
+  let answer = ledgers.get(ticker);
+  if (!answer) {
+    answer = staticJson(`/api/track-record/${encodeURIComponent(ticker)}`, LedgerFileSchema).then(
+      (file) => file.ledger,
+      (error: unknown) => {
+        ledgers.delete(ticker);
+        console.warn(`The signal events of ${ticker} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+      },
+    );
+    ledgers.set(ticker, answer);
   }
+  return answer;
 }

@@ -9,7 +9,7 @@ import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../signals/signal';
 import type { SignalSide } from '../track-record/track-record';
 import { formatDate, formatMonthName, formatPrice, formatScore } from '../text/format';
 import { CHART_COLORS } from './scale';
-import { TREND_AVERAGE_AXIS_LABELS, TREND_AVERAGE_HEADINGS, TREND_TOOLTIP_LABELS, type ChartPoint, type TrendPointType } from './trend';
+import { TREND_AVERAGE_AXIS_LABELS, TREND_AVERAGE_HEADINGS, TREND_TOOLTIP_LABELS, trendRangeStart, type ChartPoint, type TrendPointType, type TrendRange } from './trend';
 
 /** A day of a series: the calendar day the library reads as a business day. */
 export interface DayValue {
@@ -94,6 +94,12 @@ export function closeOn(series: PriceSeries, time: string): number | undefined {
 
 /** Longest window of the daily bars route (/api/polygon/aggs): a month, so a stranger cannot spend the budget on history. */
 export const BARS_ROUTE_DAYS = 31;
+
+/** The days of bars the chart asks for a range: from the range's first day (not before the first score) to the last score's. */
+export function barsSpan(scoreDays: { first: string; last: string }, reportDate: string, range: TrendRange): { from: string; to: string } {
+  const start = trendRangeStart(reportDate, range) ?? scoreDays.first;
+  return { from: scoreDays.first > start ? scoreDays.first : start, to: scoreDays.last };
+}
 
 /**
  * Windows of at most `maxDays` days that cover `from`..`to` (the bars route's longest window), oldest first; laid
