@@ -10,7 +10,7 @@ import { fetchStaticText } from '../../lib/client/static-files';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
 import { $user } from '../../stores/user';
 import { $watchedSet } from '../../stores/watchlist';
-import { renderWindow, startWindow, type RowView } from '../list/row-window';
+import { showOrder, startWindow, type RowView } from '../list/row-window';
 import { enhanceStars, showRowStar } from '../list/stars';
 import { enhanceRowChoice, makeRowChoosable } from '../list/row-choose';
 
@@ -170,14 +170,8 @@ function apply(state: State): void {
     if (!state.trs[0]!.isConnected) state.body.prepend(state.trs[0]!);
     state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS, true) ?? undefined;
   }
-  if (state.view) {
-    const view = state.view;
-    view.order = result.order;
-    // No measuring on the input's own task (it would lay the page out twice before the frame): the window stands where
-    // it was last measured, and is measured again as the frame starts, in case the status lines above it moved.
-    renderWindow(view, true, false);
-    requestAnimationFrame(() => renderWindow(view, false));
-  } else {
+  if (state.view) showOrder(state.view, result.order);
+  else {
     const { body } = state;
     const parent = body.parentNode!;
     const next = body.nextSibling;
