@@ -5,7 +5,7 @@
  * every later frame slower; a window of a few dozen rows re-sorts and scrolls in a frame or two. The pre-rendered
  * table stays whole for readers without JavaScript.
  */
-import { rowWindow, WINDOW_OVERSCAN_ROWS, type RowWindow } from '../../lib/domain/signals/table';
+import { rowsInView, rowWindow, WINDOW_OVERSCAN_ROWS, type RowWindow } from '../../lib/domain/signals/table';
 
 /** A windowed table: its rows, the shown rows in order, and which of them are in the page. */
 export interface RowView {
@@ -124,7 +124,8 @@ export function renderWindow(view: RowView, force: boolean, measure = true, over
   const { table } = view;
   // Measured each time: what is above the table (a filter bar that wraps, a landing page's cards) may have moved it.
   if (measure) measureWindow(view);
-  const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length, overscan);
+  const offset = view.scrollTop - view.bodyTop;
+  const range = overscan === 0 ? rowsInView(offset, view.viewport, view.rowHeight, view.order.length) : rowWindow(offset, view.viewport, view.rowHeight, view.order.length, overscan);
   if (view.stale) force = true;
   if (!force && range.first === view.range.first && range.last === view.range.last) return;
   view.stale = false;

@@ -115,7 +115,16 @@ async function loadRows(state: State, partial: boolean): Promise<void> {
 
 /** Sets a text only when it changes: an unchanged live region is neither re-laid out nor read again. */
 function setText(element: HTMLElement | null, text: string): void {
-  if (element && element.textContent !== text) element.textContent = text;
+  if (!element || element.textContent === text) return;
+  // A lone text node takes the new text in place: replacing it would take its box out of the layout and make another.
+  const only = element.firstChild;
+  if (only instanceof Text && only.nextSibling === null && text !== '') only.data = text;
+  else element.textContent = text;
+}
+
+/** Hides or shows an element only when that changes: writing the same `hidden` again still restyles it. */
+function setHidden(element: HTMLElement, hidden: boolean): void {
+  if (element.hidden !== hidden) element.hidden = hidden;
 }
 
 /** The count, the stocks a missing figure left out, the parts of the query not used, and the sorted column. */
@@ -124,7 +133,7 @@ function showStatus(state: State, missing: ReturnType<typeof runScreen>['missing
   setText(count, screenCountText(state.order.length, state.rows.length));
   if (missingLine) {
     setText(missingLine, missingText(missing));
-    missingLine.hidden = missingLine.textContent === '';
+    setHidden(missingLine, missingLine.textContent === '');
   }
   const list = errors?.querySelector('ul');
   const messages = state.parsed.errors.map((e) => e.message);
@@ -147,7 +156,7 @@ function showStatus(state: State, missing: ReturnType<typeof runScreen>['missing
 /** Says why "Watched only" shows nothing when nobody is signed in and this browser watches no stock. */
 function showWatchedNote(state: State): void {
   const note = state.status.watched;
-  if (note) note.hidden = !(state.parsed.screen.flags.watched && $user.get().status === 'signed-out' && $watchedSet.get().size === 0);
+  if (note) setHidden(note, !(state.parsed.screen.flags.watched && $user.get().status === 'signed-out' && $watchedSet.get().size === 0));
 }
 
 function showRow(row: HTMLTableRowElement): void {
