@@ -5,7 +5,7 @@
  * every later frame slower; a window of a few dozen rows re-sorts and scrolls in a frame or two. The pre-rendered
  * table stays whole for readers without JavaScript.
  */
-import { rowWindow, WINDOW_OVERSCAN_ROWS, type RowWindow } from '../../lib/domain/signals/table';
+import { rowsInView, rowWindow, WINDOW_OVERSCAN_ROWS, type RowWindow } from '../../lib/domain/signals/table';
 
 /** A windowed table: its rows, the shown rows in order, and which of them are in the page. */
 export interface RowView {
@@ -32,6 +32,10 @@ export interface RowView {
    * rewrites their texts and attributes in place. Without one, the rows themselves come and go.
    */
   pool?: RowPool;
+  /** True while the rows in the body do not show `order` yet (a new order that had no row on screen). */
+  stale?: boolean;
+  /** True while the rest of a new order's window waits for the frame that draws its rows on screen. */
+  settling?: boolean;
 }
 
 /** The window's own rows: which row each one shows, and the ones out of the page for later. */
@@ -114,25 +118,59 @@ export function startWindow(table: HTMLTableElement, rows: HTMLTableRowElement[]
 
 /**
  * Puts the window's rows (and the spacers for the rest) in the body: `force` after the shown order changed,
- * `measure` unless the geometry was just measured.
+ * `measure` unless the geometry was just measured; `overscan` rows above and below the ones in view.
  */
-export function renderWindow(view: RowView, force: boolean, measure = true): void {
+export function renderWindow(view: RowView, force: boolean, measure = true, overscan = view.overscan): void {
   const { table } = view;
   // Measured each time: what is above the table (a filter bar that wraps, a landing page's cards) may have moved it.
   if (measure) measureWindow(view);
-  const range = rowWindow(view.scrollTop - view.bodyTop, view.viewport, view.rowHeight, view.order.length, view.overscan);
+  const offset = view.scrollTop - view.bodyTop;
+  const range = overscan === 0 ? rowsInView(offset, view.viewport, view.rowHeight, view.order.length) : rowWindow(offset, view.viewport, view.rowHeight, view.order.length, overscan);
+  if (view.stale) force = true;
   if (!force && range.first === view.range.first && range.last === view.range.last) return;
+  view.stale = false;
   view.range = range;
   table.setAttribute('aria-rowcount', String(view.order.length + 1));
   view.before.style.height = `${range.first * view.rowHeight}px`;
   view.after.style.height = `${(view.order.length - range.last) * view.rowHeight}px`;
-  if (view.pool) renderPooled(view, view.pool, force);
+  // Rows on screen only, with more of the order below them: the page's other rows are below the view, left for the
+  // rest of the window to refill (taking them out of the page would cost the frame more than they do).
+  if (view.pool) renderPooled(view, view.pool, force, overscan === 0 && range.last < view.order.length);
   else renderRows(view, force);
   // Only now, with a few dozen rows left, do the rows take their fixed height and full rendering.
   if (!table.hasAttribute('data-windowed')) {
     table.style.setProperty('--row-h', `${view.rowHeight}px`);
     table.dataset.windowed = '';
   }
+}
+
+/** Runs `work` in a task once the next frame is drawn (a message posted as the frame starts runs after its rendering). */
+function afterNextFrame(work: () => void): void {
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => work();
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Shows a new order (a new screen) through the window. Only the rows on screen are written in the caller's task, with
+ * the geometry as last measured, so the next frame styles, lays out and paints no more than them; the rest of the
+ * window (its overscan rows, or every row while the table is out of view) follows once that frame is drawn, measured
+ * afresh then, when the layout is clean (the status lines above the table may have moved it).
+ */
+export function showOrder(view: RowView, order: number[]): void {
+  const shown = Math.max(view.order.length, order.length) * view.rowHeight;
+  view.order = order;
+  const offset = view.scrollTop - view.bodyTop;
+  if (offset < shown && offset + view.viewport > 0) renderWindow(view, true, false, 0);
+  else view.stale = true;
+  if (view.settling) return;
+  view.settling = true;
+  afterNextFrame(() => {
+    view.settling = false;
+    renderWindow(view, false);
+  });
 }
 
 /** Puts the window's rows themselves in the body. */
@@ -175,20 +213,27 @@ const NONE: ReadonlySet<string> = new Set();
  * page is styled and laid out afresh and the one it replaces torn down. `keep`: the target's own attributes.
  */
 function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string> = NONE): void {
-  const from = source.attributes;
-  for (let k = 0; k < from.length; k++) {
-    const { name, value } = from[k]!;
+  // Names and values as strings: reading `attributes` makes an Attr node per attribute, which costs more than the copy.
+  const names = source.getAttributeNames();
+  for (let k = 0; k < names.length; k++) {
+    const name = names[k]!;
+    const value = source.getAttribute(name)!;
     if (target.getAttribute(name) !== value) target.setAttribute(name, value);
   }
   // The target now has every attribute of the source: any more are its own, to remove unless kept.
-  if (target.attributes.length > from.length) {
-    for (const name of target.getAttributeNames()) if (!keep.has(name) && !source.hasAttribute(name)) target.removeAttribute(name);
+  const own = target.getAttributeNames();
+  if (own.length > names.length) {
+    for (const name of own) if (!keep.has(name) && !source.hasAttribute(name)) target.removeAttribute(name);
   }
   let to = target.firstChild;
   let child = source.firstChild;
-  while (to && child && to.nodeName === child.nodeName) {
-    if (to.nodeType === Node.ELEMENT_NODE) copyInPlace(to as Element, child as Element);
-    else if (to.nodeValue !== child.nodeValue) to.nodeValue = child.nodeValue;
+  while (to !== null && child !== null) {
+    const type = to.nodeType;
+    if (type !== child.nodeType) break;
+    if (type === Node.ELEMENT_NODE) {
+      if ((to as Element).localName !== (child as Element).localName) break;
+      copyInPlace(to as Element, child as Element);
+    } else if ((to as CharacterData).data !== (child as CharacterData).data) (to as CharacterData).data = (child as CharacterData).data;
     to = to.nextSibling;
     child = child.nextSibling;
   }
@@ -209,7 +254,7 @@ const WINDOW_ATTRIBUTES: ReadonlySet<string> = new Set(['aria-rowindex']);
  * in the page in their places; otherwise (a scroll, or a new order while a row has focus) a row that stays in the
  * window keeps its element, so focus stays on it, and only the rows that leave are refilled and moved.
  */
-function renderPooled(view: RowView, pool: RowPool, force: boolean): void {
+function renderPooled(view: RowView, pool: RowPool, force: boolean, keepBelow: boolean): void {
   const { range } = view;
   const body = view.table.tBodies[0]!;
   const sources: HTMLTableRowElement[] = [];
@@ -234,14 +279,17 @@ function renderPooled(view: RowView, pool: RowPool, force: boolean): void {
   sources.forEach((source, k) => {
     const slot = slots[k]!;
     if (pool.shows.get(slot) !== source) {
+      // The source is brought up to date first (its star, its name for the keyboard): the copy then carries them, and
+      // the row in the page is not rewritten twice (an attribute removed by the copy and set again restyles the row).
+      view.onRowShown(source);
       copyInPlace(slot, source, WINDOW_ATTRIBUTES);
       pool.shows.set(slot, source);
-    }
+    } else view.onRowShown(slot);
     const index = String(range.first + k + 2);
     if (slot.getAttribute('aria-rowindex') !== index) slot.setAttribute('aria-rowindex', index);
-    view.onRowShown(slot);
   });
-  const wanted = [view.before, ...slots, view.after];
+  const below = positional && keepBelow ? inPage.slice(slots.length) : [];
+  const wanted = [view.before, ...slots, ...below, view.after];
   // The rows the page came with (every row) go at once; rows of the pool that leave are kept for later.
   if (body.rows.length > 4 * wanted.length) body.replaceChildren(...wanted);
   else {

@@ -10,7 +10,7 @@ import { fetchStaticText } from '../../lib/client/static-files';
 import { WINDOW_FROM_ROWS } from '../../lib/domain/signals/table';
 import { $user } from '../../stores/user';
 import { $watchedSet } from '../../stores/watchlist';
-import { renderWindow, startWindow, type RowView } from '../list/row-window';
+import { showOrder, startWindow, type RowView } from '../list/row-window';
 import { enhanceStars, showRowStar } from '../list/stars';
 import { enhanceRowChoice, makeRowChoosable } from '../list/row-choose';
 
@@ -115,7 +115,16 @@ async function loadRows(state: State, partial: boolean): Promise<void> {
 
 /** Sets a text only when it changes: an unchanged live region is neither re-laid out nor read again. */
 function setText(element: HTMLElement | null, text: string): void {
-  if (element && element.textContent !== text) element.textContent = text;
+  if (!element || element.textContent === text) return;
+  // A lone text node takes the new text in place: replacing it would take its box out of the layout and make another.
+  const only = element.firstChild;
+  if (only instanceof Text && only.nextSibling === null && text !== '') only.data = text;
+  else element.textContent = text;
+}
+
+/** Hides or shows an element only when that changes: writing the same `hidden` again still restyles it. */
+function setHidden(element: HTMLElement, hidden: boolean): void {
+  if (element.hidden !== hidden) element.hidden = hidden;
 }
 
 /** The count, the stocks a missing figure left out, the parts of the query not used, and the sorted column. */
@@ -124,7 +133,7 @@ function showStatus(state: State, missing: ReturnType<typeof runScreen>['missing
   setText(count, screenCountText(state.order.length, state.rows.length));
   if (missingLine) {
     setText(missingLine, missingText(missing));
-    missingLine.hidden = missingLine.textContent === '';
+    setHidden(missingLine, missingLine.textContent === '');
   }
   const list = errors?.querySelector('ul');
   const messages = state.parsed.errors.map((e) => e.message);
@@ -147,7 +156,7 @@ function showStatus(state: State, missing: ReturnType<typeof runScreen>['missing
 /** Says why "Watched only" shows nothing when nobody is signed in and this browser watches no stock. */
 function showWatchedNote(state: State): void {
   const note = state.status.watched;
-  if (note) note.hidden = !(state.parsed.screen.flags.watched && $user.get().status === 'signed-out' && $watchedSet.get().size === 0);
+  if (note) setHidden(note, !(state.parsed.screen.flags.watched && $user.get().status === 'signed-out' && $watchedSet.get().size === 0));
 }
 
 function showRow(row: HTMLTableRowElement): void {
@@ -170,14 +179,8 @@ function apply(state: State): void {
     if (!state.trs[0]!.isConnected) state.body.prepend(state.trs[0]!);
     state.view = startWindow(state.table, state.trs, showRow, OVERSCAN_ROWS, true) ?? undefined;
   }
-  if (state.view) {
-    const view = state.view;
-    view.order = result.order;
-    // No measuring on the input's own task (it would lay the page out twice before the frame): the window stands where
-    // it was last measured, and is measured again as the frame starts, in case the status lines above it moved.
-    renderWindow(view, true, false);
-    requestAnimationFrame(() => renderWindow(view, false));
-  } else {
+  if (state.view) showOrder(state.view, result.order);
+  else {
     const { body } = state;
     const parent = body.parentNode!;
     const next = body.nextSibling;

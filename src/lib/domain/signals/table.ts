@@ -177,6 +177,18 @@ export function rowWindow(offset: number, viewport: number, rowHeight: number, c
   return { first: Math.min(first, last), last };
 }
 
+/**
+ * Exactly the rows a view shows: of `count` equal-height rows, those that overlap a view `viewport` px tall scrolled
+ * `offset` px past the first row (no overscan, no spare row). Scrolled past the end (the list just got shorter), the
+ * last rows, as rowWindow gives them.
+ */
+export function rowsInView(offset: number, viewport: number, rowHeight: number, count: number): RowWindow {
+  if (count <= 0 || !(rowHeight > 0)) return { first: 0, last: 0 };
+  const first = Math.max(0, Math.floor(offset / rowHeight));
+  if (first >= count) return rowWindow(offset, viewport, rowHeight, count, 0);
+  return { first, last: Math.min(count, Math.max(first, Math.ceil((offset + viewport) / rowHeight))) };
+}
+
 /** What a list's count counts: stocks (a ticker once), or changes (each row: Reversals & Exits, where a stock can exit twice). */
 export type CountUnit = 'stocks' | 'changes';
 
