@@ -15,6 +15,8 @@ test('offline, a page not cached shows the offline page while the cached app she
   // The page that registered the worker is not controlled by it; the next load is.
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null)).toBe('activated');
+  // The shell the worker keeps is in its cache before the network goes (a slow machine may still be filling it).
+  await expect.poll(() => page.evaluate(async () => (await caches.match('/offline.html'))?.status ?? null)).toBe(200);
 
   await context.setOffline(true);
   await page.goto('/signal/MSFT');
