@@ -1,7 +1,7 @@
 /**
  * Each ticker's badge (`/badge/{T}.svg`) and feeds (`/feeds/signal/{T}.xml`, Atom, and `.json`, JSON Feed), written
- * straight from Node beside `astro build`, as the static API is: three small files per ticker, rendered as Astro
- * endpoints, were almost half of its pages at 6,000 tickers, on the one core Astro renders with.
+ * straight from Node beside `astro build`, as the static API is: as Astro endpoints, three small files per ticker took
+ * the one core Astro renders the pages with.
  */
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
