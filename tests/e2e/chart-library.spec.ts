@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { watch } from './page-checks';
 import { demoClose } from '../../src/lib/domain/market-data/demo-prices';
 import { formatPrice } from '../../src/lib/domain/text/format';
 import { PRICE_PANE_HEIGHT } from '../../src/lib/domain/trend/trend-chart';
@@ -7,22 +8,6 @@ import { TREND_CHART_HEIGHTS } from '../../src/lib/domain/trend/trend';
 // The live chart on lightweight-charts, against the built demo app (its CSP: no eval, no unhashed inline script).
 // The sample's latest report is 2026-11-20 with 60 reports from 2026-08-28; PNW is bullish (96.81, the day before
 // 93.29); NVDA entered and exited bearish signals five times (its track-record ledger).
-
-/** Counts the page's layout shifts (none from input) from its first paint on, and its script errors. */
-async function watch(page: Page) {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.addInitScript(() => {
-    (window as unknown as { shifts: number[] }).shifts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) (window as unknown as { shifts: number[] }).shifts.push(entry.value);
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  return errors;
-}
 
 // A short window: the trend card starts well below the fold, past the island's 200 px margin.
 test.use({ viewport: { width: 1280, height: 500 } });

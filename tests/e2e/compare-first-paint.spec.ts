@@ -4,40 +4,12 @@
  * a device with a mouse it loads once the page is idle (compare.spec.ts waits for it there). And /track-record runs no
  * schema library before its equity chart is in view.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { contrastOf, watch } from './page-checks';
 import { COMPARE_CHART_HEIGHT } from '../../src/lib/domain/signals/compare-chart';
 import { THEME_STORAGE_KEY } from '../../src/lib/domain/site/ui';
 
 const FIVE = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'GOOGL'];
-
-/** Records the page's layout shifts (none from input) from its first paint on, and its script errors. */
-async function watch(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.addInitScript(() => {
-    (window as unknown as { shifts: number[] }).shifts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) (window as unknown as { shifts: number[] }).shifts.push(entry.value);
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  return errors;
-}
-
-/** WCAG contrast of two computed CSS colours (rgb or rgba over opaque). */
-function contrast(a: string, b: string): number {
-  const lum = (css: string) => {
-    const [r, g, bl] = css.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
-  };
-  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-}
 
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`a phone, ${theme} theme`, () => {
@@ -60,7 +32,7 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(drawing.locator('.cmp-fp-y')).toContainText(['-100', '-65', '0', '65', '100']);
       // The scale's labels are readable on the page in this theme.
       const [label, page_] = await drawing.locator('.cmp-fp-y').first().evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]);
-      expect(contrast(label!, page_!)).toBeGreaterThanOrEqual(3);
+      expect(contrastOf(label!, page_!)).toBeGreaterThanOrEqual(3);
       await expect(page.getByTestId('compare-table').locator('tbody tr')).toHaveCount(5);
       const before = (await chart.boundingBox())!;
       expect(before.height).toBe(COMPARE_CHART_HEIGHT);

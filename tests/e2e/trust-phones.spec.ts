@@ -5,6 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { exportCsv, exportRow, writeExports } from '../fixtures/exports';
 import { THEME_STORAGE_KEY } from '../../src/lib/domain/site/ui';
 import { E2E_DIR, E2E_PORT } from './servers';
+import { contrastOf } from './page-checks';
 
 // Phones and the light theme: no page wider than a phone on data made to break layouts, Track Record readable at
 // 390 px, the dialog's header on one line, the chart's range buttons usable at once, a landing page of bounded height.
@@ -20,16 +21,6 @@ function overflow(): { scrollWidth: number; culprits: string[] } {
     if (box.right > width + 0.5 && box.width > 0 && culprits.length < 3) culprits.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right=${Math.round(box.right)}`);
   }
   return { scrollWidth: document.scrollingElement!.scrollWidth, culprits };
-}
-
-/** WCAG contrast of two computed CSS colours (rgb or rgba, taken as opaque). */
-function contrastOf(a: string, b: string): number {
-  const lum = (css: string) => {
-    const [r, g, bl] = css.match(/[\d.]+/g)!.slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
-  };
-  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-  return (x! + 0.05) / (y! + 0.05);
 }
 
 async function themed(browser: Browser, theme: (typeof THEMES)[number], viewport: { width: number; height: number }, baseURL?: string) {
