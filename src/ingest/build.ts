@@ -181,11 +181,15 @@ async function buildPages(
       apiCompressor.exclude(dated.keptPaths);
       // Five years of trends made and written: its garbage given back too, for the rest of Astro's run.
       releaseMemory();
-      // The badges and feeds, from the history the pages show (the feeds' span), beside the static API.
-      await writeTickerFiles(apiRoot, shownHistory, settings.shape, onWritten);
+      // The badges, feeds and cards, from the history the pages show (the feeds' span), beside the static API. The
+      // cards are pages: the smoke check looks at each as at Astro's.
+      await writeTickerFiles(apiRoot, shownHistory, settings.shape, (path, bytes) => {
+        if (bytes !== null) pageCheck.inspect(path, bytes);
+        onWritten(path, bytes);
+      });
       const compressed = await apiCompressor.finish();
       // The static API's part of the smoke check, while the build still renders rather than after it: its files keep
-      // their paths (`api/`, `badge/`, `feeds/signal/`) when they are moved into the build.
+      // their paths (`api/`, `badge/`, `feeds/signal/`, `embed/`) when they are moved into the build.
       const problems = [...(await checkStaticApi(apiRoot, tickers)), ...(await checkTickerFiles(apiRoot, tickers))];
       // The kept permalinks go in while Astro still renders (its folders are others'), rather than after it; not before
       // it renders: its bundling empties the folder.
@@ -412,7 +416,7 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
 
 /**
  * Moves the files written beside the build into it: the static API (`astro build` writes no file under /api, nor the
- * ledger CSV), the badges and the stocks' feeds (a folder Astro writes too: its files go in beside Astro's).
+ * ledger CSV), the badges, the stocks' feeds (a folder Astro writes too: its files go in beside Astro's) and the cards.
  */
 async function moveStaticApi(apiRoot: string, client: string): Promise<void> {
   const move = async (from: string, to: string): Promise<void> => {

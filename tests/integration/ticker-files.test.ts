@@ -1,6 +1,6 @@
 /**
- * The daily job writes each ticker's badge and feeds itself, beside the build: the files on disk, what they say, the
- * entitlement rule for a locked top ticker, and the smoke check that names a missing one.
+ * The daily job writes each ticker's badge, feeds and embeddable card itself, beside the build: the files on disk, what
+ * they say, the entitlement rule for a locked top ticker, and the smoke check that names a missing one.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,13 +25,22 @@ afterEach(async () => {
   root = null;
 });
 
-describe('the badges and feeds the daily job writes', () => {
-  it('writes three files a ticker, tells of each, and the smoke check finds them all', async () => {
+describe('the badges, feeds and cards the daily job writes', () => {
+  it('writes four files a ticker, tells of each, and the smoke check finds them all', async () => {
     root = await mkdtemp(join(tmpdir(), 'ticker-files-'));
     const told: string[] = [];
-    expect(await writeTickerFiles(root, HISTORY, SETTINGS, (path) => told.push(path))).toBe(6);
-    expect(told.sort()).toEqual(['badge/AAPL.svg', 'badge/MSFT.svg', 'feeds/signal/AAPL.json', 'feeds/signal/AAPL.xml', 'feeds/signal/MSFT.json', 'feeds/signal/MSFT.xml']);
-    expect(tickerFilePaths('AAPL')).toEqual({ badge: 'badge/AAPL.svg', atom: 'feeds/signal/AAPL.xml', json: 'feeds/signal/AAPL.json' });
+    expect(await writeTickerFiles(root, HISTORY, SETTINGS, (path) => told.push(path))).toBe(8);
+    expect(told.sort()).toEqual(['badge/AAPL.svg', 'badge/MSFT.svg', 'embed/AAPL/index.html', 'embed/MSFT/index.html', 'feeds/signal/AAPL.json', 'feeds/signal/AAPL.xml', 'feeds/signal/MSFT.json', 'feeds/signal/MSFT.xml']);
+    expect(tickerFilePaths('AAPL')).toEqual({ badge: 'badge/AAPL.svg', atom: 'feeds/signal/AAPL.xml', json: 'feeds/signal/AAPL.json', embed: 'embed/AAPL/index.html' });
+
+    // The card: the day's score and word, the spark of the history's scores, the badge and the link to the stock page.
+    const card = await readFile(join(root, 'embed/AAPL/index.html'), 'utf8');
+    expect(card).toMatch(/^<!DOCTYPE html><html lang="en">/);
+    expect(card).toContain('<p class="score bearish">-70.00 <span>Bearish</span></p>');
+    expect(card).toContain('<polyline points="0,9 40,5.4 80,5.8 120,30.6"></polyline>');
+    expect(card).toContain('<img src="/badge/AAPL.svg" alt="AAPL C-Score -70.00, Bearish, on Nov 20, 2026 (C-Score Signals)" height="20">');
+    expect(card).toContain('<a href="https://signals.example/signal/AAPL" target="_blank" rel="noopener">C-Score Signals: AAPL');
+    expect(card).toContain('<link rel="canonical" href="https://signals.example/signal/AAPL">');
 
     const badge = await readFile(join(root, 'badge/AAPL.svg'), 'utf8');
     expect(badge).toMatch(/^<svg[^>]*role="img"/);
@@ -45,10 +54,10 @@ describe('the badges and feeds the daily job writes', () => {
     expect(await checkTickerFiles(root, ['AAPL', 'MSFT'])).toEqual([]);
 
     // A ticker the files lack is named, each file of it.
-    expect(await checkTickerFiles(root, ['AAPL', 'NVDA'])).toEqual(['missing file badge/NVDA.svg', 'missing file feeds/signal/NVDA.xml', 'missing file feeds/signal/NVDA.json']);
+    expect(await checkTickerFiles(root, ['AAPL', 'NVDA'])).toEqual(['missing file badge/NVDA.svg', 'missing file feeds/signal/NVDA.xml', 'missing file feeds/signal/NVDA.json', 'missing file embed/NVDA/index.html']);
   });
 
-  it('with the paywall on, a locked top ticker\'s badge and feeds show no score', async () => {
+  it('with the paywall on, a locked top ticker\'s badge, feeds and card show no score', async () => {
     root = await mkdtemp(join(tmpdir(), 'ticker-files-'));
     // Seven top tickers: the free slice shows five, the two beyond it are locked.
     const latest = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((ticker, i) => signalRecord(ticker, { cScore: -90 + i, reportDate: '2026-11-20', isTopTicker: true }));
@@ -62,6 +71,11 @@ describe('the badges and feeds the daily job writes', () => {
       const feed = await readFile(join(root, `feeds/signal/${ticker}.json`), 'utf8');
       expect(feed).not.toMatch(/C-Score -?\d/);
       expect(feed).toContain(`${ticker} is a top signal`);
+      const card = await readFile(join(root, `embed/${ticker}/index.html`), 'utf8');
+      expect(card).toContain('<p class="score locked">Top signal</p>');
+      expect(card).not.toMatch(/Bullish|Bearish|Neutral|<polyline|-8\d\.\d\d/);
     }
+    // An open ticker's card keeps its score.
+    expect(await readFile(join(root, 'embed/A/index.html'), 'utf8')).toContain('-90.00 <span>Bearish</span>');
   });
 });

@@ -1,6 +1,7 @@
 /** The embeddable badge and card: what they say, for an open and a locked ticker, and the one policy that lets them be framed. */
 import { describe, expect, it } from 'vitest';
-import { badgeSvg, badgeValue, embedSnippets, embedTitle, sparkOf } from '../../src/lib/domain/site/embed';
+import { badgeSvg, badgeValue, embedCardHtml, embedSnippets, embedTitle, sparkOf } from '../../src/lib/domain/site/embed';
+import { findBrokenText } from '../../src/ingest/smoke';
 import { framablePolicy, SECURITY_HEADERS } from '../../src/server/security';
 import { parseXml } from '../fixtures/xml';
 
@@ -49,6 +50,37 @@ describe("the card's trend spark", () => {
 
   it('needs two scores', () => {
     expect(sparkOf([70])).toBeNull();
+  });
+});
+
+describe('the card', () => {
+  const card = (cScore: number | null, companyName = 'Apple Inc.') =>
+    embedCardHtml({ facts: { ...AAPL, cScore }, companyName, recentScores: [10, 70, 81.2], stockPage: 'https://signals.example/signal/AAPL', siteName: 'C-Score Signals' });
+
+  it('says ticker, company, score and signal word, the thresholds and the report date, and links to the stock page', () => {
+    const html = card(81.2);
+    expect(html).toContain('<title>AAPL C-Score 81.20, Bullish, on Nov 20, 2026 (C-Score Signals)</title>');
+    expect(html).toContain('<h1 title="Apple Inc. (AAPL)">AAPL<span class="muted"> Apple Inc.</span></h1>');
+    expect(html).toContain('<p class="score bullish">81.20 <span>Bullish</span></p>');
+    expect(html).toContain('aria-label="C-Score over the last 7 reports"');
+    expect(html).toContain('Bullish at 65 or more, bearish at -65 or less. Report of <time datetime="2026-11-20">Nov 20, 2026</time>.');
+    expect(html).toContain('<a href="https://signals.example/signal/AAPL" target="_blank" rel="noopener">C-Score Signals: AAPL <span aria-hidden="true">→</span></a>');
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    // No script: the card is a document other sites frame.
+    expect(html).not.toContain('<script');
+    expect(findBrokenText(html)).toBeNull();
+  });
+
+  it('a locked ticker says "Top signal" with no score, word or spark', () => {
+    const html = card(null);
+    expect(html).toContain('<p class="score locked">Top signal</p>');
+    expect(html).toContain('Its C-Score is for Pro members.');
+    expect(html).not.toMatch(/81|Bullish at|<svg|<polyline/);
+  });
+
+  it('a report without a company name shows the ticker alone; text it did not write is escaped', () => {
+    expect(card(81.2, '  ')).toContain('<h1 title="AAPL">AAPL</h1>');
+    expect(card(81.2, 'A & <B>')).toContain('<span class="muted"> A &amp; &lt;B&gt;</span>');
   });
 });
 

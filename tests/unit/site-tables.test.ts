@@ -10,6 +10,7 @@ import { FILTERABLE_LIST_PATHS } from '../../src/lib/domain/signals/list-filter'
 import { backTarget } from '../../src/lib/domain/site/back-section';
 import { LIVE_API_PATH_SOURCE, LIVE_PREFIXES, LIVE_ROUTES, PAYWALLED_PREFIXES, SESSION_CHECKED_PREFIXES } from '../../src/lib/domain/site/live-routes';
 import { currentNavTab, ENDPOINT_FILES, inSitemap, navEntries, pageAt, PAGES } from '../../src/lib/domain/site/pages';
+import { tickerFilePaths } from '../../src/ingest/ticker-files';
 import { OPERATOR_PAGES } from '../../src/lib/domain/site/routes';
 import { forwardedPaths, nginxServerFile } from '../../src/server/deploy-rules';
 
@@ -28,14 +29,19 @@ async function routedFiles(): Promise<string[]> {
 describe('the page table and the page files', () => {
   it('every page file has a row (or is a listed endpoint) and every row has its file', async () => {
     const files = await routedFiles();
-    const listed = new Set([...PAGES.map((page) => page.file), ...ENDPOINT_FILES]);
+    const listed = new Set([...PAGES.flatMap((page) => (page.file === undefined ? [] : [page.file])), ...ENDPOINT_FILES]);
     expect(files.filter((file) => !listed.has(file)), 'page files with no row in PAGES (src/lib/domain/site/pages.ts): add one').toEqual([]);
     expect([...listed].filter((file) => !files.includes(file)), 'rows whose file is gone').toEqual([]);
     expect(new Set(PAGES.map((page) => page.path)).size, 'one row per address').toBe(PAGES.length);
   });
 
+  it('the one page family without a file is the embeddable card, which the daily job writes beside the badges', () => {
+    expect(PAGES.filter((page) => page.file === undefined).map((page) => page.path)).toEqual(['/embed/[ticker]']);
+    expect(pageAt(`/${tickerFilePaths('BRK.B').embed.replace(/\/index\.html$/, '')}`)?.path).toBe('/embed/[ticker]');
+  });
+
   it('a row whose address names no parameter is the file of that name', () => {
-    for (const page of PAGES.filter((p) => !p.file.includes('['))) {
+    for (const page of PAGES.filter((p) => p.file !== undefined && !p.file.includes('['))) {
       const expected = page.path === '/' ? 'index.astro' : /^\/signal$/.test(page.path) ? 'signal/index.astro' : `${page.path.slice(1)}.astro`;
       expect(page.file, page.path).toBe(expected);
     }

@@ -3,7 +3,7 @@
  * the build from the day's report and follow the entitlement rule: a locked ticker says "Top signal" and shows no
  * score, no direction and no trend.
  */
-import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, classifySignal, signalDirection, type SignalDirection } from '../signals/signal';
+import { BEARISH_THRESHOLD, BULLISH_THRESHOLD, classifySignal, signalDirection, THRESHOLD_WORDS, type SignalDirection } from '../signals/signal';
 import { formatDate, formatScore } from '../text/format';
 import { escapeHtml } from '../text/text';
 
@@ -99,4 +99,67 @@ export function embedSnippets(ticker: string, siteUrl: string, siteName: string)
     badge: `<a href="${page}"><img src="${origin}/badge/${encodeURIComponent(ticker)}.svg" alt="${alt}" height="20"></a>`,
     card: `<iframe src="${origin}${EMBED_PATH_PREFIX}${encodeURIComponent(ticker)}" title="${alt}" width="320" height="200" style="border:0" loading="lazy"></iframe>`,
   };
+}
+
+/**
+ * The card's own style, in the page: a frame then costs one request, and no stylesheet of the site's (nor its cache
+ * name) ties a card framed elsewhere to the site's bundles. The light and dark colours keep 4.5:1 on their background.
+ */
+const EMBED_CARD_STYLE = [
+  ':root{color-scheme:light dark;--bg:#fff;--fg:#111827;--muted:#4b5563;--line:#d1d5db;--bullish:#166534;--bearish:#b91c1c;--neutral:#374151;--locked:#1e40af}',
+  '@media (prefers-color-scheme:dark){:root{--bg:#111827;--fg:#f9fafb;--muted:#d1d5db;--line:#374151;--bullish:#4ade80;--bearish:#f87171;--neutral:#d1d5db;--locked:#93c5fd}}',
+  "body{margin:0;font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;background:var(--bg);color:var(--fg)}",
+  'main{box-sizing:border-box;max-width:320px;min-height:100vh;padding:12px;border:1px solid var(--line);border-radius:8px;display:flex;flex-direction:column;gap:6px}',
+  'h1{margin:0;font-size:15px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}',
+  '.row{display:flex;align-items:center;justify-content:space-between;gap:8px}',
+  '.score{margin:0;font-size:24px;font-weight:700;font-variant-numeric:tabular-nums}',
+  '.score span{font-size:14px}',
+  '.bullish{color:var(--bullish)}.bearish{color:var(--bearish)}.neutral{color:var(--neutral)}.locked{color:var(--locked)}',
+  '.muted{color:var(--muted);font-size:12px}p.muted{margin:0}',
+  'svg polyline{fill:none;stroke:currentColor;stroke-width:2}svg line{stroke:var(--line);stroke-dasharray:3 3}',
+  'a{color:inherit;font-weight:600}',
+].join('');
+
+/** What the card of one ticker shows. */
+export interface EmbedCard {
+  facts: EmbedFacts;
+  /** The company's name as the report gives it ('' when it gives none). */
+  companyName: string;
+  /** The last EMBED_SPARK_POINTS C-Scores, oldest first (ignored for a locked ticker). */
+  recentScores: readonly number[];
+  /** The stock page's absolute address, the card's one link. */
+  stockPage: string;
+  siteName: string;
+}
+
+/**
+ * The card other sites frame (/embed/{T}), a whole HTML document with no script: ticker and company, the C-Score with
+ * its signal word, a trend spark, the badge, the report's date and a link back to the stock page. A locked ticker says
+ * "Top signal", with no score, direction or spark.
+ */
+export function embedCardHtml({ facts, companyName, recentScores, stockPage, siteName }: EmbedCard): string {
+  const { ticker, cScore } = facts;
+  const name = companyName.trim();
+  const title = escapeHtml(embedTitle(facts, siteName));
+  const direction = cScore === null ? 'locked' : signalDirection(cScore);
+  const spark = cScore === null ? null : sparkOf(recentScores);
+  const page = escapeHtml(stockPage);
+  const score = cScore === null ? '<p class="score locked">Top signal</p>' : `<p class="score ${direction}">${formatScore(cScore)} <span>${classifySignal(cScore)}</span></p>`;
+  const sparkSvg = spark
+    ? `<svg class="${direction}" width="${spark.width}" height="${spark.height}" viewBox="0 0 ${spark.width} ${spark.height}" role="img" aria-label="C-Score over the last ${EMBED_SPARK_POINTS} reports">` +
+      `<line x1="0" x2="${spark.width}" y1="${spark.bullishY}" y2="${spark.bullishY}"></line><line x1="0" x2="${spark.width}" y1="${spark.bearishY}" y2="${spark.bearishY}"></line>` +
+      `<polyline points="${spark.points}"></polyline></svg>`
+    : '';
+  const said = cScore === null ? 'Its C-Score is for Pro members.' : `Bullish at ${THRESHOLD_WORDS.bullish}, bearish at ${THRESHOLD_WORDS.bearish}.`;
+  return [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">',
+    `<title>${title}</title><link rel="canonical" href="${page}"><style>${EMBED_CARD_STYLE}</style></head>`,
+    `<body><main><h1 title="${escapeHtml(name === '' ? ticker : `${name} (${ticker})`)}">${escapeHtml(ticker)}${name === '' ? '' : `<span class="muted"> ${escapeHtml(name)}</span>`}</h1>`,
+    `<div class="row">${score}${sparkSvg}</div>`,
+    `<img src="/badge/${encodeURIComponent(ticker)}.svg" alt="${title}" height="20">`,
+    `<p class="muted">${said} Report of <time datetime="${facts.reportDate}">${formatDate(facts.reportDate)}</time>.</p>`,
+    `<a href="${page}" target="_blank" rel="noopener">${escapeHtml(siteName)}: ${escapeHtml(ticker)} <span aria-hidden="true">→</span></a>`,
+    '</main></body></html>',
+    '',
+  ].join('');
 }

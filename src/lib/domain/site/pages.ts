@@ -1,5 +1,5 @@
 /**
- * The page table: every page the build renders, one row each, with what the shell, the back button, the list
+ * The page table: every page the build publishes, one row each, with what the shell, the back button, the list
  * filters, the sitemap and the server know about it. To add a page, add its file under src/pages and a row here;
  * tests/unit/site-tables.test.ts fails when one is missing.
  */
@@ -21,8 +21,8 @@ export type SitemapFamily = 'one' | 'per-ticker' | 'per-hub' | 'per-signal' | 'p
 export interface Page {
   /** The address, as Astro routes it (`[param]` stands for a segment); a paged page's further pages are below it. */
   path: string;
-  /** The page's file under src/pages. */
-  file: string;
+  /** The page's file under src/pages; none for the pages the daily job writes itself, as it writes the badges (src/ingest/ticker-files.ts). */
+  file?: string;
   /** The page's name: its head title's first part (Base's default) and its navigation label. */
   title: string;
   /** Its entry in the sidebar, by section and order within it (spec "Shell and navigation"). */
@@ -64,7 +64,7 @@ export const PAGES: readonly Page[] = [
   { path: '/sector/[slug]', file: 'sector/[slug].astro', title: 'Sector', sitemap: 'per-hub' },
   { path: '/industry/[slug]', file: 'industry/[slug].astro', title: 'Sub-industry', sitemap: 'per-hub' },
   // The card other sites frame: the stock page is its canonical, so it stays out of the sitemap.
-  { path: '/embed/[ticker]', file: 'embed/[ticker].astro', title: 'Embedded card', sitemap: 'none' },
+  { path: '/embed/[ticker]', title: 'Embedded card', sitemap: 'none' },
   // Indexed once: every /compare?t=... has the canonical /compare (Base's canonical is the path alone), so no query is a page of its own.
   { path: '/compare', file: 'compare.astro', title: 'Compare', sitemap: 'one' },
   // /ai-analysis, with its pre-rendered facts, is indexed; the AI chat, an app rather than a text, is not.
