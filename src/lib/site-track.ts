@@ -73,6 +73,11 @@ export function sitePermalinkKept(): Set<string> {
   return kept;
 }
 
+/** The permalink pages (`T/date`) this build renders, as the daily job listed them; undefined when it did not. */
+export function sitePermalinkRendered(): readonly string[] | undefined {
+  return siteData().trackView?.permalinkRendered;
+}
+
 let images: Set<string> | undefined;
 
 /** The permalink pages (`T/date`) this build renders with the call's own share image. */

@@ -85,6 +85,10 @@ describe('permalinks kept from the published build', () => {
     expect(logs[3]!.join('\n')).toContain('Signal permalinks: 1 rendered, 1 kept from the published build (1 moved from the one before it, 0 linked).');
     const manifest = JSON.parse(await readFile(join(daily.distDir, 'data', 'permalinks.json'), 'utf8')) as { pages: Record<string, unknown> };
     expect(Object.keys(manifest.pages).sort()).toEqual([`AAPL/${DATES[8]}`, `XOM/${DATES[2]}`]);
+    // The build is handed the pages to render, the open one alone, so it reads no ledger rows to list them.
+    const site = JSON.parse(await readFile(join(daily.distDir, 'data', 'site.json'), 'utf8')) as { trackView: { permalinkRendered?: string[]; permalinkKept?: string[] } };
+    expect(site.trackView.permalinkRendered).toEqual([`XOM/${DATES[2]}`]);
+    expect(site.trackView.permalinkKept).toEqual([`AAPL/${DATES[8]}`]);
   });
 
   it('an open signal\'s page is rendered again with the new day', async () => {

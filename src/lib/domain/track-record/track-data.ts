@@ -358,6 +358,11 @@ export interface PublishedTrackJson {
   ledgerIndex?: Record<string, [number, number]>;
   /** Permalink pages (`T/date`) the daily job keeps from the published build: not rendered, listed in the sitemap. */
   permalinkKept?: string[];
+  /**
+   * Permalink pages (`T/date`) this build renders, a ticker's together, when the daily job keeps the others: the build
+   * then reads no ledger rows to list its pages. Absent, every ledger entry is rendered.
+   */
+  permalinkRendered?: string[];
   /** Permalink pages rendered with their own share image (`T/date`). */
   permalinkImages?: string[];
 }
@@ -374,6 +379,7 @@ export const PublishedTrackJsonSchema = z.object({
   ledgerTotal: z.number().int().nonnegative().optional(),
   ledgerIndex: z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
   permalinkKept: z.array(z.string()).optional(),
+  permalinkRendered: z.array(z.string()).optional(),
   permalinkImages: z.array(z.string()).optional(),
 });
 
