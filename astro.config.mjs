@@ -89,6 +89,57 @@ const pageScriptsWithoutPreload = {
   augmentChunkHash: (chunk) => (chunk.facadeModuleId?.endsWith('/islands/detail/PageScripts.ts') ? 'without-preload-list' : undefined),
 };
 
+/**
+ * Astro renders the pages one after another, and waits for each page's folder and file to be written before it starts
+ * the next: the main thread idles through each write. This prerenderer starts the next page's render as it hands one
+ * over, so the render runs while the file is written. The pages and their order are Astro's (one in flight at most); a
+ * page asked for under another address than the one guessed is rendered as it is asked for.
+ */
+const renderAhead = {
+  name: 'c-score:render-ahead',
+  hooks: {
+    /** @param {{ setPrerenderer: (make: (base: import('astro').AstroPrerenderer) => import('astro').AstroPrerenderer) => void }} options */
+    'astro:build:start': ({ setPrerenderer }) =>
+      setPrerenderer((base) => {
+        /** @type {{ pathname: string; route: import('astro').RouteData }[]} */
+        let paths = [];
+        /** @type {Map<string, number>} */
+        const at = new Map();
+        /** @type {{ pathname: string; rendered: ReturnType<import('astro').AstroPrerenderer['render']> } | null} */
+        let ahead = null;
+        // The address Astro asks a page under: a page's path with a trailing slash (build.format 'directory'), an endpoint's as it is.
+        /** @param {{ pathname: string; route: import('astro').RouteData }} path */
+        const addressOf = ({ pathname, route }) => ((route.type === 'page' || route.type === 'redirect') && pathname !== '/' ? `${pathname.replace(/\/$/, '')}/` : pathname);
+        return {
+          name: 'c-score:render-ahead',
+          setup: async () => base.setup?.(),
+          teardown: async () => base.teardown?.(),
+          async getStaticPaths() {
+            paths = await base.getStaticPaths();
+            paths.forEach((path, i) => at.set(addressOf(path), i));
+            return paths;
+          },
+          render(request, options) {
+            const url = new URL(request.url);
+            const rendered = ahead?.pathname === url.pathname ? ahead.rendered : base.render(request, options);
+            ahead = null;
+            const next = paths[(at.get(url.pathname) ?? -2) + 1];
+            // Only what Astro asks the same way: no incremental-build metadata, a page of the same kind of route.
+            if (next !== undefined && !options.collectMetadata && next.route.prerender) {
+              const pathname = addressOf(next);
+              const nextRequest = new Request(new URL(pathname, url.origin));
+              const started = base.render(nextRequest, { routeData: next.route, collectMetadata: false });
+              // A failure is Astro's to report when it asks for that page, not an unhandled rejection now.
+              started.catch(() => undefined);
+              ahead = { pathname, rendered: started };
+            }
+            return rendered;
+          },
+        };
+      }),
+  },
+};
+
 export default defineConfig({
   output: 'static',
   site,
@@ -107,6 +158,7 @@ export default defineConfig({
     afterPaintDirective,
     editorialMarkdown(TEXT_PLACEHOLDERS),
     sitemaps,
+    renderAhead,
   ],
   vite: {
     plugins: [tailwindcss(), pageScriptsWithoutPreload],
