@@ -207,6 +207,11 @@ function placeRows(body: HTMLTableSectionElement, wanted: HTMLTableRowElement[])
 
 const NONE: ReadonlySet<string> = new Set();
 
+/** True when both are elements of one kind: the same tag and classes (a marker, the company line, a badge). */
+function sameKind(a: Node | null, b: Node | null): boolean {
+  return a instanceof Element && b instanceof Element && a.localName === b.localName && a.getAttribute('class') === b.getAttribute('class');
+}
+
 /**
  * Makes `target` show what `source` shows, changing only what differs: attributes, texts, and the children of an
  * element whose children differ in kind. A row changed in place keeps its boxes and styles, where a row put in the
@@ -232,6 +237,22 @@ function copyInPlace(target: Element, source: Element, keep: ReadonlySet<string>
     if (type !== child.nodeType) break;
     if (type === Node.ELEMENT_NODE) {
       if ((to as Element).localName !== (child as Element).localName) break;
+      // One part more or less (a row with a marker more, say): only that part comes or goes, so the parts after it keep
+      // their boxes; turning one part into the next (a marker into the company line) would change its display and
+      // build its box again, and take out the last one.
+      if (!sameKind(to, child)) {
+        if (sameKind(to.nextSibling, child)) {
+          const extra: ChildNode = to;
+          to = to.nextSibling!;
+          extra.remove();
+          continue;
+        }
+        if (sameKind(to, child.nextSibling)) {
+          target.insertBefore(child.cloneNode(true), to);
+          child = child.nextSibling!;
+          continue;
+        }
+      }
       copyInPlace(to as Element, child as Element);
     } else if ((to as CharacterData).data !== (child as CharacterData).data) (to as CharacterData).data = (child as CharacterData).data;
     to = to.nextSibling;
