@@ -39,6 +39,7 @@ function boxes(parent: Element): Element[] {
  * hydrates it at once and is replayed on the same button once it runs, so a control works on the first press.
  * With `{ scroll: true }` the page's first scroll after the paint hydrates it too: a reader heading down the page
  * gets the island's work done before it comes into view, and a page nobody scrolls never runs it before it is seen.
+ * An element marked `data-hold` by a page script waits, on view or scroll, until the mark is removed.
  */
 const afterPaint: ClientDirective = (load, options, el) => {
   let started = false;
@@ -63,6 +64,17 @@ const afterPaint: ClientDirective = (load, options, el) => {
     pending = button;
     void hydrate();
   };
+  // An island whose element a page script marks `data-hold` (work that must reach the screen first, which the
+  // island's own start would slow) starts on view once the mark is gone; a press still starts it at once.
+  const unheld = (go: () => void) => {
+    if (!el.hasAttribute('data-hold')) return go();
+    const watch = new MutationObserver(() => {
+      if (el.hasAttribute('data-hold')) return;
+      watch.disconnect();
+      go();
+    });
+    watch.observe(el, { attributes: true, attributeFilter: ['data-hold'] });
+  };
   const value = options.value as { rootMargin?: string; threshold?: number; replay?: boolean; scroll?: boolean } | boolean | undefined;
   if (typeof value === 'object' && value.replay) el.addEventListener('click', early, { capture: true });
   const view = typeof value === 'object' && (value.rootMargin !== undefined || value.threshold !== undefined) ? value : undefined;
@@ -71,12 +83,12 @@ const afterPaint: ClientDirective = (load, options, el) => {
       void hydrate();
       return;
     }
-    if (view.scroll) addEventListener('scroll', () => void hydrate(), { once: true, passive: true });
+    if (view.scroll) addEventListener('scroll', () => unheld(() => void hydrate()), { once: true, passive: true });
     const observer = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
         observer.disconnect();
-        void hydrate();
+        unheld(() => void hydrate());
       },
       { rootMargin: view.rootMargin, threshold: view.threshold },
     );

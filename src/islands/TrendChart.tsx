@@ -2,28 +2,28 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { fetchBarsSpan, fetchLedger } from '../lib/client/chart-data';
 import { idleStore, trendStore } from '../lib/client/query';
-import type { Bar } from '../lib/domain/market-data/market';
 import {
   DEFAULT_TREND_RANGE,
   TREND_RANGES,
   TREND_CHART_HEIGHTS,
   pointsInRange,
   rangesBeyondHistory,
-  toChartPoints,
   trendRangeStart,
   trendColor,
-  validateTrend,
   type RangesBeyondHistory,
-  type TrendPoint,
   type TrendRange,
-  type TrendResponse,
 } from '../lib/domain/trend/trend';
 import { PRICE_PANE_HEIGHT } from '../lib/domain/trend/trend-chart';
-import { barsSpan, priceSeries, scoreSeries, signalMarkers, type LedgerEntry } from '../lib/domain/trend/chart-series';
+import { barsSpan, type LedgerEntry } from '../lib/domain/trend/chart-series';
 import { trendSummary } from './trend/FirstPaint';
+import { PARTS_WAIT_MS, liveChartInput, liveChartLabel, trendSeries, trendView, type Prices, type View } from './trend/chart-input';
+import { claimChart, earlyChart } from './trend/early';
 import type { LiveChart, LiveChartData } from './trend/live-chart';
 import { warmTrendChart } from './trend/warm';
 import { withErrorBoundary } from './ErrorBoundary';
+
+/** The chart box's own content: none; the library fills it. */
+const EMPTY_HTML = { __html: '' };
 
 /** Props: the ticker, its current C-Score and the view size; on the stock page the build's first paint and ranges. */
 interface TrendChartProps {
@@ -35,30 +35,6 @@ interface TrendChartProps {
   /** The build's drawing (TrendFirstPaint, static HTML): shown until the library draws the chart in its box. */
   children?: ReactNode;
 }
-
-type View =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'empty'; message: string }
-  | { state: 'chart'; valid: TrendPoint[]; reportDate: string };
-
-/** Turns a trend response into what the card shows: the valid points, or the spec's empty message. */
-function toView(ticker: string, response: unknown): View {
-  try {
-    const valid = validateTrend(ticker, response);
-    const given = typeof response === 'object' && response !== null ? (response as { reportDate?: unknown }).reportDate : undefined;
-    const reportDate = typeof given === 'string' ? given : (valid.find((p) => p.isCurrentDay)?.date ?? valid.at(-1)!.date);
-    return { state: 'chart', valid, reportDate };
-  } catch (error) {
-    return { state: 'empty', message: (error as Error).message };
-  }
-}
-
-/** How long the chart's first drawing waits for the bars and the ledger before drawing the C-Score alone. */
-const PARTS_WAIT_MS = 1500;
-
-/** The daily bars under the chart: none asked yet, or the ones loaded and whether they are the demo provider's. */
-type Prices = { bars: Bar[]; isDemo: boolean } | null;
 
 /**
  * The C-Score trend card's chart. First paint (and without JavaScript): the build's drawing, given as children. Once
@@ -77,9 +53,9 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
     return warmTrendChart({ ticker, modal: size === 'modal' });
     // Once, as the island starts: an island's ticker and size do not change.
   }, []);
-  const store = running ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<TrendResponse>();
+  const store = running ? trendStore(ticker, { modal: size === 'modal' }) : idleStore<unknown>();
   const remote = useStore(store, { ssr: 'initial' });
-  const remoteView = useMemo(() => (remote.data ? toView(ticker, remote.data) : null), [ticker, remote.data]);
+  const remoteView = useMemo(() => (remote.data ? trendView(ticker, remote.data) : null), [ticker, remote.data]);
   const firstPaint = children !== undefined && children !== null;
   const view: View | { state: 'first-paint' } = remoteView
     ? remoteView
@@ -102,12 +78,12 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
   const hasChart = view.state === 'chart';
 
   // The whole trend the chart holds (the range only moves its view), the prices of the shown span and the events.
-  const chartData = useMemo(() => (all ? toChartPoints(all) : null), [all]);
+  const series = all ? trendSeries(all) : null;
+  const chartData = series?.chart ?? null;
   useEffect(() => {
     for (const warning of chartData?.warnings ?? []) console.warn(warning);
   }, [chartData]);
-  const allPoints = chartData?.points ?? null;
-  const scores = useMemo(() => (allPoints ? scoreSeries(allPoints) : null), [allPoints]);
+  const scores = series?.scores ?? null;
   const firstDay = scores?.data[0]?.time ?? null;
   const lastDay = scores?.data.at(-1)?.time ?? null;
   const [prices, setPrices] = useState<Prices>(null);
@@ -145,19 +121,51 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
     return () => clearTimeout(timer);
   }, [hasChart]);
   const partsIn = waited || (pricesSettled && ledger !== null);
-  const markers = useMemo(() => (scores ? signalMarkers(ledger ?? [], scores.data) : []), [ledger, scores]);
-  const input = useMemo<LiveChartData | null>(
-    () => (scores ? { score: scores, price: prices ? priceSeries(prices.bars) : null, markers, color, isDemo: prices?.isDemo ?? false } : null),
-    [scores, prices, markers, color],
-  );
+  const input = scores ? liveChartInput(scores, prices, ledger, color) : null;
   const viewStart = trendRangeStart(reportDate, range);
   // What the chart is given when it is made, in the same task: a frame drawn empty would cost as much as a full one.
   const latest = useRef({ input, viewStart, lastDay });
   latest.current = { input, viewStart, lastDay };
   const given = useRef<LiveChartData | null>(null);
   const shown = useRef<typeof latest.current | null>(null);
+  // On the stock page the chart may have been drawn before the island ran (early.ts): taken over, not made again.
+  const [early, setEarly] = useState<'waiting' | 'none' | 'taken'>('waiting');
   useEffect(() => {
-    if (!hasChart || !partsIn || !host.current) return;
+    const box = host.current;
+    const pending = box ? earlyChart(box) : undefined;
+    if (!box || !pending) {
+      if (box) claimChart(box);
+      setEarly('none');
+      return;
+    }
+    let current = true;
+    let taken: LiveChart | null = null;
+    void pending.then((made) => {
+      if (!current) return;
+      if (!made) {
+        setEarly('none');
+        return;
+      }
+      taken = made.chart;
+      given.current = made.input;
+      shown.current = { input: made.input, viewStart: made.viewStart, lastDay: made.lastDay };
+      made.onView((from, to) => setSpan({ from, to }));
+      setSpan(made.span);
+      setPrices((before) => made.prices ?? before);
+      if (made.prices) setPricesSettled(true);
+      if (made.ledger) setLedger(made.ledger);
+      setLiveChart(made.chart);
+      setEarly('taken');
+    });
+    return () => {
+      current = false;
+      taken?.destroy();
+      setLiveChart(null);
+    };
+    // Once, as the island starts: the box is the build's, and stays.
+  }, []);
+  useEffect(() => {
+    if (!hasChart || !partsIn || early !== 'none' || !host.current) return;
     let made: LiveChart | null = null;
     let current = true;
     void import('./trend/live-chart').then(({ mountLiveChart }) => {
@@ -175,7 +183,7 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
       made?.destroy();
       setLiveChart(null);
     };
-  }, [hasChart, partsIn, height]);
+  }, [hasChart, partsIn, early, height]);
   // A later part (bars of a wider range): given again, skipped when it is what the chart was made with.
   useEffect(() => {
     if (!liveChart || !input || given.current === input) return;
@@ -241,8 +249,10 @@ function TrendChart({ ticker, currentScore, size = 'card', beyond: built, childr
               data-testid="trend-live"
               tabIndex={drawn ? 0 : undefined}
               role={drawn ? 'group' : undefined}
-              aria-label={drawn ? `Price and C-Score of ${ticker}. Left and right arrow keys move the crosshair between days; Home and End go to the first and last.` : undefined}
+              aria-label={drawn ? liveChartLabel(ticker) : undefined}
               aria-describedby={drawn ? `${noteId}-summary` : undefined}
+              // The library's DOM (drawn before hydration on the stock page): React leaves the box's content alone.
+              dangerouslySetInnerHTML={EMPTY_HTML}
             />
             {drawn && <p id={`${noteId}-summary`} className="sr-only" data-testid="trend-summary">{summary}</p>}
           </div>

@@ -13,6 +13,7 @@ import { FETCH_ERRORS } from '../../src/lib/client/api';
 import { z } from 'zod';
 import { ApiError, FetchFailure, isRetryable } from '../../src/lib/client/http';
 import { staticJson } from '../../src/lib/client/static-files';
+import { trendView } from '../../src/islands/trend/chart-input';
 import { earningsStore, idleStore, isLoading, newsStore, quoteStore, stockRecordStore, trendStore } from '../../src/lib/client/query';
 
 type Answer = { status: number; body?: unknown; statusText?: string };
@@ -312,7 +313,7 @@ describe('the stock record (spec section 4: the direct fetch, else the all-signa
 describe('the trend (the static file, a locked one from /api/pro)', () => {
   const trend = { ticker: 'TRD', reportDate: '2026-11-20', trend: [{ date: '2026-11-20', cScore: 70, isCurrentDay: true }, { date: '2026-11-19', cScore: '68.5' }] };
 
-  it('is the static file as the trend schema reads it; a locked one comes from /api/pro', async () => {
+  it('is the static file; a locked one comes from /api/pro', async () => {
     answers.set('/api/c-score-trend/TRD', { status: 200, body: trend });
     answers.set('/api/c-score-trend/TOP', { status: 200, body: { ticker: 'TOP', companyName: 'Top Co', reportDate: '2026-11-20', isTopTicker: true, locked: true } });
     answers.set('/api/pro/c-score-trend/TOP', { status: 200, body: { ...trend, ticker: 'TOP' } });
@@ -324,13 +325,13 @@ describe('the trend (the static file, a locked one from /api/pro)', () => {
     expect(received.sort()).toEqual(['/api/c-score-trend/TOP', '/api/c-score-trend/TRD', '/api/pro/c-score-trend/TOP']);
   });
 
-  it('a file of another shape is the catalogue failure, its cause naming the field', async () => {
-    answers.set('/api/c-score-trend/ODD', { status: 200, body: { ticker: 'ODD', reportDate: '2026-11-20', trend: 'none' } });
+  it('a file of another shape is handed over as it is: the chart reads it as the spec\'s empty state, with the reason', async () => {
+    const body = { ticker: 'ODD', reportDate: '2026-11-20', trend: 'none' };
+    answers.set('/api/c-score-trend/ODD', { status: 200, body });
     const odd = read(trendStore('ODD', { modal: true }));
     await allTasks();
-    const error = odd.last().error as FetchFailure;
-    expect(error.message).toBe(FETCH_ERRORS.trend);
-    expect((error.cause as Error).message).toMatch(/^\/api\/c-score-trend\/ODD has /);
+    expect(odd.last().data).toEqual(body);
+    expect(trendView('ODD', odd.last().data)).toEqual({ state: 'empty', message: 'No historical C-Score data available for ODD' });
   });
 });
 

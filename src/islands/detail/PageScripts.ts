@@ -6,10 +6,21 @@
 import { scriptIsland } from '../../renderers/script-island';
 import type { ChartHeadStart } from '../trend/warm';
 
-export default scriptIsland<{ chart?: ChartHeadStart }>(async (_element, { chart }) => {
-  // The trend chart's library and data start on the first scroll, beside the chart island's own load (which the
-  // same scroll starts): a reader heading down the page finds the chart drawn sooner.
-  if (chart) addEventListener('scroll', () => void import('../trend/warm').then(({ warmTrendChart }) => warmTrendChart(chart)), { once: true, passive: true });
+/** The trend card's chart, drawn early; its island held from the scroll on, so its start never comes between. */
+function startChart(chart: ChartHeadStart & { currentScore: number }): void {
+  const card = document.querySelector<HTMLElement>('[data-testid=trend-chart]');
+  const island = card?.closest('astro-island');
+  island?.setAttribute('data-hold', '');
+  import('../trend/early').then(
+    ({ startEarlyChart }) => startEarlyChart(card, chart),
+    () => island?.removeAttribute('data-hold'),
+  );
+}
+
+export default scriptIsland<{ chart?: ChartHeadStart & { currentScore: number } }>(async (_element, { chart }) => {
+  // The trend chart's library and data load on the first scroll and the library draws the chart in the card's box,
+  // without React (early.ts): a reader heading down the page finds it drawn; the card's island takes it over later.
+  if (chart) addEventListener('scroll', () => startChart(chart), { once: true, passive: true });
   // Each runs in a task of its own: run together, their first work is one long task that blocks input (the stock
   // page's Total Blocking Time).
   await import('../shell');

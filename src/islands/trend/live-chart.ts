@@ -48,6 +48,12 @@ export function dayOf(time: Time): string {
   return `${time.year}-${String(time.month).padStart(2, '0')}-${String(time.day).padStart(2, '0')}`;
 }
 
+/** The size the library draws a box of `pixels` at: whole and even. */
+function evenPixels(pixels: number): number {
+  const whole = Math.floor(pixels);
+  return whole - (whole % 2);
+}
+
 /**
  * Mounts the chart in `host` (an empty box of the SVG's size, positioned): `onView` hears the visible span.
  */
@@ -66,14 +72,16 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
   live.className = 'sr-only';
   live.setAttribute('aria-live', 'polite');
   live.dataset.testid = 'trend-announce';
-  host.after(legend, live);
   const text = dark ? '#9ca3af' : '#4b5563';
   // The card's own colour behind the score axis' tick labels, so they read as plain axis labels.
   const card = getComputedStyle(document.documentElement).getPropertyValue(host.closest('.card') ? '--panel' : '--page-bg').trim() || (dark ? '#15171c' : '#ffffff');
   const grid = dark ? 'rgba(75, 85, 99, 0.35)' : 'rgba(209, 213, 219, 0.6)';
   const labels = dateLabels(dayOf);
+  const box = host.getBoundingClientRect();
+  let drawn = { width: evenPixels(box.width), height: evenPixels(box.height) };
   const chart: IChartApi = createChart(host, {
-    autoSize: true,
+    width: box.width,
+    height: box.height,
     layout: { background: { color: 'transparent' }, textColor: text, fontSize: 11, attributionLogo: false, panes: { separatorColor: grid } },
     grid: { vertLines: { visible: false }, horzLines: { color: grid } },
     crosshair: { mode: CrosshairMode.Magnet },
@@ -121,6 +129,9 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
       title: '',
     });
   }
+  // In the box, after the library's own element: the island renders the box without children, so hydrating it
+  // never meets nodes it did not render.
+  host.append(legend, live);
   // The price pane's share of the box: its reserved height against the score's (the time axis below both).
   const [pricePane, scorePane] = chart.panes();
   pricePane?.setStretchFactor(parts.priceHeight);
@@ -186,6 +197,18 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
   };
   host.addEventListener('keydown', onKey);
   host.addEventListener('blur', onBlur);
+  // The chart follows its box, redrawn only when the size it draws at changes. The library's own autoSize redraws the
+  // whole chart on the observer's first call whenever the box is not an even number of whole pixels wide.
+  const resized = new ResizeObserver((entries) => {
+    const entry = entries.at(-1);
+    if (!entry) return;
+    const { width, height } = entry.contentRect;
+    if (evenPixels(width) === drawn.width && evenPixels(height) === drawn.height) return;
+    drawn = { width: evenPixels(width), height: evenPixels(height) };
+    // At once, in the observer's call: the canvas never shows the old size in the new box.
+    chart.resize(width, height, true);
+  });
+  resized.observe(host);
 
   return {
     update(data) {
@@ -213,6 +236,7 @@ export function mountLiveChart(host: HTMLElement, parts: { priceHeight: number; 
       else chart.timeScale().setVisibleRange({ from: start, to });
     },
     destroy() {
+      resized.disconnect();
       host.removeEventListener('keydown', onKey);
       host.removeEventListener('blur', onBlur);
       legend.remove();

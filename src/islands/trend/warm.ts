@@ -1,7 +1,7 @@
 /**
  * The trend chart's head start: what its first drawing needs (the library, the trend, the signal events and, when the
  * build gave them, the default range's bars), asked at once. The island asks as it starts; on the stock page the
- * scripts (PageScripts) ask on the reader's first scroll, beside the island's own load, so it finds them on the way.
+ * chart's early start (early.ts) asks on the reader's first scroll.
  */
 import { fetchBarsSpan, fetchLedger } from '../../lib/client/chart-data';
 import { isLoading, trendStore } from '../../lib/client/query';

@@ -10,7 +10,7 @@ import { asciiUpper } from '../domain/text/text';
 import type { TrendResponse } from '../domain/trend/trend';
 import { answer, api } from './api-client';
 import { withFailureMessage } from './http';
-import { staticJson } from './static-files';
+import { staticBody, staticJson } from './static-files';
 
 /** The failure messages of spec section 8 for the calls the stores make (stores/user.ts has the user's). */
 export const FETCH_ERRORS = {
@@ -80,12 +80,27 @@ export function fetchEarnings(ticker: string): Promise<Earnings> {
 export function fetchTrend(ticker: string): Promise<TrendResponse> {
   return withFailureMessage(FETCH_ERRORS.trend, async () => {
     const trend = await staticJson(`/api/c-score-trend/${segment(ticker)}`, () => schemas().then((m) => m.TrendFileSchema));
-    if (!isLocked(trend)) return trend;
-    const pro = await answer(api.pro['c-score-trend'][':ticker'].$get({ param: { ticker: segment(ticker) } }));
-    // The route answers a ticker of the report only, and every such ticker has a trend.
-    if (pro === null) throw new Error(`/api/pro has no C-Score trend for ${ticker}`);
-    return pro;
+    return isLocked(trend) ? proTrend(ticker) : trend;
   });
+}
+
+/**
+ * GET the C-Score trend for the live chart: the static file as it is, since the chart reads every trend with
+ * validateTrend (which names what is wrong) and a schema library would double its start; /api/pro's when locked.
+ */
+export function fetchChartTrend(ticker: string): Promise<unknown> {
+  return withFailureMessage(FETCH_ERRORS.trend, async () => {
+    const trend = await staticBody(`/api/c-score-trend/${segment(ticker)}`);
+    return typeof trend === 'object' && trend !== null && isLocked(trend) ? proTrend(ticker) : trend;
+  });
+}
+
+/** The trend of a locked ticker (its static file says `locked`), from /api/pro. */
+async function proTrend(ticker: string): Promise<TrendResponse> {
+  const pro = await answer(api.pro['c-score-trend'][':ticker'].$get({ param: { ticker: segment(ticker) } }));
+  // The route answers a ticker of the report only, and every such ticker has a trend.
+  if (pro === null) throw new Error(`/api/pro has no C-Score trend for ${ticker}`);
+  return pro;
 }
 
 /** GET /api/polygon/news/{ticker}?limit: its results; a failure is logged and answers an empty list (section 8). */

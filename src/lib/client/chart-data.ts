@@ -3,9 +3,9 @@
  * parallel) and its stored signal ledger (the track record's static file), for the markers.
  */
 import type { Bar } from '../domain/market-data/market';
-import { BARS_ROUTE_DAYS, LedgerFileSchema, barWindows, type LedgerEntry } from '../domain/trend/chart-series';
+import { BARS_ROUTE_DAYS, barWindows, ledgerRows, type LedgerEntry } from '../domain/trend/chart-series';
 import { fetchDailyBars } from './api';
-import { staticJson } from './static-files';
+import { staticBody } from './static-files';
 
 /** The bars from `from` to `to` (or today): each window asked once per page, so a wider range only asks for what is new. */
 const windows = new Map<string, Promise<{ bars: Bar[]; isDemo: boolean }>>();
@@ -30,8 +30,8 @@ const ledgers = new Map<string, Promise<LedgerEntry[]>>();
 export function fetchLedger(ticker: string): Promise<LedgerEntry[]> {
   let answer = ledgers.get(ticker);
   if (!answer) {
-    answer = staticJson(`/api/track-record/${encodeURIComponent(ticker)}`, LedgerFileSchema).then(
-      (file) => file.ledger,
+    answer = staticBody(`/api/track-record/${encodeURIComponent(ticker)}`).then(
+      ledgerRows,
       (error: unknown) => {
         ledgers.delete(ticker);
         console.warn(`The signal events of ${ticker} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);

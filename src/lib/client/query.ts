@@ -9,9 +9,8 @@ import { atom } from 'nanostores';
 import { CACHE_WINDOWS, CLIENT_DEFAULTS, type CacheWindow, type CacheWindowName } from '../domain/site/cache-windows';
 import type { Earnings, NewsArticle, Quote } from '../domain/market-data/market';
 import type { SignalRecord } from '../domain/report/schemas';
-import type { TrendResponse } from '../domain/trend/trend';
 import { asciiUpper } from '../domain/text/text';
-import { fetchEarnings, fetchNews, fetchQuote, fetchStockRecord, fetchTrend } from './api';
+import { fetchChartTrend, fetchEarnings, fetchNews, fetchQuote, fetchStockRecord } from './api';
 import { isRetryable } from './http';
 
 const [createFetcherStore] = nanoquery({
@@ -95,7 +94,10 @@ export function newsStore(ticker: string): FetcherStore<NewsArticle[]> {
   return tickerStore('news', ticker, fetchNews);
 }
 
-/** The C-Score trend: the page's window (stale 60 s, kept 5 min, 2 retries) or the modal's (1 h, one retry). */
-export function trendStore(ticker: string, { modal = false } = {}): FetcherStore<TrendResponse> {
-  return tickerStore(modal ? 'modalTrend' : 'trend', ticker, fetchTrend);
+/**
+ * The C-Score trend as the live chart reads it (with validateTrend): the page's window (stale 60 s, kept 5 min,
+ * 2 retries) or the modal's (1 h, one retry).
+ */
+export function trendStore(ticker: string, { modal = false } = {}): FetcherStore<unknown> {
+  return tickerStore(modal ? 'modalTrend' : 'trend', ticker, fetchChartTrend);
 }

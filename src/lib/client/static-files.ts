@@ -16,12 +16,20 @@ export async function staticJson<S extends z.ZodType>(path: string, schema: S | 
   const loading = typeof schema === 'function' ? schema() : Promise.resolve(schema);
   // A refused request throws first; the loader's own failure is then nobody's to hear.
   loading.catch(() => undefined);
-  const response = await fetch(path, { credentials: 'include' });
-  if (!response.ok) throw await answerError(response);
-  const [body, reader] = await Promise.all([response.json() as Promise<unknown>, loading]);
+  const [body, reader] = await Promise.all([staticBody(path), loading]);
   const parsed = reader.safeParse(body);
   if (!parsed.success) throw new ExplainedError(path, explainIssues(parsed.error.issues));
   return parsed.data;
+}
+
+/**
+ * GET a static JSON file of the build under /api with the session's cookie: its body, for a reader that checks it
+ * (the live chart's files, read by the domain's own checks); a non-success answer throws http.ts's ApiError.
+ */
+export async function staticBody(path: string): Promise<unknown> {
+  const response = await fetch(path, { credentials: 'include' });
+  if (!response.ok) throw await answerError(response);
+  return response.json() as Promise<unknown>;
 }
 
 /** GET /search-index.json: the index, or none when the file is missing; a failed connection throws. */

@@ -7,7 +7,7 @@ import { companyProfile } from '../signals/company-profile';
 import { LockedTickerSchema } from '../accounts/locked-ticker';
 import { IsoDateSchema, SignalRecordSchema, TickerSchema, type SignalRecord } from '../report/record';
 import type { ArchivedFile, UniverseCompany, StoredCompanyInfo } from '../report/schemas';
-import { TrendResponseSchema } from '../trend/trend';
+import { TrendResponseSchema } from '../trend/trend-schema';
 import { SubScoreHistorySchema } from '../trend/what-moved';
 
 /** The file of GET /api/all-signals: the report's records (spec section 4 reads an object with a data array too). */

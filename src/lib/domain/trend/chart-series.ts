@@ -3,7 +3,6 @@
  * ascending. Built here from the trend, the ticker's daily bars (the one price series) and its stored signal
  * ledger, so the browser only draws what the domain prepared.
  */
-import { z } from '../zod';
 import type { Bar } from '../market-data/market';
 import { BEARISH_THRESHOLD, BULLISH_THRESHOLD } from '../signals/signal';
 import type { SignalSide } from '../track-record/track-record';
@@ -117,11 +116,31 @@ export function barWindows(from: string, to: string, maxDays: number, anchor: 's
   return windows;
 }
 
-/** The ticker's stored signal ledger as the track-record file gives it: what the markers need of each row. */
-export const LedgerFileSchema = z.object({
-  ledger: z.array(z.object({ date: z.string(), direction: z.enum(['bullish', 'bearish']), cScore: z.number(), exitDate: z.string().nullable() })),
-});
-export type LedgerEntry = z.infer<typeof LedgerFileSchema>['ledger'][number];
+/** A row of the ticker's stored signal ledger as the track-record file gives it: what the markers need of it. */
+export interface LedgerEntry {
+  date: string;
+  direction: SignalSide;
+  cScore: number;
+  exitDate: string | null;
+}
+
+/**
+ * The rows of a ticker's track-record file (`{ ledger: [...] }`); throws naming the first wrong field. Read by hand,
+ * four fields a row: the live chart needs them before its first drawing, and a schema library would double its start.
+ */
+export function ledgerRows(file: unknown): LedgerEntry[] {
+  const rows = typeof file === 'object' && file !== null ? (file as { ledger?: unknown }).ledger : undefined;
+  if (!Array.isArray(rows)) throw new Error('ledger: expected an array of rows');
+  return rows.map((row: unknown, index) => {
+    const r = (typeof row === 'object' && row !== null ? row : {}) as Partial<Record<keyof LedgerEntry, unknown>>;
+    const wrong = (field: keyof LedgerEntry, expected: string) => new Error(`ledger[${index}].${field}: expected ${expected}, got ${JSON.stringify(r[field]) ?? 'nothing'}`);
+    if (typeof r.date !== 'string') throw wrong('date', 'a date string');
+    if (r.direction !== 'bullish' && r.direction !== 'bearish') throw wrong('direction', '"bullish" or "bearish"');
+    if (typeof r.cScore !== 'number') throw wrong('cScore', 'a number');
+    if (typeof r.exitDate !== 'string' && r.exitDate !== null) throw wrong('exitDate', 'a date string or null');
+    return { date: r.date, direction: r.direction, cScore: r.cScore, exitDate: r.exitDate };
+  });
+}
 
 const threshold = (direction: SignalSide) => (direction === 'bullish' ? `C-Score ${BULLISH_THRESHOLD} or more` : `C-Score ${BEARISH_THRESHOLD} or less`);
 

@@ -2,26 +2,13 @@
  * The C-Score trend: the response the build writes for /api/c-score-trend/{ticker}, its validation on the client
  * (spec section 5 "Trend data"), and the points the chart draws (section 5 "Chart dates", section 2 ordering).
  */
-import { z } from '../zod';
+import type { TrendPoint, TrendResponse } from './trend-schema';
 import { formatDate, formatMonthDay, isCalendarDate } from '../text/format';
 import type { SignalHistory, SignalRecord } from '../report/schemas';
 import { signalDirection, type SignalDirection } from '../signals/signal';
 import { asciiUpper } from '../text/text';
 
-/** One point of a trend response, as the API sends it (a score may come as a numeric string; validateTrend reads it). */
-export const TrendPointSchema = z.object({
-  date: z.string(),
-  cScore: z.union([z.number(), z.string()]),
-  isCurrentDay: z.boolean().optional(),
-  isYesterday: z.boolean().optional(),
-  is7DayAvg: z.boolean().optional(),
-  is14DayAvg: z.boolean().optional(),
-});
-export type TrendPoint = z.infer<typeof TrendPointSchema>;
-
-/** Answer of GET /api/c-score-trend/{ticker}. */
-export const TrendResponseSchema = z.object({ ticker: z.string(), reportDate: z.string(), trend: z.array(TrendPointSchema) });
-export type TrendResponse = z.infer<typeof TrendResponseSchema>;
+export type { TrendPoint, TrendResponse } from './trend-schema';
 
 /** What a chart point stands for. */
 export type TrendPointType = 'current' | 'previous' | '7d-avg' | '14d-avg' | 'historical';
