@@ -1,7 +1,7 @@
 /**
- * What a page's load waits on and runs: the stock page's first paint waits on two stylesheets (Base and its own), with
- * every rule its cards and breadcrumbs use; /compare on a phone paints its drawing with no React fetched or run before
- * the reader moves, and the drawing's scale labels read at 4.5:1 on their lines' colours.
+ * What a page's load waits on and runs: the stock page's and /compare's first paint wait on two stylesheets (Base and
+ * the page's own), with every rule their cards and breadcrumbs use; /compare on a phone paints its drawing with no
+ * React fetched or run before the reader moves, and the drawing's scale labels read at 4.5:1 on their lines' colours.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { contrastOf, watch } from './page-checks';
@@ -41,12 +41,14 @@ for (const theme of ['light', 'dark'] as const) {
   test.describe(`/compare on a phone, ${theme} theme`, () => {
     test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: theme });
 
-    test('5 stocks: the drawing paints with no React fetched or run, and its labels read at 4.5:1 or more', async ({ page }) => {
+    test('5 stocks: 2 render-blocking sheets at most; the drawing paints with no React fetched or run, and its labels read at 4.5:1 or more', async ({ page }) => {
       await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
       const errors = await watch(page);
       const scripts: Promise<{ url: string; text: string }>[] = [];
       page.on('response', (r) => r.request().resourceType() === 'script' && scripts.push(r.text().then((text) => ({ url: r.url(), text }))));
       await page.goto('/compare?t=AAPL,MSFT,NVDA,AMZN,GOOGL');
+      const sheets = await blockingSheets(page);
+      expect(sheets.length, `render-blocking sheets: ${sheets.join(', ')}`).toBeLessThanOrEqual(2);
       await expect(page.getByTestId('compare-chart')).toHaveAttribute('data-state', 'painted');
       await expect(page.getByTestId('compare-table').locator('tbody tr[data-state="ready"]')).toHaveCount(5);
       await page.waitForLoadState('networkidle');
