@@ -48,7 +48,8 @@ for (const theme of ['light', 'dark'] as const) {
       page.on('response', (r) => r.request().resourceType() === 'script' && scripts.push(r.text().then((text) => ({ url: r.url(), text }))));
       await page.goto('/compare?t=AAPL,MSFT,NVDA,AMZN,GOOGL');
       const sheets = await blockingSheets(page);
-      expect(sheets.length, `render-blocking sheets: ${sheets.join(', ')}`).toBeLessThanOrEqual(2);
+      // Soft: each of the three findings is reported on its own.
+      expect.soft(sheets.length, `render-blocking sheets: ${sheets.join(', ')}`).toBeLessThanOrEqual(2);
       await expect(page.getByTestId('compare-chart')).toHaveAttribute('data-state', 'painted');
       await expect(page.getByTestId('compare-table').locator('tbody tr[data-state="ready"]')).toHaveCount(5);
       await page.waitForLoadState('networkidle');
@@ -56,13 +57,13 @@ for (const theme of ['light', 'dark'] as const) {
       expect(loaded.length).toBeGreaterThan(0);
       // React's element marker survives minification (a chunk that only names React in a dynamic import has none);
       // a React root leaves its container key on its element.
-      expect(loaded.filter((s) => s.text.includes('react.transitional.element')).map((s) => s.url)).toEqual([]);
-      expect(await page.evaluate(() => [...document.querySelectorAll('*')].some((el) => Object.keys(el).some((k) => k.startsWith('__react'))))).toBe(false);
+      expect.soft(loaded.filter((s) => s.text.includes('react.transitional.element')).map((s) => s.url)).toEqual([]);
+      expect.soft(await page.evaluate(() => [...document.querySelectorAll('*')].some((el) => Object.keys(el).some((k) => k.startsWith('__react'))))).toBe(false);
 
       const tags = page.getByTestId('compare-first-paint').locator('.cmp-fp-tag');
       await expect(tags).toHaveCount(10);
       const colours = await tags.evaluateAll((els) => els.map((el) => [el.textContent!, getComputedStyle(el).color, getComputedStyle(el).backgroundColor] as const));
-      for (const [text, color, background] of colours) expect(contrastOf(color, background), `${text}: ${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
+      for (const [text, color, background] of colours) expect.soft(contrastOf(color, background), `${text}: ${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
       expect(errors).toEqual([]);
     });
   });
