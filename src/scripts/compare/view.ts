@@ -82,6 +82,23 @@ function marker(style: CompareStyle): HTMLElement {
   return box;
 }
 
+/** Puts `nodes` in `parent` in this order, moving or replacing only the children that differ. */
+function syncChildren(parent: HTMLElement, nodes: readonly Node[]): void {
+  nodes.forEach((node, i) => {
+    if (parent.childNodes[i] !== node) parent.insertBefore(node, parent.childNodes[i] ?? null);
+  });
+  while (parent.childNodes.length > nodes.length) parent.lastChild!.remove();
+}
+
+/** The node cached for `ticker` while its `key` is the same, else a new one from `build`. */
+function reuse(cache: Map<string, { key: string; node: HTMLElement }>, ticker: string, key: string, build: () => HTMLElement): HTMLElement {
+  const hit = cache.get(ticker);
+  if (hit?.key === key) return hit.node;
+  const node = build();
+  cache.set(ticker, { key, node });
+  return node;
+}
+
 function stockLink(ticker: string, className: string): HTMLElement {
   return element('a', ticker, { class: className, href: `/signal/${ticker}` });
 }
@@ -139,6 +156,11 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
   const notice = element('p', '', { class: 'cmp-notice', role: 'status', 'data-testid': 'compare-notice' });
   const noneYet = element('p', `No stocks chosen yet: add up to ${COMPARE_MAX} with the search below.`, { class: 'muted text-sm' });
   const full = element('p', `${COMPARE_MAX} stocks is the most a comparison shows: remove one to add another.`, { class: 'muted text-sm' });
+  // Each stock's legend line and table row are built again only when its place, state or name changes: a settling
+  // stock redraws its own row, not the whole table.
+  const legendItems = new Map<string, { key: string; node: HTMLElement }>();
+  const tableRows = new Map<string, { key: string; node: HTMLElement }>();
+  const markers = COMPARE_STYLES.map(marker);
   const matchList = element('ul', '', { class: 'cmp-matches', 'aria-label': 'Matching stocks' });
   const noMatch = element('p', '', { class: 'muted text-sm' });
 
@@ -211,18 +233,22 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
     stocksTitle.textContent = `Stocks (${tickers().length} of ${COMPARE_MAX})`;
     if (tickers().length === 0) legend.before(noneYet);
     else noneYet.remove();
-    legend.replaceChildren(
-      ...shown.map(({ ticker, style, data }) => {
-        const item = element('li', '', { 'data-t': ticker });
-        item.append(marker(style), data.state === 'unknown' ? element('span', ticker, { class: 'font-semibold' }) : stockLink(ticker, 'link font-semibold'), ' ', element('span', nameOf(ticker, data), { class: 'muted' }));
-        if (data.state === 'unknown') item.append(element('span', ' not in the latest report', { class: 'cmp-flag' }));
-        if (data.state === 'locked') item.append(element('span', ' locked: Pro', { class: 'cmp-flag' }));
-        item.append(element('span', `, ${style.markerName} marker`, { class: 'sr-only' }));
-        const remove = element('button', '×', { type: 'button', class: 'cmp-remove', 'aria-label': `Remove ${ticker}` });
-        remove.addEventListener('click', () => change(withoutTicker(tickers(), ticker)));
-        item.append(remove);
-        return item;
-      }),
+    const keyOf = (i: number, ticker: string, data: Loaded) => `${i}|${data.state}|${nameOf(ticker, data)}`;
+    syncChildren(
+      legend,
+      shown.map(({ ticker, style, data }, i) =>
+        reuse(legendItems, ticker, keyOf(i, ticker, data), () => {
+          const item = element('li', '', { 'data-t': ticker });
+          item.append(markers[i]!.cloneNode(true), data.state === 'unknown' ? element('span', ticker, { class: 'font-semibold' }) : stockLink(ticker, 'link font-semibold'), ' ', element('span', nameOf(ticker, data), { class: 'muted' }));
+          if (data.state === 'unknown') item.append(element('span', ' not in the latest report', { class: 'cmp-flag' }));
+          if (data.state === 'locked') item.append(element('span', ' locked: Pro', { class: 'cmp-flag' }));
+          item.append(element('span', `, ${style.markerName} marker`, { class: 'sr-only' }));
+          const remove = element('button', '×', { type: 'button', class: 'cmp-remove', 'aria-label': `Remove ${ticker}` });
+          remove.addEventListener('click', () => change(withoutTicker(tickers(), ticker)));
+          item.append(remove);
+          return item;
+        }),
+      ),
     );
     if (tickers().length < COMPARE_MAX) {
       full.remove();
@@ -233,14 +259,17 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
       stocksCard.append(full);
     }
 
-    body.replaceChildren(
-      ...shown.map(({ ticker, style, data }) => {
-        const row = element('tr', '', { 'data-t': ticker, 'data-state': data.state });
-        const head = element('th', '', { scope: 'row' });
-        head.append(marker(style), ' ', data.state === 'unknown' ? ticker : stockLink(ticker, 'link'), element('span', nameOf(ticker, data), { class: 'cmp-co muted' }));
-        row.append(head, ...(data.state === 'ready' ? rowCells(data.record, data.hit) : [pendingCell(ticker, data)]));
-        return row;
-      }),
+    syncChildren(
+      body,
+      shown.map(({ ticker, data }, i) =>
+        reuse(tableRows, ticker, keyOf(i, ticker, data), () => {
+          const row = element('tr', '', { 'data-t': ticker, 'data-state': data.state });
+          const head = element('th', '', { scope: 'row' });
+          head.append(markers[i]!.cloneNode(true), ' ', data.state === 'unknown' ? ticker : stockLink(ticker, 'link'), element('span', nameOf(ticker, data), { class: 'cmp-co muted' }));
+          row.append(head, ...(data.state === 'ready' ? rowCells(data.record, data.hit) : [pendingCell(ticker, data)]));
+          return row;
+        }),
+      ),
     );
   };
 
