@@ -272,7 +272,7 @@ async function writeSiteData(
       ledgerTotal: view.report.ledger.length,
       ledgerIndex,
       permalinkKept: permalinks.kept,
-      permalinkRendered: renderedPermalinks(permalinks),
+      permalinkRendered: permalinks.rendered,
       permalinkImages: permalinks.images,
     },
   };
@@ -280,12 +280,6 @@ async function writeSiteData(
   await writeFile(`${siteDataFile}.partial`, JSON.stringify(pageData));
   await rename(`${siteDataFile}.partial`, siteDataFile);
   return { siteData, track: published, permalinks, shownHistory: pageData.history };
-}
-
-/** The permalinks of the plan that this build renders (not kept), in the manifest's order: a ticker's together. */
-function renderedPermalinks({ kept, manifest }: PermalinkPlan): string[] {
-  const keep = new Set(kept);
-  return Object.keys(manifest.pages).filter((id) => !keep.has(id));
 }
 
 /** Which permalinks this build renders and which it keeps from the published one (src/ingest/permalinks.ts). */

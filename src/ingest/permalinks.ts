@@ -30,6 +30,8 @@ function isManifest(value: unknown): value is PermalinkManifest {
 export interface PermalinkPlan {
   /** Pages kept from the published build (`T/date`): not rendered, linked in. */
   kept: string[];
+  /** Pages this run renders (`T/date`), a ticker's together: every page of the manifest not kept. */
+  rendered: string[];
   /** Pages rendered this run that show their own share image (`T/date`). */
   images: string[];
   manifest: PermalinkManifest;
@@ -66,6 +68,7 @@ export function planPermalinks(
   const same = previous !== null && previousClient !== null && previous.shell === shell ? previous.pages : null;
   const pages: PermalinkManifest['pages'] = {};
   const kept: string[] = [];
+  const rendered: string[] = [];
   const images: string[] = [];
   for (const [ticker, rows] of byTicker) {
     for (const row of rows) {
@@ -76,10 +79,13 @@ export function planPermalinks(
       const key = createHash('sha1').update(permalinkContentKey({ row, rows, ...contentOf(row, rows) })).update(String(image)).digest('base64url');
       pages[id] = [key, image];
       if (settled && had?.[0] === key && existsSync(join(previousClient!, permalinkFolder(ticker, row.date), 'index.html'))) kept.push(id);
-      else if (image === 1) images.push(id);
+      else {
+        rendered.push(id);
+        if (image === 1) images.push(id);
+      }
     }
   }
-  return { kept, images, manifest: { shell, pages } };
+  return { kept, rendered, images, manifest: { shell, pages } };
 }
 
 /** Writes the manifest beside the site data. */

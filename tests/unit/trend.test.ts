@@ -9,6 +9,7 @@ import {
   PAGE_MIN_REPORTS,
   pageHistory,
   pointsInRange,
+  tickerTrend,
   toChartPoints,
   trendRangeStart,
   trendColor,
@@ -378,5 +379,24 @@ describe('pageHistory: the pages read the same from it as from the whole history
     const full = longHistory();
     const short = { ...full, dates: full.dates.slice(-40), scores: Object.fromEntries(Object.entries(full.scores).map(([t, s]) => [t, s.slice(-40)])) };
     expect(pageHistory(short)).toBe(short);
+  });
+});
+
+describe('tickerTrend', () => {
+  it('gives the last reports the ticker was in, oldest first, with the latest report\'s own score', () => {
+    const nvda = longHistory.latest[0]!;
+    expect(tickerTrend(longHistory, nvda, 3)).toEqual([
+      { date: '2026-11-14', cScore: 73 },
+      { date: '2026-11-15', cScore: 74 },
+      { date: '2026-11-16', cScore: 80 },
+    ]);
+  });
+
+  it('skips the reports the ticker missed and stops at the first report', () => {
+    const aapl = shortHistory.latest[0]!;
+    expect(tickerTrend(shortHistory, aapl, 7)).toEqual([
+      { date: '2026-11-18', cScore: 66 },
+      { date: '2026-11-20', cScore: 72.5 },
+    ]);
   });
 });

@@ -346,9 +346,10 @@ export function tickerTrend(history: SignalHistory, record: SignalRecord, points
   const series = history.scores[record.ticker] ?? [];
   const last = history.dates.length - 1;
   const trend: { date: string; cScore: number }[] = [];
-  history.dates.forEach((date, i) => {
+  // From the newest report back: a card wants the last few of more than a thousand dates.
+  for (let i = last; i >= 0 && trend.length < points; i -= 1) {
     const score = i === last ? record.cScore : series[i];
-    if (score !== null && score !== undefined) trend.push({ date, cScore: score });
-  });
-  return trend.slice(-points);
+    if (score !== null && score !== undefined) trend.push({ date: history.dates[i]!, cScore: score });
+  }
+  return trend.reverse();
 }
