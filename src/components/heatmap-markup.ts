@@ -47,7 +47,8 @@ export function heatmapSectorsHtml(sectors: readonly HeatmapSector[]): string {
         })
         .join('');
       return (
-        `<section class="heat-sector" aria-labelledby="${id}">` +
+        // Its tile count sizes the sector until it is first laid out (heatmap.css: off-screen sectors wait).
+        `<section class="heat-sector" aria-labelledby="${id}" style="--n:${s.count}">` +
         `<h2 class="heat-sector-title" id="${id}">${hubLink('sector', s.sector)} <span class="muted">(${s.count})</span></h2>${groups}</section>`
       );
     })

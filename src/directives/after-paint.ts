@@ -1,12 +1,18 @@
 import type { ClientDirective } from 'astro';
 
-/** Runs `run` once the page's first contentful frame has been presented (or, lacking paint timing, after load). */
+/**
+ * Runs `run` once the page's first contentful frame has been presented (or, lacking paint timing, after load), and
+ * the frame after the document's parse: a first frame painted while the parser was still under way lacks the page's
+ * later content, whose paint may be the largest, and nothing of the island may come before that.
+ */
 function afterFirstPaint(run: () => void): void {
   let started = false;
   const go = () => {
     if (started) return;
     started = true;
-    setTimeout(run, 0);
+    const afterParsedFrame = () => requestAnimationFrame(() => setTimeout(run, 0));
+    if (document.readyState === 'loading') addEventListener('DOMContentLoaded', afterParsedFrame, { once: true });
+    else afterParsedFrame();
   };
   // The paint entry arrives once the frame is on screen, later than an animation frame or the paint task.
   const paintTiming = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint');

@@ -1,11 +1,9 @@
 /**
- * /compare's view, plain DOM over the page's build markup (compare.astro): reads `t` from the address, fetches each
- * stock's static JSON (record, trend, track record) and its daily bars, and fills the legend, the chart (./chart, which
- * loads lightweight-charts itself) and the table. Adding or removing a stock rewrites the address, so the view stays
- * shareable. No UI framework: the page's load runs only this.
+ * /compare's view, plain DOM over the page's build markup (compare.astro): reads `t` from the address, has each
+ * stock's static JSON (record, trend, track record) and daily bars loaded in a worker (./loader), and fills the
+ * legend, the chart (./chart, which loads lightweight-charts itself) and the table. Adding or removing a stock
+ * rewrites the address, so the view stays shareable. No UI framework: the page's load runs only this.
  */
-import { fetchDailyBars, fetchTrend } from '../../lib/client/api';
-import { fetchCompareHitRate, fetchCompareStock } from '../../lib/client/compare';
 import { fetchSearchIndex } from '../../lib/client/static-files';
 import { PRO_FEATURES } from '../../lib/domain/accounts/entitlements';
 import type { SignalRecord } from '../../lib/domain/report/schemas';
@@ -24,7 +22,6 @@ import {
   withTicker,
   type CompareSelection,
   type CompareStyle,
-  type DatedValue,
 } from '../../lib/domain/signals/compare';
 import type { CompareChartLine } from '../../lib/domain/signals/compare-chart';
 import { searchTickers, type SearchEntry } from '../../lib/domain/signals/search';
@@ -33,37 +30,10 @@ import { formatDate, formatScore, formatSignedScore } from '../../lib/domain/tex
 import { openPaywall } from '../../stores/paywall';
 import { element } from '../dom';
 import { createCompareChart } from './chart';
-
-/** One stock of the comparison as it loads. */
-type Loaded =
-  | { state: 'loading' }
-  | { state: 'unknown' }
-  | { state: 'locked'; companyName: string }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; record: SignalRecord; scores: DatedValue[]; closes: DatedValue[]; isDemo: boolean; hit: { hitRate: number | null; resolved: number } | null };
+import type { Loaded } from './load';
+import { compareLoader } from './loader';
 
 type Ready = Extract<Loaded, { state: 'ready' }>;
-
-async function loadStock(ticker: string, span: { from: string; to: string }): Promise<Loaded> {
-  try {
-    const stock = await fetchCompareStock(ticker);
-    if (stock.kind === 'unknown') return { state: 'unknown' };
-    if (stock.kind === 'locked') return { state: 'locked', companyName: stock.companyName };
-    const [trend, hit, bars] = await Promise.all([
-      fetchTrend(ticker).catch(() => null),
-      fetchCompareHitRate(ticker).catch(() => null),
-      fetchDailyBars(ticker, span.from, span.to),
-    ]);
-    const scores = (trend?.trend ?? [])
-      .filter((p) => !p.is7DayAvg && !p.is14DayAvg && p.date >= span.from && p.date <= span.to)
-      .map((p) => ({ date: p.date, value: Number(p.cScore) }))
-      .filter((p) => Number.isFinite(p.value));
-    const closes = bars.bars.map((b) => ({ date: new Date(b.t).toISOString().slice(0, 10), value: b.c }));
-    return { state: 'ready', record: stock.record, scores, closes, isDemo: bars.isDemo, hit };
-  } catch (error) {
-    return { state: 'error', message: error instanceof Error ? error.message : String(error) };
-  }
-}
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -151,6 +121,7 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
   const form = part<HTMLFormElement>('add');
   const input = form.querySelector('input')!;
   const body = part('table').querySelector('tbody')!;
+  const loadStock = compareLoader();
   const chart = createCompareChart(figure);
   const empty = element('p', '', { class: 'muted', 'data-testid': 'compare-chart-empty' });
   const notice = element('p', '', { class: 'cmp-notice', role: 'status', 'data-testid': 'compare-notice' });
@@ -169,6 +140,7 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
   let selection: CompareSelection = parseCompareTickers(new URLSearchParams(location.search).get(COMPARE_PARAM));
   const loaded = new Map<string, Loaded>();
   let index: SearchEntry[] | null = null;
+  let chartTimer: ReturnType<typeof setTimeout> | undefined;
 
   const tickers = () => selection.tickers;
   const dataOf = (ticker: string): Loaded => loaded.get(ticker) ?? { state: 'loading' };
@@ -215,12 +187,16 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
     const rebased = lines.map((l) => ({ ...l, closes: rebaseTo100(l.closes, firstDay) }));
     if (allSettled && lines.length === 0) {
       empty.textContent = tickers().length === 0 ? 'Add a stock to draw its C-Score and price.' : 'None of these stocks has data to draw: see the notes above and the table.';
+      clearTimeout(chartTimer);
       figure.hidden = true;
       figure.before(empty);
     } else {
       empty.remove();
       figure.hidden = false;
-      chart.update(rebased, allSettled, ready.some((s) => s.data.isDemo));
+      // The drawing is built in a task of its own: with the table's rows in the same task it would make one long task.
+      const demo = ready.some((s) => s.data.isDemo);
+      clearTimeout(chartTimer);
+      chartTimer = setTimeout(() => chart.update(rebased, allSettled, demo), 0);
     }
 
     const unknown = tickers().filter((t) => dataOf(t).state === 'unknown');
@@ -304,6 +280,7 @@ export function mountCompare(root: HTMLElement, { reportDate }: { reportDate: st
     })();
   });
 
+  // The requests first; the first rendering in a task of its own, so the island's start is no long task.
   loadMissing();
-  render();
+  setTimeout(render, 0);
 }
