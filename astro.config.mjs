@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { writeFile } from 'node:fs/promises';
+import { parallelPrerender } from './src/build/parallel-prerender.mjs';
 import { config } from './src/config';
 import { LIVE_API_PATH_SOURCE } from './src/lib/domain/site/live-routes';
 import { sitemapFiles } from './src/lib/domain/site/sitemap';
@@ -11,7 +12,7 @@ import { siteData } from './src/lib/site-data';
 import { editorialMarkdown } from './src/lib/editorial-markdown';
 import { TEXT_PLACEHOLDERS } from './src/lib/site-meta';
 
-const { siteUrl: site, devApiPort, islandFaults, paywall, stripe } = config();
+const { siteUrl: site, devApiPort, islandFaults, paywall, stripe, prerenderThreads } = config();
 
 /** `client:afterpaint` (src/directives/after-paint.ts): hydrate once the first frame is on screen. */
 const afterPaintDirective = {
@@ -90,57 +91,6 @@ const pageScriptsWithoutPreload = {
 };
 
 /**
- * Astro renders the pages one after another, and waits for each page's folder and file to be written before it starts
- * the next: the main thread idles through each write. This prerenderer starts the next page's render as it hands one
- * over, so the render runs while the file is written. The pages and their order are Astro's (one in flight at most); a
- * page asked for under another address than the one guessed is rendered as it is asked for.
- */
-const renderAhead = {
-  name: 'c-score:render-ahead',
-  hooks: {
-    /** @param {{ setPrerenderer: (make: (base: import('astro').AstroPrerenderer) => import('astro').AstroPrerenderer) => void }} options */
-    'astro:build:start': ({ setPrerenderer }) =>
-      setPrerenderer((base) => {
-        /** @type {{ pathname: string; route: import('astro').RouteData }[]} */
-        let paths = [];
-        /** @type {Map<string, number>} */
-        const at = new Map();
-        /** @type {{ pathname: string; rendered: ReturnType<import('astro').AstroPrerenderer['render']> } | null} */
-        let ahead = null;
-        // The address Astro asks a page under: a page's path with a trailing slash (build.format 'directory'), an endpoint's as it is.
-        /** @param {{ pathname: string; route: import('astro').RouteData }} path */
-        const addressOf = ({ pathname, route }) => ((route.type === 'page' || route.type === 'redirect') && pathname !== '/' ? `${pathname.replace(/\/$/, '')}/` : pathname);
-        return {
-          name: 'c-score:render-ahead',
-          setup: async () => base.setup?.(),
-          teardown: async () => base.teardown?.(),
-          async getStaticPaths() {
-            paths = await base.getStaticPaths();
-            paths.forEach((path, i) => at.set(addressOf(path), i));
-            return paths;
-          },
-          render(request, options) {
-            const url = new URL(request.url);
-            const rendered = ahead?.pathname === url.pathname ? ahead.rendered : base.render(request, options);
-            ahead = null;
-            const next = paths[(at.get(url.pathname) ?? -2) + 1];
-            // Only what Astro asks the same way: no incremental-build metadata, a page of the same kind of route.
-            if (next !== undefined && !options.collectMetadata && next.route.prerender) {
-              const pathname = addressOf(next);
-              const nextRequest = new Request(new URL(pathname, url.origin));
-              const started = base.render(nextRequest, { routeData: next.route, collectMetadata: false });
-              // A failure is Astro's to report when it asks for that page, not an unhandled rejection now.
-              started.catch(() => undefined);
-              ahead = { pathname, rendered: started };
-            }
-            return rendered;
-          },
-        };
-      }),
-  },
-};
-
-/**
  * The chart library's chunk starts with V8's compile hint (`//# allFunctionsCalledOnLoad`): Chromium compiles all of
  * its functions as the file streams in, off the main thread, instead of one by one on the main thread during the
  * chart's first drawing, which calls most of them. Added once the chunk is minified, so no minifier drops it.
@@ -176,7 +126,7 @@ export default defineConfig({
     afterPaintDirective,
     editorialMarkdown(TEXT_PLACEHOLDERS),
     sitemaps,
-    renderAhead,
+    parallelPrerender({ threads: prerenderThreads }),
   ],
   vite: {
     plugins: [tailwindcss(), pageScriptsWithoutPreload, chartLibraryCompileHint],

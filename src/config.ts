@@ -3,6 +3,7 @@
  * schema and, when anything is wrong, throws a ConfigError listing every problem; every other module receives
  * its settings from the Config it returns.
  */
+import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -56,6 +57,8 @@ export const EnvSchema = z.object({
   SITE_DATA_FILE: optional(z.string().trim().optional()),
   // Set by the daily job for `astro build`, which it starts before the site data is written: how long a page waits for it.
   SITE_DATA_WAIT_SECONDS: wholeNumber(0, 0, 3_600),
+  // Threads that render static pages beside Astro's own (src/build/parallel-prerender.mjs); unset: one per core but one, at most 3.
+  PRERENDER_THREADS: optional(z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(0, 'expected 0 or more').max(16, 'expected 16 or less').optional()),
   SITE_URL: optional(httpUrl('the site, such as https://signals.example.com').optional()),
   SITE_NAME: text(DEFAULT_SITE_NAME),
   PORT: wholeNumber(4321, 0, 65_535),
@@ -147,6 +150,8 @@ export interface Config {
   siteDataFile: string;
   /** How long the static build waits for `siteDataFile` to appear (the daily job writes it while Astro bundles); 0: not at all. */
   siteDataWaitSeconds: number;
+  /** Threads the static build renders pages on beside Astro's own. */
+  prerenderThreads: number;
   /** The canonical origin for links and meta tags. */
   siteUrl: string;
   siteName: string;
@@ -259,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     historyStore: e.HISTORY_STORE,
     siteDataFile: e.SITE_DATA_FILE ? resolve(PROJECT_ROOT, e.SITE_DATA_FILE) : resolve(e.DIST_DIR, 'data', 'site.json'),
     siteDataWaitSeconds: e.SITE_DATA_WAIT_SECONDS,
+    prerenderThreads: e.PRERENDER_THREADS ?? Math.min(3, Math.max(0, availableParallelism() - 1)),
     siteUrl: e.SITE_URL ?? localSiteUrl(e.PORT),
     siteName: e.SITE_NAME,
     port: e.PORT,

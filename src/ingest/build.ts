@@ -213,6 +213,8 @@ async function buildPages(
   const { pages, scriptHashes } = await smoke(client, tickers, pageCheck, api.value.problems);
   const { kept } = api.value;
   await writeManifest(join(staging, 'data'), permalinks.manifest);
+  const threaded = astro.threaded();
+  if (threaded !== null) log(`Pages on prerender threads: ${threaded.pages} of ${threaded.of} (${threaded.threads} thread(s) beside Astro's own).`);
   const keptPages = kept.moved + kept.linked;
   if (keptPages > 0) {
     log(`Signal permalinks: ${Object.keys(permalinks.manifest.pages).length - keptPages} rendered, ${keptPages} kept from the published build (${kept.moved} moved from the one before it, ${kept.linked} linked).`);
@@ -342,6 +344,8 @@ const SITE_DATA_WAIT_SECONDS = 600;
 // Astro prints one line per page it writes: "12:00:01   ├─ /signal/AAPL/index.html (+7ms)". The line ends (the
 // render time) only once the file is written.
 const PAGE_LINE = /[├└]─ \/(\S+)/;
+// The prerenderer's last line (src/build/parallel-prerender.mjs): "9000 of 16000 pages rendered on 1 prerender thread(s)."
+const THREADS_LINE = /(\d+) of (\d+) pages rendered on (\d+) prerender thread/;
 
 /** A running `astro build`: done when it has written every page; `stop` ends it early and waits for its exit. */
 export interface AstroBuild {
@@ -351,6 +355,8 @@ export interface AstroBuild {
   onPage(handler: (done: number, path: string) => void): void;
   /** Settles once Astro writes its first page (its bundling, which empties the folder, is over) or has ended. */
   rendering: Promise<void>;
+  /** Once done: how many of its pages the prerender threads rendered, or null when it used none. */
+  threaded(): { pages: number; of: number; threads: number } | null;
 }
 
 /**
@@ -372,6 +378,7 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
   let pages = 0;
   let onPage: ((done: number, path: string) => void) | null = null;
   let firstPage = () => undefined as void;
+  let threaded: { pages: number; of: number; threads: number } | null = null;
   const rendering = new Promise<void>((resolveFirst) => (firstPage = resolveFirst));
   const pageWritten = (path: string) => {
     firstPage();
@@ -388,8 +395,11 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
       partial = lines.pop()!;
       // Colours are stripped: with FORCE_COLOR set (as CI runners do) Astro puts escape codes inside the line.
       for (const line of lines) {
-        const path = PAGE_LINE.exec(stripVTControlCharacters(line))?.[1];
+        const plain = stripVTControlCharacters(line);
+        const path = PAGE_LINE.exec(plain)?.[1];
         if (path !== undefined) pageWritten(path);
+        const counts = THREADS_LINE.exec(plain);
+        if (counts !== null) threaded = { pages: Number(counts[1]), of: Number(counts[2]), threads: Number(counts[3]) };
       }
       output = (output + text).slice(-20_000);
     });
@@ -405,6 +415,7 @@ export function startStaticBuild(staging: string, shape: BuildShape, verbose: bo
   return {
     done,
     rendering: Promise.race([rendering, done.catch(() => undefined)]),
+    threaded: () => threaded,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await exited;
