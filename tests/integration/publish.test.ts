@@ -119,10 +119,10 @@ describe('the inputs hash', () => {
       for (const [, name] of source.matchAll(/config\(\)\.(\w+)/g)) read.add(name!);
       for (const [, names] of source.matchAll(/const \{([^}]*)\} = config\(\)/g)) for (const name of names!.split(',')) read.add(name.split(':')[0]!.trim());
     }
-    // Besides the shape: the data file the job names and how long a page waits for it (neither changes a byte of the
-    // output), the dev server's port, and the AI model and payments, whose LLM_* and STRIPE_* settings reach the build
-    // from the environment and whose presence is in the inputs hash.
-    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'siteDataWaitSeconds', 'devApiPort', 'llm', 'stripe'].includes(name))).toEqual([]);
+    // Besides the shape: the data file the job names, how long a page waits for it and how many threads render the pages
+    // (none changes a byte of the output), the dev server's port, and the AI model and payments, whose LLM_* and STRIPE_*
+    // settings reach the build from the environment and whose presence is in the inputs hash.
+    expect([...read].filter((name) => !(name in shape) && !['siteDataFile', 'siteDataWaitSeconds', 'prerenderThreads', 'devApiPort', 'llm', 'stripe'].includes(name))).toEqual([]);
     expect(read.has('siteUrl') && read.has('links')).toBe(true);
   });
 });
