@@ -33,8 +33,6 @@ test('the routes checked below cover every page of the sitemap', async ({ reques
 
 /** What sticks out past the right edge: up to 3 elements, by tag, class and right edge. */
 function widerThanViewport(): { width: number; scrollWidth: number; culprits: string[] } {
-  // Parts laid out only near the view (content-visibility: auto) are laid out for this look too: the whole page is measured.
-  for (const element of document.body.querySelectorAll<HTMLElement>('*')) if (getComputedStyle(element).contentVisibility === 'auto') element.style.contentVisibility = 'visible';
   const width = window.innerWidth;
   const culprits: string[] = [];
   for (const element of document.body.querySelectorAll('*')) {

@@ -14,8 +14,6 @@ const THEMES = ['light', 'dark'] as const;
 
 /** The scroll width of the page and up to 3 elements sticking out past the right edge. */
 function overflow(): { scrollWidth: number; culprits: string[] } {
-  // Parts laid out only near the view (content-visibility: auto) are laid out for this look too: the whole page is measured.
-  for (const element of document.body.querySelectorAll<HTMLElement>('*')) if (getComputedStyle(element).contentVisibility === 'auto') element.style.contentVisibility = 'visible';
   const width = window.innerWidth;
   const culprits: string[] = [];
   for (const element of document.body.querySelectorAll('*')) {
