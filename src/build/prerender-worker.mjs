@@ -29,4 +29,3 @@ parentPort?.on('message', async (/** @type {{ id: number; url: string; route: st
     parentPort?.postMessage({ id: job.id, error: { message: String(message ?? error), stack } });
   }
 });
-parentPort?.postMessage({ ready: true });

@@ -4,19 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planPermalinks, type PermalinkManifest } from '../../src/ingest/permalinks';
-import type { HorizonOutcome, LedgerRow, OutcomeStatus } from '../../src/lib/domain/track-record/track-record';
+import type { LedgerRow } from '../../src/lib/domain/track-record/track-record';
+import { ledgerRow } from '../fixtures/ledger';
 
-const outcome = (horizon: 5 | 30 | 90, status: OutcomeStatus): HorizonOutcome => ({ horizon, status, date: '2026-03-09', close: 101, priceReturn: 0.01, signalReturn: 0.01, hit: status === 'open' ? null : true, benchmarkReturn: 0, excessReturn: 0.01 });
-const row = (ticker: string, date: string, exitDate: string | null): LedgerRow => ({
-  ticker,
-  date,
-  direction: 'bullish',
-  cScore: 70,
-  entryClose: 100,
-  exitDate,
-  exitReturn: exitDate === null ? null : 0.02,
-  outcomes: [outcome(5, 'closed'), outcome(30, 'closed'), outcome(90, exitDate === null ? 'open' : 'closed')],
-});
+// Settled once exited (every horizon closed); an open signal's 90 days are still open.
+const row = (ticker: string, date: string, exitDate: string | null): LedgerRow => ledgerRow(ticker, date, exitDate, ['closed', 'closed', exitDate === null ? 'open' : 'closed']);
 
 // Newest first, as the track record lists a ticker's rows.
 const byTicker = new Map<string, LedgerRow[]>([

@@ -1,19 +1,10 @@
 /** When a signal's permalink can no longer change (the daily build keeps it), and what its content key follows. */
 import { describe, expect, it } from 'vitest';
 import { earlierSignals, isSettled, permalinkContentKey, splitPermalinkId, type PermalinkContent } from '../../src/lib/domain/track-record/permalink';
-import type { HorizonOutcome, LedgerRow, OutcomeStatus } from '../../src/lib/domain/track-record/track-record';
+import type { LedgerRow, OutcomeStatus } from '../../src/lib/domain/track-record/track-record';
+import { ledgerRow } from '../fixtures/ledger';
 
-const outcome = (horizon: 5 | 30 | 90, status: OutcomeStatus): HorizonOutcome => ({ horizon, status, date: '2026-03-09', close: 101, priceReturn: 0.01, signalReturn: 0.01, hit: status === 'open' ? null : true, benchmarkReturn: 0, excessReturn: 0.01 });
-const row = (date: string, exitDate: string | null, statuses: [OutcomeStatus, OutcomeStatus, OutcomeStatus]): LedgerRow => ({
-  ticker: 'AAPL',
-  date,
-  direction: 'bullish',
-  cScore: 70,
-  entryClose: 100,
-  exitDate,
-  exitReturn: exitDate === null ? null : 0.02,
-  outcomes: [outcome(5, statuses[0]), outcome(30, statuses[1]), outcome(90, statuses[2])],
-});
+const row = (date: string, exitDate: string | null, statuses: [OutcomeStatus, OutcomeStatus, OutcomeStatus]): LedgerRow => ledgerRow('AAPL', date, exitDate, statuses);
 
 describe('a settled signal', () => {
   it.each([
